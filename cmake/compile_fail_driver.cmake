@@ -1,0 +1,80 @@
+# Compiles one compile-fail case and judges the result. Run by CTest as
+#   cmake -DKIND=cxx|nvcc -DCOMPILER=<path> -DSOURCE=<file> -DEXPECT=<code> -DMODE=fail|pass
+#         -DINCLUDES=<dir>|<dir> -DWORKDIR=<dir> [-DCUDA_ARCH=90] -P compile_fail_driver.cmake
+#
+# MODE=fail: the source is compiled with -DWARDEN_DEFECT. Passes only when the compiler fails and
+#            one of its error lines names EXPECT. Anything else is a harness failure, spelled out.
+# MODE=pass: the twin: the source without the macro must compile.
+
+foreach(var KIND COMPILER SOURCE EXPECT MODE WORKDIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "compile_fail_driver: -D${var}=... is missing")
+  endif()
+endforeach()
+
+string(REPLACE "|" ";" include_dirs "${INCLUDES}")
+set(include_flags "")
+foreach(dir IN LISTS include_dirs)
+  list(APPEND include_flags "-I${dir}")
+endforeach()
+
+set(defect_flags "")
+if(MODE STREQUAL "fail")
+  set(defect_flags "-DWARDEN_DEFECT=1")
+endif()
+
+file(MAKE_DIRECTORY "${WORKDIR}")
+if(KIND STREQUAL "nvcc")
+  # nvcc has no syntax-only mode; the object goes to the work directory and is thrown away.
+  if(NOT DEFINED CUDA_ARCH)
+    set(CUDA_ARCH 90)
+  endif()
+  set(command "${COMPILER}" -std=c++20 --expt-relaxed-constexpr --extended-lambda
+      -arch=sm_${CUDA_ARCH} -x cu ${include_flags} ${defect_flags}
+      -c "${SOURCE}" -o "${WORKDIR}/case.o")
+else()
+  set(command "${COMPILER}" -std=c++20 -fsyntax-only -fno-diagnostics-color
+      ${include_flags} ${defect_flags} "${SOURCE}")
+endif()
+
+execute_process(COMMAND ${command}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out
+  WORKING_DIRECTORY "${WORKDIR}")
+string(REPLACE ";" " " shown_command "${command}")
+file(WRITE "${WORKDIR}/output.txt" "${out}")
+
+if(MODE STREQUAL "pass")
+  if(NOT rc EQUAL 0)
+    message("${out}")
+    message(FATAL_ERROR "warden_compile_fail: the twin of ${SOURCE} (defect off) does not compile, "
+                        "so the case proves nothing.\n  command: ${shown_command}")
+  endif()
+  message(STATUS "warden_compile_fail: twin compiled: ${SOURCE}")
+  return()
+endif()
+
+if(rc EQUAL 0)
+  message(FATAL_ERROR "warden_compile_fail: ${SOURCE} compiled, but it must not: "
+                      "the defect did not trigger ${EXPECT}.\n  command: ${shown_command}")
+endif()
+
+# The code must sit on an error line, not just anywhere (a note or a file name would not do).
+string(REPLACE ";" "," out_no_semicolons "${out}")
+string(REPLACE "\n" ";" lines "${out_no_semicolons}")
+set(found_at "")
+set(line_number 0)
+foreach(line IN LISTS lines)
+  math(EXPR line_number "${line_number} + 1")
+  if(line MATCHES "error" AND line MATCHES "${EXPECT}")
+    set(found_at ${line_number})
+    break()
+  endif()
+endforeach()
+
+if(found_at STREQUAL "")
+  message("${out}")
+  message(FATAL_ERROR "warden_compile_fail: ${SOURCE} failed to compile, but no error line names "
+                      "${EXPECT}: it failed for another reason.\n  command: ${shown_command}")
+endif()
+list(LENGTH lines total_lines)
+message(STATUS "warden_compile_fail: ${EXPECT} on line ${found_at} of ${total_lines}: ${SOURCE}")

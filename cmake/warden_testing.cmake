@@ -1,0 +1,147 @@
+# Test helpers for warden's own tests and examples.
+#
+#   warden_add_unit_test(NAME SOURCES ...)             Catch2 test, one CTest test per TEST_CASE, label `unit`
+#   warden_add_gpu_test(NAME SOURCES ...)              CUDA test, label `gpu`, *skipped* without a device
+#   warden_compile_fail(NAME SOURCE EXPECT W0xx)       must-not-compile case plus its compiling twin
+#
+# Labels in use: unit, compile_fail, canary, gpu, example, package.
+
+find_package(Catch2 2.13 REQUIRED)
+include(Catch)   # catch_discover_tests
+
+# Exit code by which a GPU test says "no device here": CTest then reports the test as skipped.
+set(WARDEN_SKIP_RETURN_CODE 77)
+
+# Catch2's main is compiled once and shared by every unit test executable.
+if(NOT TARGET warden_catch_main)
+  add_library(warden_catch_main STATIC "${PROJECT_SOURCE_DIR}/tests/support/catch_main.cpp")
+  target_link_libraries(warden_catch_main PUBLIC Catch2::Catch2)
+  target_compile_features(warden_catch_main PUBLIC cxx_std_20)
+endif()
+
+function(warden_add_unit_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LABELS")
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE warden::warden warden_catch_main)
+  target_compile_options(${name} PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>)
+  catch_discover_tests(${name} TEST_PREFIX "${name}." PROPERTIES LABELS "unit;${arg_LABELS}")
+endfunction()
+
+function(warden_add_gpu_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LABELS")
+  if(NOT WARDEN_HAS_CUDA)
+    return()
+  endif()
+  add_executable(${name} ${arg_SOURCES} "${PROJECT_SOURCE_DIR}/tests/support/gpu_main.cu")
+  target_link_libraries(${name} PRIVATE warden::warden Catch2::Catch2 CUDA::cudart)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES
+    LABELS "gpu;${arg_LABELS}" SKIP_RETURN_CODE ${WARDEN_SKIP_RETURN_CODE})
+endfunction()
+
+# --- compile-fail cases -------------------------------------------------------------------------
+#
+# warden_compile_fail(NAME SOURCE EXPECT <code>) registers, for the C++ compiler and (when CUDA is
+# on) for nvcc:
+#   compile_fail.<NAME>.<compiler>       compiles SOURCE with -DWARDEN_DEFECT; passes only if the
+#                                        compiler fails AND one of its error lines carries <code>;
+#   compile_fail.<NAME>.<compiler>.twin  compiles SOURCE without the macro; passes only if it compiles.
+# The twin pins the failure to the defect: a typo or a missing header breaks the twin too.
+# Every case is compiled by cmake/compile_fail_driver.cmake, which holds the exact command lines.
+
+set(WARDEN_COMPILE_FAIL_DRIVER "${CMAKE_CURRENT_LIST_DIR}/compile_fail_driver.cmake")
+
+# The compilers a case is registered for: "<tag>=<kind>=<path>" entries.
+string(TOLOWER "${CMAKE_CXX_COMPILER_ID}" _warden_cf_tag)   # gnu, clang
+set(_warden_cf_compilers "${_warden_cf_tag}=cxx=${CMAKE_CXX_COMPILER}")
+if(WARDEN_HAS_CUDA)
+  list(APPEND _warden_cf_compilers "nvcc=nvcc=${CMAKE_CUDA_COMPILER}")
+endif()
+
+# Include directories the cases see: warden's own and Boost's.
+set(_warden_cf_includes "${PROJECT_SOURCE_DIR}/include")
+if(Boost_INCLUDE_DIRS)
+  list(APPEND _warden_cf_includes ${Boost_INCLUDE_DIRS})
+endif()
+list(JOIN _warden_cf_includes "|" _warden_cf_includes)
+
+# One driver invocation as a test; MODE is "fail" or "pass".
+function(_warden_cf_add_test test_name kind compiler source expect mode)
+  set(workdir "${CMAKE_CURRENT_BINARY_DIR}/compile_fail/${test_name}")
+  add_test(NAME ${test_name}
+    COMMAND ${CMAKE_COMMAND}
+      -DKIND=${kind} -DCOMPILER=${compiler} -DSOURCE=${source} -DEXPECT=${expect} -DMODE=${mode}
+      -DINCLUDES=${_warden_cf_includes} -DWORKDIR=${workdir} -DCUDA_ARCH=90
+      -P ${WARDEN_COMPILE_FAIL_DRIVER})
+endfunction()
+
+function(warden_compile_fail name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CANARY" "SOURCE;EXPECT;PASS_REGEX" "LABELS")
+  if(NOT arg_SOURCE OR NOT arg_EXPECT)
+    message(FATAL_ERROR "warden_compile_fail(${name}): SOURCE and EXPECT are required")
+  endif()
+  if(NOT arg_EXPECT MATCHES "^[WE][0-9][0-9][0-9]$")
+    message(FATAL_ERROR "warden_compile_fail(${name}): EXPECT must be a code such as W003, not '${arg_EXPECT}'")
+  endif()
+  get_filename_component(source "${arg_SOURCE}" ABSOLUTE)
+  foreach(entry IN LISTS _warden_cf_compilers)
+    string(REPLACE "=" ";" parts "${entry}")
+    list(GET parts 0 tag)
+    list(GET parts 1 kind)
+    list(GET parts 2 compiler)
+    set(test_name "compile_fail.${name}.${tag}")
+    _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} fail)
+    set_tests_properties(${test_name} PROPERTIES LABELS "compile_fail;${arg_LABELS}")
+    if(arg_CANARY)
+      # A canary proves the harness itself can say no: the driver must reject the case, and the
+      # test passes only when the driver's verdict is the expected rejection.
+      set_tests_properties(${test_name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
+    else()
+      _warden_cf_add_test(${test_name}.twin ${kind} ${compiler} ${source} ${arg_EXPECT} pass)
+      set_tests_properties(${test_name}.twin PROPERTIES LABELS "compile_fail;twin;${arg_LABELS}")
+    endif()
+  endforeach()
+endfunction()
+
+# --- examples -----------------------------------------------------------------------------------
+#
+# warden_add_example(NAME SOURCES ...) builds an example and registers it as a test (label
+# `example`). An example exits 0 when its result matches the reference, 77 when it needs a GPU
+# that is not there (reported as skipped), anything else on a mismatch. A CUDA source (.cu) makes
+# the example CUDA-only; it is skipped at configure time when nvcc is absent.
+# The target warden_examples builds them all; examples/manifest.txt lists their binaries for
+# scripts/quickstart.
+
+if(NOT TARGET warden_examples)
+  add_custom_target(warden_examples)
+endif()
+
+function(warden_add_example name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES")
+  set(needs_cuda OFF)
+  foreach(source IN LISTS arg_SOURCES)
+    if(source MATCHES "\\.cu$")
+      set(needs_cuda ON)
+    endif()
+  endforeach()
+  if(needs_cuda AND NOT WARDEN_HAS_CUDA)
+    message(STATUS "warden: example ${name} needs nvcc, skipped")
+    return()
+  endif()
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE warden::warden)
+  if(needs_cuda)
+    target_link_libraries(${name} PRIVATE CUDA::cudart)
+  endif()
+  add_dependencies(warden_examples ${name})
+  add_test(NAME example.${name} COMMAND ${name})
+  set_tests_properties(example.${name} PROPERTIES
+    LABELS example SKIP_RETURN_CODE ${WARDEN_SKIP_RETURN_CODE})
+  set_property(GLOBAL APPEND PROPERTY WARDEN_EXAMPLE_BINARIES "$<TARGET_FILE:${name}>")
+endfunction()
+
+function(warden_write_example_manifest path)
+  get_property(binaries GLOBAL PROPERTY WARDEN_EXAMPLE_BINARIES)
+  list(JOIN binaries "\n" content)
+  file(GENERATE OUTPUT "${path}" CONTENT "${content}\n")
+endfunction()
