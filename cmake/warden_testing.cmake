@@ -110,7 +110,7 @@ endfunction()
 # that is not there (reported as skipped), anything else on a mismatch. A CUDA source (.cu) makes
 # the example CUDA-only; it is skipped at configure time when nvcc is absent.
 # The target warden_examples builds them all; examples/manifest.txt lists their binaries for
-# scripts/quickstart.
+# scripts/quickstart, examples/cuda_manifest.txt the CUDA ones for scripts/gpu-check.
 
 if(NOT TARGET warden_examples)
   add_custom_target(warden_examples)
@@ -138,10 +138,18 @@ function(warden_add_example name)
   set_tests_properties(example.${name} PROPERTIES
     LABELS example SKIP_RETURN_CODE ${WARDEN_SKIP_RETURN_CODE})
   set_property(GLOBAL APPEND PROPERTY WARDEN_EXAMPLE_BINARIES "$<TARGET_FILE:${name}>")
+  if(needs_cuda)
+    set_property(GLOBAL APPEND PROPERTY WARDEN_CUDA_EXAMPLE_BINARIES "$<TARGET_FILE:${name}>")
+  endif()
 endfunction()
 
-function(warden_write_example_manifest path)
-  get_property(binaries GLOBAL PROPERTY WARDEN_EXAMPLE_BINARIES)
-  list(JOIN binaries "\n" content)
-  file(GENERATE OUTPUT "${path}" CONTENT "${content}\n")
+# Writes <dir>/manifest.txt (every example) and <dir>/cuda_manifest.txt (those that run CUDA code,
+# which scripts/gpu-check puts under compute-sanitizer).
+function(warden_write_example_manifests dir)
+  foreach(kind IN ITEMS "" CUDA_)
+    get_property(binaries GLOBAL PROPERTY WARDEN_${kind}EXAMPLE_BINARIES)
+    list(JOIN binaries "\n" content)
+    string(TOLOWER "${kind}" prefix)
+    file(GENERATE OUTPUT "${dir}/${prefix}manifest.txt" CONTENT "${content}\n")
+  endforeach()
 endfunction()
