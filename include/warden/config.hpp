@@ -1,8 +1,30 @@
 #pragma once
-// Compiler detection shared by every header. Kept tiny: a header that needs more includes it itself.
+// Compiler and runtime detection shared by every header.
 
 #if defined(__CUDACC__)
 #define WARDEN_HOST_DEVICE __host__ __device__
 #else
 #define WARDEN_HOST_DEVICE
+#endif
+
+// WARDEN_CUDA_RUNTIME: 1 when the CUDA runtime API is available to this translation unit (nvcc
+// always; a host compiler when the target links CUDA::cudart and defines it to 1). It must have
+// the same value in every translation unit of a program. Without it, warden's "device" memory
+// lives on the host and every kernel runs on the cpu reference backend.
+#if !defined(WARDEN_CUDA_RUNTIME)
+#if defined(__CUDACC__)
+#define WARDEN_CUDA_RUNTIME 1
+#else
+#define WARDEN_CUDA_RUNTIME 0
+#endif
+#endif
+
+// WARDEN_POOL_DEBUG: the pool records where each block was allocated and reports blocks still
+// live when it is destroyed. On by default in debug builds (no NDEBUG).
+#if !defined(WARDEN_POOL_DEBUG)
+#if defined(NDEBUG)
+#define WARDEN_POOL_DEBUG 0
+#else
+#define WARDEN_POOL_DEBUG 1
+#endif
 #endif

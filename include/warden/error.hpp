@@ -1,0 +1,51 @@
+#pragma once
+// The exceptions warden throws. Every one derives from warden::error, so `catch (warden::error&)`
+// sees them all; each message starts with the entity that failed.
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace warden {
+
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A CUDA runtime call failed. Names the call, the error's name (cudaErrorInvalidValue) and its
+// description.
+class cuda_error : public error {
+ public:
+  cuda_error(std::string call, int code, std::string name, std::string description)
+      : error(call + " failed: " + name + " (" + description + ")"),
+        call_(std::move(call)), code_(code), name_(std::move(name)) {}
+  const std::string& call() const noexcept { return call_; }
+  int code() const noexcept { return code_; }               // the cudaError_t value
+  const std::string& error_name() const noexcept { return name_; }
+
+ private:
+  std::string call_;
+  int code_;
+  std::string name_;
+};
+
+// A pool could not serve a request even after releasing its cache. The message holds the request
+// and the pool's statistics at the time.
+class out_of_memory : public error {
+ public:
+  out_of_memory(const std::string& message, std::size_t requested_bytes)
+      : error(message), requested_bytes_(requested_bytes) {}
+  std::size_t requested_bytes() const noexcept { return requested_bytes_; }
+
+ private:
+  std::size_t requested_bytes_;
+};
+
+// Two buffers of different sizes were given to copy().
+class size_mismatch : public error {
+ public:
+  using error::error;
+};
+
+}  // namespace warden
