@@ -58,7 +58,7 @@ TEST_CASE("8 threads x 100k operations keep every block intact and the statistic
   for (auto& w : workers) w.join();
 
   CHECK(corrupted == 0);
-  const warden::memory_stats s = pool.stats();
+  const warden::pool_stats s = pool.stats();
   CHECK(s.allocated_bytes == 0);
   CHECK(s.live_allocations == 0);
   CHECK(s.allocation_count == allocations.load());

@@ -68,7 +68,7 @@ struct model {
   }
 
   void check(const memory_pool& pool, const warden::host_resource& upstream) const {
-    const warden::memory_stats s = pool.stats();
+    const warden::pool_stats s = pool.stats();
     REQUIRE(s.allocated_bytes == allocated);
     REQUIRE(s.requested_bytes == requested);
     REQUIRE(s.live_allocations == blocks.size());

@@ -31,7 +31,7 @@
 #include "../detail/format_bytes.hpp"
 #include "../error.hpp"
 #include "../stream.hpp"
-#include "memory_stats.hpp"
+#include "pool_stats.hpp"
 #include "size_class.hpp"
 #include "stream_clock.hpp"
 #include "upstream_resource.hpp"
@@ -191,7 +191,7 @@ class memory_pool {
     return limit_locked();
   }
 
-  memory_stats stats() const {
+  pool_stats stats() const {
     std::lock_guard lock(mutex_);
     return stats_locked();
   }
@@ -200,8 +200,8 @@ class memory_pool {
   stream_clock& clock() noexcept { return *clock_; }
 
  private:
-  memory_stats stats_locked() const {
-    memory_stats s;
+  pool_stats stats_locked() const {
+    pool_stats s;
     s.allocated_bytes = allocated_;
     s.requested_bytes = requested_;
     s.peak_allocated_bytes = peak_allocated_;
@@ -412,7 +412,7 @@ class memory_pool {
   // ---- freeing -----------------------------------------------------------------------------
 
   ticket record(stream_ref s) {
-    const ticket t = clock_->record(s);
+    const ticket t = clock_->mark(s);
     for (stream_state& state : streams_)
       if (state.stream == s) {
         state.last = t;

@@ -2,7 +2,9 @@
 // stream_clock: how the pool and the buffers learn how far a stream has got.
 //
 // record(s) marks "everything issued to s so far" and returns a ticket; tickets of one stream
-// grow. reached(s, t) says whether s has executed past ticket t, without blocking. wait(s, t)
+// grow. mark(s) does the same more cheaply: the clock may record the actual event later, when
+// somebody asks about the ticket, which covers more work than needed but never less (the pool
+// marks every free this way, so same-stream reuse never calls the driver). reached(s, t) says whether s has executed past ticket t, without blocking. wait(s, t)
 // blocks the host until it has. order(waiter, s, t) makes work issued to `waiter` from now on
 // start only after s reaches t (stream-ordered, the host does not block).
 //
@@ -21,6 +23,7 @@ class stream_clock {
  public:
   virtual ~stream_clock() = default;
   virtual ticket record(stream_ref s) = 0;
+  virtual ticket mark(stream_ref s) { return record(s); }
   virtual bool reached(stream_ref s, ticket t) = 0;
   virtual void wait(stream_ref s, ticket t) = 0;
   virtual void order(stream_ref waiter, stream_ref s, ticket t) = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// memory_stats: a snapshot of one pool's counters (what warden::memory_stats() returns).
+// pool_stats: a snapshot of one pool's counters (what warden::memory_stats() returns).
 
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 namespace warden {
 
-struct memory_stats {
+struct pool_stats {
   std::size_t allocated_bytes = 0;       // handed out now, in block sizes (multiples of 256)
   std::size_t requested_bytes = 0;       // handed out now, as asked
   std::size_t peak_allocated_bytes = 0;

@@ -1,0 +1,203 @@
+#pragma once
+// buffer<T, Space>: a move-only owner of `size()` elements in one memory space, allocated from a
+// pool. device_buffer<T>, pinned_buffer<T> and managed_buffer<T> are its three faces.
+//
+// Host code may index pinned and managed buffers; indexing a device buffer on the host is W001.
+// Each buffer remembers the last stream that wrote it and the streams that read it (as stream_clock
+// tickets): host access waits for them, work on another stream is ordered after them, and the
+// destructor gives the memory back to the pool in stream order, after every recorded use.
+
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <source_location>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "../space.hpp"
+#include "../stream.hpp"
+#include "default_pool.hpp"
+#include "memory_pool.hpp"
+#include "stream_clock.hpp"
+
+// One message for every way of indexing (static_assert needs a literal, hence the macro).
+#define WARDEN_W001_INDEX_MESSAGE                                                                       \
+  "W001 [host-deref-device] warden::device_buffer: host code indexes device memory; copy it to the " \
+  "host with warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer, warden::to_host_async)"
+
+namespace warden {
+
+// One recorded use of a buffer by a stream.
+struct stream_use {
+  stream_ref stream;
+  ticket at = 0;
+};
+
+template <class T, memory_space Space>
+class buffer {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "warden::buffer: the element type must be trivially copyable (buffers are copied with memcpy)");
+  static_assert(!std::is_same_v<Space, space::shared>,
+                "warden::buffer: shared memory is declared inside a kernel (k.shared<T, N>()), not owned by the host");
+  static_assert(!std::is_same_v<Space, space::host>,
+                "warden::buffer: host memory is a std::vector; view it with warden::view_of");
+
+ public:
+  using value_type = T;
+  using space_type = Space;
+
+  buffer() noexcept = default;
+
+  // n elements (uninitialised) from the default pool of Space, usable by work on `stream`.
+  explicit buffer(std::size_t n, stream_ref stream = default_stream,
+                  std::source_location where = std::source_location::current())
+      : buffer(n, default_pool<Space>(), stream, where) {}
+
+  buffer(std::size_t n, memory_pool& pool, stream_ref stream = default_stream,
+         std::source_location where = std::source_location::current())
+      : pool_(&pool), stream_(stream), size_(n) {
+    allocation_ = pool.allocate(n * sizeof(T), stream, where);
+  }
+
+  buffer(buffer&& other) noexcept { swap(other); }
+  buffer& operator=(buffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      swap(other);
+    }
+    return *this;
+  }
+  buffer(const buffer&) = delete;  // an owner; copy the contents with warden::copy
+  buffer& operator=(const buffer&) = delete;
+
+  ~buffer() { release(); }
+
+  std::size_t size() const noexcept { return size_; }
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+  bool empty() const noexcept { return size_ == 0; }
+  stream_ref stream() const noexcept { return stream_; }
+  memory_pool* pool() const noexcept { return pool_; }
+
+  // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
+  T* data() noexcept { return static_cast<T*>(allocation_.ptr); }
+  const T* data() const noexcept { return static_cast<const T*>(allocation_.ptr); }
+
+  // Host access: only where the space is host-accessible, and only after the device is done.
+  T& operator[](std::size_t i) {
+    static_assert(host_accessible<Space>, WARDEN_W001_INDEX_MESSAGE);
+    host_access();
+    return data()[i];
+  }
+  const T& operator[](std::size_t i) const {
+    static_assert(host_accessible<Space>, WARDEN_W001_INDEX_MESSAGE);
+    host_access();
+    return data()[i];
+  }
+  T& operator*() { return (*this)[0]; }
+  T* begin() {
+    static_assert(host_accessible<Space>,
+                  "W001 [host-deref-device] warden::device_buffer: host code iterates over device memory; copy "
+                  "it to the host with warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer)");
+    host_access();
+    return data();
+  }
+  T* end() { return begin() + size_; }
+
+  // ---- stream ordering (used by transfers and launches) -------------------------------------
+
+  // Work just issued to `s` writes this buffer.
+  void record_write(stream_ref s) {
+    if (pool_ == nullptr) return;
+    writer_ = {s, pool_->clock().record(s)};
+    has_writer_ = true;
+    host_synced_ = false;
+  }
+
+  // Work just issued to `s` reads this buffer. Const: the uses are bookkeeping, not contents.
+  void record_read(stream_ref s) const {
+    if (pool_ == nullptr) return;
+    const ticket at = pool_->clock().record(s);
+    host_synced_ = false;
+    for (stream_use& r : readers_)
+      if (r.stream == s) {
+        r.at = at;
+        return;
+      }
+    readers_.push_back({s, at});
+  }
+
+  // Makes work issued to `s` from now on wait for the last writer (and, before a write, the readers).
+  void order_before(stream_ref s, bool writes) const {
+    if (pool_ == nullptr) return;
+    if (has_writer_) pool_->clock().order(s, writer_.stream, writer_.at);
+    if (writes)
+      for (const stream_use& r : readers_) pool_->clock().order(s, r.stream, r.at);
+  }
+
+  // Blocks the host until the last writer is done (and, before a host write, the readers too).
+  void wait_for_host(bool writes) const {
+    if (pool_ == nullptr) return;
+    if (has_writer_) pool_->clock().wait(writer_.stream, writer_.at);
+    if (writes)
+      for (const stream_use& r : readers_) pool_->clock().wait(r.stream, r.at);
+  }
+
+  void swap(buffer& other) noexcept {
+    std::swap(pool_, other.pool_);
+    std::swap(allocation_, other.allocation_);
+    std::swap(stream_, other.stream_);
+    std::swap(size_, other.size_);
+    std::swap(writer_, other.writer_);
+    std::swap(has_writer_, other.has_writer_);
+    std::swap(readers_, other.readers_);
+    std::swap(host_synced_, other.host_synced_);
+  }
+
+ private:
+  // operator[] returns a reference that may be read or written: wait for both, once.
+  void host_access() const {
+    if (host_synced_) return;
+    wait_for_host(true);
+    host_synced_ = true;
+  }
+
+  // Back to the pool on the buffer's stream, ordered after every recorded use on other streams.
+  void release() noexcept {
+    if (pool_ == nullptr || allocation_.block == nullptr) return;
+    try {
+      order_before(stream_, true);
+    } catch (const std::exception& e) {
+      // Cannot order the free after its users: wait for them instead, or keep the memory.
+      std::fprintf(stderr, "warden::buffer: %s; waiting before freeing\n", e.what());
+      try {
+        wait_for_host(true);
+      } catch (...) {
+        std::fprintf(stderr, "warden::buffer: the wait failed too; %zu bytes are not returned to the pool\n",
+                     allocation_.bytes);
+        allocation_ = {};
+        return;
+      }
+    }
+    pool_->deallocate(allocation_, stream_);
+    allocation_ = {};
+  }
+
+  memory_pool* pool_ = nullptr;
+  pool_allocation allocation_;
+  stream_ref stream_;
+  std::size_t size_ = 0;
+  stream_use writer_;
+  bool has_writer_ = false;
+  mutable std::vector<stream_use> readers_;
+  mutable bool host_synced_ = true;
+};
+
+template <class T>
+using device_buffer = buffer<T, space::device>;
+template <class T>
+using pinned_buffer = buffer<T, space::pinned>;
+template <class T>
+using managed_buffer = buffer<T, space::managed>;
+
+}  // namespace warden

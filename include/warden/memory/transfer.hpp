@@ -1,0 +1,111 @@
+#pragma once
+// Moving data between spaces, in stream order.
+//
+//   to_device(range [, stream])        -> device_buffer<T>  the range may be reused at once
+//   to_device_async(range, stream)     -> device_buffer<T>  staged through a pinned buffer, so the
+//                                                            copy overlaps host work
+//   to_host(buffer)                    -> std::vector<T>    waits for the buffer's last writer
+//   to_host_async(buffer, stream)      -> pinned_buffer<T>  indexing it waits for the copy
+//   copy(dst, src)                                         same size, any spaces; returns when done
+//   copy_async(dst, src, stream)                           ordered after src's writer and dst's users
+//
+// On a GPU the copies are cudaMemcpyAsync (cudaMemcpyDefault: unified addressing tells the
+// direction); on the cpu backend every space is host memory and a copy is a memcpy.
+
+#include <cstring>
+#include <ranges>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../detail/cuda_check.hpp"
+#include "../error.hpp"
+#include "../runtime.hpp"
+#include "../stream.hpp"
+#include "buffer.hpp"
+
+namespace warden {
+
+namespace detail {
+
+inline void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_ref s) {
+  if (bytes == 0) return;
+#if WARDEN_CUDA_RUNTIME
+  if (cuda_device_available()) {
+    WARDEN_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s.native()));
+    return;
+  }
+#endif
+  (void)s;
+  std::memcpy(dst, src, bytes);
+}
+
+inline void synchronize(stream_ref s) {
+#if WARDEN_CUDA_RUNTIME
+  if (cuda_device_available()) WARDEN_CUDA_CHECK(cudaStreamSynchronize(s.native()));
+#endif
+  (void)s;
+}
+
+template <class R>
+using range_value = std::remove_cvref_t<std::ranges::range_reference_t<R>>;
+
+}  // namespace detail
+
+template <class T, memory_space D, memory_space S>
+void copy_async(buffer<T, D>& dst, const buffer<T, S>& src, stream_ref stream) {
+  if (dst.size() != src.size())
+    throw size_mismatch("warden::copy: destination has " + std::to_string(dst.size()) +
+                        " elements, source has " + std::to_string(src.size()));
+  src.order_before(stream, false);
+  dst.order_before(stream, true);
+  detail::copy_bytes(dst.data(), src.data(), src.bytes(), stream);
+  src.record_read(stream);
+  dst.record_write(stream);
+}
+
+template <class T, memory_space D, memory_space S>
+void copy(buffer<T, D>& dst, const buffer<T, S>& src) {
+  copy_async(dst, src, dst.stream());
+  dst.wait_for_host(false);
+}
+
+template <std::ranges::contiguous_range R>
+  requires std::ranges::sized_range<R>
+device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref stream = default_stream) {
+  using T = detail::range_value<R>;
+  device_buffer<T> result(std::ranges::size(range), stream);
+  // From pageable memory cudaMemcpyAsync returns once the source is staged: the range is free again.
+  detail::copy_bytes(result.data(), std::ranges::data(range), result.bytes(), stream);
+  result.record_write(stream);
+  return result;
+}
+
+template <std::ranges::contiguous_range R>
+  requires std::ranges::sized_range<R>
+device_buffer<detail::range_value<R>> to_device_async(const R& range, stream_ref stream) {
+  using T = detail::range_value<R>;
+  pinned_buffer<T> staging(std::ranges::size(range), stream);
+  if (!staging.empty()) std::memcpy(staging.data(), std::ranges::data(range), staging.bytes());
+  device_buffer<T> result(staging.size(), stream);
+  copy_async(result, staging, stream);
+  return result;  // staging goes back to its pool in stream order, after the copy
+}
+
+template <class T, memory_space S>
+std::vector<T> to_host(const buffer<T, S>& src) {
+  src.wait_for_host(false);
+  std::vector<T> result(src.size());
+  detail::copy_bytes(result.data(), src.data(), src.bytes(), src.stream());
+  detail::synchronize(src.stream());
+  return result;
+}
+
+template <class T, memory_space S>
+pinned_buffer<T> to_host_async(const buffer<T, S>& src, stream_ref stream) {
+  pinned_buffer<T> result(src.size(), stream);
+  copy_async(result, src, stream);
+  return result;
+}
+
+}  // namespace warden
