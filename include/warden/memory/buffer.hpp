@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
-#include <source_location>
+#include "../detail/source_location.hpp"
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -51,11 +51,11 @@ class buffer {
 
   // n elements (uninitialised) from the default pool of Space, usable by work on `stream`.
   explicit buffer(std::size_t n, stream_ref stream = default_stream,
-                  std::source_location where = std::source_location::current())
+                  detail::source_location where = detail::source_location::current())
       : buffer(n, default_pool<Space>(), stream, where) {}
 
   buffer(std::size_t n, memory_pool& pool, stream_ref stream = default_stream,
-         std::source_location where = std::source_location::current())
+         detail::source_location where = detail::source_location::current())
       : pool_(&pool), stream_(stream), size_(n) {
     allocation_ = pool.allocate(n * sizeof(T), stream, where);
   }
@@ -85,18 +85,18 @@ class buffer {
 
   // Host access: only where the space is host-accessible, and only after the device is done.
   T& operator[](std::size_t i) {
-    static_assert(host_accessible<Space>, WARDEN_W001_INDEX_MESSAGE);
+    static_assert(Space::is_host_accessible, WARDEN_W001_INDEX_MESSAGE);
     host_access();
     return data()[i];
   }
   const T& operator[](std::size_t i) const {
-    static_assert(host_accessible<Space>, WARDEN_W001_INDEX_MESSAGE);
+    static_assert(Space::is_host_accessible, WARDEN_W001_INDEX_MESSAGE);
     host_access();
     return data()[i];
   }
   T& operator*() { return (*this)[0]; }
   T* begin() {
-    static_assert(host_accessible<Space>,
+    static_assert(Space::is_host_accessible,
                   "W001 [host-deref-device] warden::device_buffer: host code iterates over device memory; copy "
                   "it to the host with warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer)");
     host_access();

@@ -19,11 +19,13 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <set>
-#include <source_location>
+#include "../detail/source_location.hpp"
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -59,7 +61,7 @@ struct pool_block {
   bool free = true;
 #if WARDEN_POOL_DEBUG
   std::size_t requested = 0;
-  std::source_location where{};
+  detail::source_location where{};
 #endif
 };
 
@@ -104,7 +106,10 @@ struct pool_allocation {
 
 class memory_pool {
  public:
-  template <upstream_resource U>
+  // The first conjunct keeps overload resolution for a memory_pool argument (a copy) from asking
+  // whether memory_pool is itself an upstream, which would ask whether it is movable: a cycle.
+  template <class U>
+    requires(!std::is_same_v<U, memory_pool>) && upstream_resource<U>
   explicit memory_pool(U upstream, pool_options options = {})
       : memory_pool(upstream.make_clock(), std::move(upstream), options) {}
 
@@ -128,7 +133,7 @@ class memory_pool {
   // allocation without touching the pool. Throws out_of_memory when neither the cache (after it
   // is released) nor the upstream can serve the request within the limit.
   pool_allocation allocate(std::size_t bytes, stream_ref s = default_stream,
-                           std::source_location where = std::source_location::current()) {
+                           detail::source_location where = detail::source_location::current()) {
     if (bytes == 0) return {};
     std::lock_guard lock(mutex_);
     pool_block* block = take_block(bytes, s);
@@ -165,8 +170,12 @@ class memory_pool {
     block->free = true;
     block->stream = s;
     block->fence = record(s);
-    if (block->size_class >= 0) bins_[static_cast<std::size_t>(block->size_class)].push(s, block);
-    else insert_free(coalesce(block));
+    if (block->size_class >= 0) {
+      bins_[static_cast<std::size_t>(block->size_class)].push(s, block);
+      binned_bytes_ += block->size;
+    } else {
+      insert_free(coalesce(block));
+    }
   }
 
   // Waits for every stream that freed cached memory, then returns every segment with no live
@@ -241,7 +250,8 @@ class memory_pool {
       return less(a->ptr, b->ptr);
     }
   };
-  using free_set = std::set<pool_block*, by_stream_size_address>;
+  // Set nodes come from a node pool (guarded by the pool's mutex): no malloc per split or free.
+  using free_set = std::pmr::set<pool_block*, by_stream_size_address>;
 
   // The free blocks of one size class, a stack per stream. Pushes on a stream carry growing
   // tickets, so if the top of a stack is reached by its stream, everything under it is too.
@@ -300,14 +310,17 @@ class memory_pool {
     const int size_class = small ? pool_sizes::class_index(bytes) : -1;
     const std::size_t size = small ? pool_sizes::class_size(size_class) : pool_sizes::aligned_size(bytes);
     if (small)
-      if (pool_block* b = bins_[static_cast<std::size_t>(size_class)].pop(s, *clock_)) return b;
+      if (pool_block* b = bins_[static_cast<std::size_t>(size_class)].pop(s, *clock_)) {
+        binned_bytes_ -= b->size;
+        return b;
+      }
 
     pool_block* block = take_free(small, size, s);
-    if (block == nullptr) block = grow(small, size, s);
-    if (block == nullptr && small && bins_hold_a_segment()) {  // class blocks idle in other bins
-      flush_bins();
+    if (block == nullptr && small && binned_bytes_ >= pool_sizes::small_segment) {
+      flush_bins();  // other classes hold a segment's worth idle: reuse it rather than grow
       block = take_free(small, size, s);
     }
+    if (block == nullptr) block = grow(small, size, s);
     if (block == nullptr) {  // out of memory: release the cache and try once more
       release_cache();
       block = take_free(small, size, s);
@@ -458,15 +471,9 @@ class memory_pool {
     free_sets_[b->segment->small ? 1 : 0].insert(b);
   }
 
-  bool bins_hold_a_segment() const {
-    std::size_t binned = reserved_ - allocated_;
-    for (const auto& set : free_sets_)
-      for (const pool_block* b : set) binned -= b->size;
-    return binned >= pool_sizes::small_segment;
-  }
-
   // Moves every binned block back to its segment's free set, coalescing.
   void flush_bins() {
+    binned_bytes_ = 0;
     for (bin& b : bins_)
       b.drain([this](pool_block* block) {
         block->size_class = -1;
@@ -548,12 +555,14 @@ class memory_pool {
   mutable std::mutex mutex_;
 
   std::vector<bin> bins_ = std::vector<bin>(pool_sizes::class_count);
-  free_set free_sets_[2];  // [0]: large segments, [1]: small (class) segments
+  std::pmr::unsynchronized_pool_resource set_nodes_;
+  free_set free_sets_[2] = {free_set(&set_nodes_), free_set(&set_nodes_)};  // [0]: large segments, [1]: small ones
   std::vector<std::unique_ptr<pool_segment>> segments_;
   std::deque<pool_block> block_storage_;
   std::vector<pool_block*> spare_blocks_;
   std::vector<stream_state> streams_;
 
+  std::size_t binned_bytes_ = 0;  // free class blocks waiting in bins
   std::size_t allocated_ = 0, requested_ = 0, peak_allocated_ = 0, reserved_ = 0, peak_reserved_ = 0, live_ = 0;
   std::uint64_t allocation_count_ = 0, deallocation_count_ = 0, upstream_allocations_ = 0,
                 upstream_releases_ = 0, cache_releases_ = 0, oom_count_ = 0;
