@@ -91,23 +91,19 @@ void random_pattern(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(allocations));
 }
 
-// One allocator shared by all benchmark threads.
+// One allocator shared by all benchmark threads, for the whole run: made once, never destroyed
+// while any benchmark thread may still exist (libstdc++'s synchronized_pool_resource keeps
+// per-thread state that must not outlive it).
 template <class Allocator>
 void threads(benchmark::State& state) {
-  static Allocator* shared = nullptr;
-  if (state.thread_index() == 0) shared = new Allocator;
+  static Allocator* const shared = new Allocator;
   const auto bytes = static_cast<std::size_t>(state.range(0));
-  for (auto _ : state) {  // the first iteration starts after every thread has passed setup
+  for (auto _ : state) {
     auto h = shared->allocate(bytes);
     benchmark::DoNotOptimize(h);
     shared->deallocate(h, bytes);
   }
   state.SetItemsProcessed(state.iterations());
-  if (state.thread_index() == 0) {
-    // Google Benchmark joins the threads' loops before returning: the others are done with it.
-    delete shared;
-    shared = nullptr;
-  }
 }
 
 }  // namespace

@@ -109,18 +109,15 @@ void random_pattern(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(allocations));
 }
 
+// One allocator for all threads and repetitions, never destroyed (nor at exit, after the CUDA
+// runtime is gone).
 template <class Allocator>
 void threads(benchmark::State& state) {
-  static Allocator* shared = nullptr;
-  if (state.thread_index() == 0) shared = new Allocator;
+  static Allocator* const shared = new Allocator;
   const auto bytes = static_cast<std::size_t>(state.range(0));
   for (auto _ : state) shared->deallocate(shared->allocate(bytes));
   state.SetItemsProcessed(state.iterations());
-  if (state.thread_index() == 0) {
-    shared->synchronize();
-    delete shared;
-    shared = nullptr;
-  }
+  if (state.thread_index() == 0) shared->synchronize();
 }
 
 }  // namespace

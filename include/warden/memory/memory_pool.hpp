@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <memory_resource>
@@ -124,7 +125,11 @@ class memory_pool {
 
   ~memory_pool() {
     std::lock_guard lock(mutex_);
-    wait_for_streams();
+    try {
+      wait_for_streams();
+    } catch (const std::exception& e) {  // a destructor reports, never throws
+      std::fprintf(stderr, "warden::memory_pool: waiting for streams at destruction failed: %s\n", e.what());
+    }
     report_leaks();
     for (auto& segment : segments_) upstream_->deallocate(segment->base, segment->size, pool_sizes::alignment, {});
   }
@@ -357,7 +362,7 @@ class memory_pool {
       if (it == set.end()) return nullptr;
     }
     pool_block* block = *it;
-    set.erase(it);
+    erase_free(set, it);
     split(block, size);
     return block;
   }
@@ -444,7 +449,7 @@ class memory_pool {
     free_set& set = free_sets_[block->segment->small ? 1 : 0];
     if (mergeable(block, block->prev)) {
       pool_block* prev = block->prev;
-      set.erase(prev);
+      erase_free(set, set.find(prev));
       prev->size += block->size;
       prev->fence = std::max(prev->fence, block->fence);
       unlink(block);
@@ -452,7 +457,7 @@ class memory_pool {
     }
     if (mergeable(block, block->next)) {
       pool_block* next = block->next;
-      set.erase(next);
+      erase_free(set, set.find(next));
       block->size += next->size;
       block->fence = std::max(block->fence, next->fence);
       unlink(next);
@@ -468,7 +473,20 @@ class memory_pool {
 
   void insert_free(pool_block* b) {
     b->size_class = -1;
-    free_sets_[b->segment->small ? 1 : 0].insert(b);
+    free_set& set = free_sets_[b->segment->small ? 1 : 0];
+    if (spare_node_.empty()) {
+      set.insert(b);
+    } else {
+      spare_node_.value() = b;
+      set.insert(std::move(spare_node_));
+    }
+  }
+
+  // Keeps one detached set node for the next insert_free: a split followed by a coalesce (the
+  // same-size loop on large blocks) then allocates no node at all.
+  void erase_free(free_set& set, free_set::iterator it) {
+    auto node = set.extract(it);
+    if (spare_node_.empty()) spare_node_ = std::move(node);
   }
 
   // Moves every binned block back to its segment's free set, coalescing.
@@ -557,6 +575,7 @@ class memory_pool {
   std::vector<bin> bins_ = std::vector<bin>(pool_sizes::class_count);
   std::pmr::unsynchronized_pool_resource set_nodes_;
   free_set free_sets_[2] = {free_set(&set_nodes_), free_set(&set_nodes_)};  // [0]: large segments, [1]: small ones
+  free_set::node_type spare_node_;
   std::vector<std::unique_ptr<pool_segment>> segments_;
   std::deque<pool_block> block_storage_;
   std::vector<pool_block*> spare_blocks_;
