@@ -30,7 +30,7 @@ struct read_write {
 };
 
 // Atomic: every access is an atomic read-modify-write, so concurrent updates commute. Plain loads
-// and stores are not allowed: mixing them with atomics is a race (W040).
+// and stores are not allowed: mixing them with atomics on one element is a race.
 struct atomic {
   static constexpr std::string_view name = "atomic";
   static constexpr bool can_load = false;
