@@ -3,8 +3,12 @@
 
 #if defined(__CUDACC__)
 #define WARDEN_HOST_DEVICE __host__ __device__
+// Before a __host__ __device__ template that is instantiated with host-only arguments too (the cpu
+// backend's contexts): no warning for the side that is never called (CCCL does the same).
+#define WARDEN_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
 #else
 #define WARDEN_HOST_DEVICE
+#define WARDEN_EXEC_CHECK_DISABLE
 #endif
 
 // WARDEN_CUDA_RUNTIME: 1 when the CUDA runtime API is available to this translation unit (nvcc

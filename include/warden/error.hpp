@@ -42,6 +42,19 @@ class out_of_memory : public error {
   std::size_t requested_bytes_;
 };
 
+// E100: one buffer bound to two kernel parameters, one of them writable. Thrown before the launch.
+class aliasing_error : public error {
+ public:
+  using error::error;
+};
+
+// E101: an access may overrun its buffer or tile. Thrown before the launch (or, on the cpu backend,
+// at the access that would have overrun, before it happens).
+class bounds_error : public error {
+ public:
+  using error::error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

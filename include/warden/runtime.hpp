@@ -7,7 +7,7 @@
 
 namespace warden {
 
-enum class backend { cpu, cuda };
+enum class backend_kind { cpu, cuda };
 
 namespace detail {
 
@@ -27,6 +27,6 @@ inline bool cuda_device_available() {
 
 }  // namespace detail
 
-inline backend default_backend() { return detail::cuda_device_available() ? backend::cuda : backend::cpu; }
+inline backend_kind default_backend() { return detail::cuda_device_available() ? backend_kind::cuda : backend_kind::cpu; }
 
 }  // namespace warden

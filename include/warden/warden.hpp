@@ -20,3 +20,5 @@
 #include "memory/default_pool.hpp"
 #include "memory/buffer.hpp"
 #include "memory/transfer.hpp"
+#include "dsl/kernel.hpp"
+#include "launch.hpp"

@@ -1,0 +1,320 @@
+#pragma once
+// The cpu reference backend. Blocks run one after another; inside a block every statement runs
+// for all threads of the block (those whose guards hold) before the next statement starts. So each
+// barrier phase finishes for every thread before the next begins, which is exactly what sync()
+// guarantees, and a race-free program computes what it computes on a GPU.
+//
+// Every access is bounds-checked (an overrun throws bounds_error, E101, instead of corrupting
+// memory); with a recording attached, every access is logged for conflict detection.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../dsl/stmt.hpp"
+#include "../error.hpp"
+#include "recording.hpp"
+#include "slots.hpp"
+
+namespace warden::backend {
+
+// Everything a block's execution shares: geometry, parameters, phase, recording.
+template <class Block, class Slots>
+struct cpu_block_state {
+  const Slots* slots;
+  dims3 grid;
+  int block[3];
+  int block_linear;
+  int phase = 0;
+  recording* record = nullptr;
+  std::string_view kernel_name;
+};
+
+template <class Ctx>
+struct cpu_thread;
+
+// The root context of a block: parameter access for thread t. Scopes derive from it.
+template <class Block, class Slots>
+struct cpu_root {
+  cpu_block_state<Block, Slots>* state;
+
+  int thread_idx(int t, int d) const { return d == 0 ? t % Block::x : d == 1 ? (t / Block::x) % Block::y : t / (Block::x * Block::y); }
+  int block_idx(int d) const { return state->block[d]; }
+  int grid_dim(int d) const { return state->grid[d]; }
+
+  void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k) const {
+    if (state->record != nullptr) state->record->record({state->block_linear, t, state->phase, m, target, i, k});
+  }
+  void check(int i, int size, const char* what, int target) const {
+    if (i >= 0 && i < size) return;
+    throw bounds_error("E101 [out-of-bounds] " + std::string(state->kernel_name) + ": " + what + " " +
+                       std::to_string(target) + " accessed at index " + std::to_string(i) + ", outside [0, " +
+                       std::to_string(size) + ") (cpu backend)");
+  }
+
+  template <int I, class T>
+  T value(int) const {
+    return detail::get<I>(*state->slots).value;
+  }
+  template <int I>
+  int size(int) const {
+    return detail::get<I>(*state->slots).size;
+  }
+  template <int I, class T>
+  T load(int t, int i) const {
+    const auto& s = detail::get<I>(*state->slots);
+    check(i, s.size, "parameter", I);
+    note(t, dsl::memory_kind::global, I, i, dsl::access_kind::load);
+    return s.ptr[i];
+  }
+  template <int I, class T>
+  void store(int t, int i, T v) const {
+    const auto& s = detail::get<I>(*state->slots);
+    check(i, s.size, "parameter", I);
+    note(t, dsl::memory_kind::global, I, i, dsl::access_kind::store);
+    s.ptr[i] = v;
+  }
+  template <int I, class T, dsl::atomic_op Op>
+  void atomic(int t, int i, T v, T expected) const {
+    const auto& s = detail::get<I>(*state->slots);
+    check(i, s.size, "parameter", I);
+    note(t, dsl::memory_kind::global, I, i, dsl::access_kind::atomic);
+    std::atomic_ref<T> ref(s.ptr[i]);
+    if constexpr (Op == dsl::atomic_op::add) {
+      ref.fetch_add(v);
+    } else if constexpr (Op == dsl::atomic_op::exchange) {
+      ref.exchange(v);
+    } else if constexpr (Op == dsl::atomic_op::compare_exchange) {
+      ref.compare_exchange_strong(expected, v);
+    } else {
+      T old = ref.load();
+      const auto better = [&](T current) { return Op == dsl::atomic_op::min ? v < current : current < v; };
+      while (better(old) && !ref.compare_exchange_weak(old, v)) {
+      }
+    }
+  }
+
+  // Unbound levels: unreachable, every level is bound by the scope that declares it.
+  template <int L, class T>
+  T& var(int) const;
+  template <int L, class T>
+  T tile_load(int, int) const;
+  template <int L, class T>
+  void tile_store(int, int, T) const;
+};
+
+// One more scope: per-thread values (Kind 0: loop variable, 1: local) or a tile (Kind 2).
+template <class Parent, int L, class T, int Kind>
+struct cpu_scope : Parent {
+  T* data;                       // per thread (Kinds 0, 1) or the tile's elements (Kind 2)
+  unsigned char* written;        // Kind 2: which elements some earlier phase or thread stored
+  int* written_by;               // Kind 2: the phase and thread of that store, for the W022 oracle
+  int elements;
+
+  template <int L2, class U>
+  U& var(int t) const {
+    if constexpr (L2 == L && Kind != 2) return data[t];
+    else return Parent::template var<L2, U>(t);
+  }
+  template <int L2, class U>
+  U tile_load(int t, int i) const {
+    if constexpr (L2 == L && Kind == 2) {
+      this->check(i, elements, "tile", L);
+      this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::load);
+      const bool seen = written[i] != 0 && (written_by[2 * i] < this->state->phase || written_by[2 * i + 1] == t);
+      if (!seen && this->state->record != nullptr)
+        this->state->record->uninitialised_load(
+            {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, dsl::access_kind::load});
+      return data[i];
+    } else {
+      return Parent::template tile_load<L2, U>(t, i);
+    }
+  }
+  template <int L2, class U>
+  void tile_store(int t, int i, U v) const {
+    if constexpr (L2 == L && Kind == 2) {
+      this->check(i, elements, "tile", L);
+      this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::store);
+      written[i] = 1;
+      written_by[2 * i] = this->state->phase;
+      written_by[2 * i + 1] = t;
+      data[i] = v;
+    } else {
+      Parent::template tile_store<L2, U>(t, i, v);
+    }
+  }
+};
+
+// A block context seen from thread t: the interface expressions and simple statements use.
+template <class Ctx>
+struct cpu_thread {
+  const Ctx* ctx;
+  int t;
+  int thread_idx(int d) const { return ctx->thread_idx(t, d); }
+  int block_idx(int d) const { return ctx->block_idx(d); }
+  int block_dim(int d) const { return d == 0 ? Ctx::block_x : d == 1 ? Ctx::block_y : Ctx::block_z; }
+  int grid_dim(int d) const { return ctx->grid_dim(d); }
+  template <int I, class T>
+  T value() const {
+    return ctx->template value<I, T>(t);
+  }
+  template <int I>
+  int size() const {
+    return ctx->template size<I>(t);
+  }
+  template <int I, class T>
+  T load(int i) const {
+    return ctx->template load<I, T>(t, i);
+  }
+  template <int I, class T>
+  void store(int i, T v) const {
+    ctx->template store<I, T>(t, i, v);
+  }
+  template <int I, class T, dsl::atomic_op Op>
+  void atomic(int i, T v, T expected) const {
+    ctx->template atomic<I, T, Op>(t, i, v, expected);
+  }
+  template <int L, class T>
+  T& var() const {
+    return ctx->template var<L, T>(t);
+  }
+  template <int L, class T>
+  T tile_load(int i) const {
+    return ctx->template tile_load<L, T>(t, i);
+  }
+  template <int L, class T>
+  void tile_store(int i, T v) const {
+    ctx->template tile_store<L, T>(t, i, v);
+  }
+};
+
+using active_threads = std::vector<int>;
+
+template <class Ctx, class E>
+auto eval_at(const Ctx& ctx, int t, const E& e) {
+  const cpu_thread<Ctx> view{&ctx, t};
+  return e.eval(view);
+}
+
+// A statement with no control flow of its own: each active thread runs it.
+template <class Ctx, class S>
+void exec(const Ctx& ctx, const S& s, const active_threads& active) {
+  for (int t : active) {
+    cpu_thread<Ctx> view{&ctx, t};
+    s.run(view);
+  }
+}
+
+template <class Ctx>
+void exec(const Ctx&, const dsl::nothing_s&, const active_threads&) {}
+
+template <class Ctx>
+void exec(const Ctx& ctx, const dsl::sync_s&, const active_threads& active) {
+  if (static_cast<int>(active.size()) != Ctx::threads && ctx.state->record != nullptr)
+    ctx.state->record->divergent_barrier(ctx.state->block_linear, ctx.state->phase, static_cast<int>(active.size()));
+  ++ctx.state->phase;
+}
+
+template <class Ctx, class... S>
+void exec(const Ctx& ctx, const dsl::seq_s<S...>& s, const active_threads& active) {
+  detail::for_each(s.body, [&](const auto& statement) { exec(ctx, statement, active); });
+}
+
+template <class Ctx, class C, class T, class E>
+void exec(const Ctx& ctx, const dsl::when_s<C, T, E>& s, const active_threads& active) {
+  active_threads yes, no;
+  for (int t : active) (eval_at(ctx, t, s.condition) ? yes : no).push_back(t);
+  if (!yes.empty()) exec(ctx, s.then_branch, yes);
+  if (!no.empty()) exec(ctx, s.else_branch, no);
+}
+
+template <int L, class T, int Kind, class Ctx>
+cpu_scope<Ctx, L, T, Kind> scope(const Ctx& ctx, T* data, int elements = 0, unsigned char* written = nullptr,
+                                 int* written_by = nullptr) {
+  cpu_scope<Ctx, L, T, Kind> s{ctx};
+  s.data = data;
+  s.written = written;
+  s.written_by = written_by;
+  s.elements = elements;
+  return s;
+}
+
+// Runs `body` for the active threads while i < end, i advancing by step, with i bound at level L.
+template <int L, class Ctx, class Body>
+void run_loop(const Ctx& ctx, const Body& body, const active_threads& active, std::vector<int>& i,
+              const std::vector<int>& end, const std::vector<int>& step) {
+  const auto inner = scope<L, int, 0>(ctx, i.data());
+  active_threads running;
+  for (;;) {
+    running.clear();
+    for (int t : active)
+      if (i[static_cast<std::size_t>(t)] < end[static_cast<std::size_t>(t)]) running.push_back(t);
+    if (running.empty()) return;
+    exec(inner, body, running);
+    for (int t : running) i[static_cast<std::size_t>(t)] += step[static_cast<std::size_t>(t)];
+  }
+}
+
+template <class Ctx, int L, class Lo, class Hi, class Step, class Body>
+void exec(const Ctx& ctx, const dsl::for_s<L, Lo, Hi, Step, Body>& s, const active_threads& active) {
+  std::vector<int> i(Ctx::threads), end(Ctx::threads), step(Ctx::threads);
+  for (int t : active) {
+    i[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.lo);
+    end[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.hi);
+    step[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.step);
+  }
+  run_loop<L>(ctx, s.body, active, i, end, step);
+}
+
+template <class Ctx, int L, class N, class Body>
+void exec(const Ctx& ctx, const dsl::grid_stride_s<L, N, Body>& s, const active_threads& active) {
+  std::vector<int> i(Ctx::threads), end(Ctx::threads), step(Ctx::threads);
+  for (int t : active) {
+    i[static_cast<std::size_t>(t)] = ctx.block_idx(0) * Ctx::block_x + ctx.thread_idx(t, 0);
+    end[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.n);
+    step[static_cast<std::size_t>(t)] = ctx.grid_dim(0) * Ctx::block_x;
+  }
+  run_loop<L>(ctx, s.body, active, i, end, step);
+}
+
+template <class Ctx, int L, class T, class Init, class Body>
+void exec(const Ctx& ctx, const dsl::local_s<L, T, Init, Body>& s, const active_threads& active) {
+  std::unique_ptr<T[]> values(new T[Ctx::threads]());
+  for (int t : active) values[static_cast<std::size_t>(t)] = static_cast<T>(eval_at(ctx, t, s.init));
+  exec(scope<L, T, 1>(ctx, values.get()), s.body, active);
+}
+
+template <class Ctx, int L, class T, int R, int C, int P, class Body>
+void exec(const Ctx& ctx, const dsl::shared_s<L, T, R, C, P, Body>& s, const active_threads& active) {
+  constexpr int n = dsl::shared_s<L, T, R, C, P, Body>::elements;
+  std::unique_ptr<T[]> tile(new T[n]());
+  std::unique_ptr<unsigned char[]> written(new unsigned char[n]());
+  std::unique_ptr<int[]> written_by(new int[2 * n]());
+  exec(scope<L, T, 2>(ctx, tile.get(), n, written.get(), written_by.get()), s.body, active);
+}
+
+// The root context type for a kernel with block shape Block.
+template <class Block, class Slots>
+struct cpu_block_context : cpu_root<Block, Slots> {
+  static constexpr int threads = Block::threads;
+  static constexpr int block_x = Block::x, block_y = Block::y, block_z = Block::z;
+};
+
+// Runs a whole grid on the host.
+template <class Block, class Program, class Slots>
+void run_on_cpu(const Program& program, const Slots& slots, dims3 grid, recording* record, std::string_view name) {
+  active_threads all(Block::threads);
+  for (int t = 0; t < Block::threads; ++t) all[static_cast<std::size_t>(t)] = t;
+  for (int z = 0; z < grid.z; ++z)
+    for (int y = 0; y < grid.y; ++y)
+      for (int x = 0; x < grid.x; ++x) {
+        cpu_block_state<Block, Slots> state{&slots, grid, {x, y, z}, x + grid.x * (y + grid.y * z), 0, record, name};
+        const cpu_block_context<Block, Slots> root{{&state}};
+        exec(root, program, all);
+      }
+}
+
+}  // namespace warden::backend

@@ -1,0 +1,162 @@
+#pragma once
+// The cuda backend's view of one thread: ids from the hardware registers, block extents from the
+// kernel's type (compile-time constants), parameters from the launch's slots, scopes as nested
+// contexts that live in registers once inlined. Only meaningful under nvcc.
+
+#include "../config.hpp"
+
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+
+#include <type_traits>
+
+#include "../dsl/stmt.hpp"
+#include "slots.hpp"
+
+namespace warden::backend {
+
+// Storage of the tile declared by the shared_s statement Tag: one static __shared__ array per
+// statement type, so that two tiles never share storage (sibling scopes could otherwise race).
+template <class Tag, class T, int N>
+__device__ T* shared_tile() {
+  __shared__ T storage[N];
+  return storage;
+}
+
+template <class Block, class Program, class Slots>
+struct cuda_context {
+  const Slots& slots;
+
+  __device__ int thread_idx(int d) const {
+    return d == 0 ? static_cast<int>(threadIdx.x) : d == 1 ? static_cast<int>(threadIdx.y) : static_cast<int>(threadIdx.z);
+  }
+  __device__ int block_idx(int d) const {
+    return d == 0 ? static_cast<int>(blockIdx.x) : d == 1 ? static_cast<int>(blockIdx.y) : static_cast<int>(blockIdx.z);
+  }
+  __device__ constexpr int block_dim(int d) const { return d == 0 ? Block::x : d == 1 ? Block::y : Block::z; }
+  __device__ int grid_dim(int d) const {
+    return d == 0 ? static_cast<int>(gridDim.x) : d == 1 ? static_cast<int>(gridDim.y) : static_cast<int>(gridDim.z);
+  }
+
+  template <int I, class T>
+  __device__ T value() const {
+    return detail::get<I>(slots).value;
+  }
+  template <int I>
+  __device__ int size() const {
+    return detail::get<I>(slots).size;
+  }
+  template <int I, class T>
+  __device__ T load(int i) const {
+    return detail::get<I>(slots).ptr[i];
+  }
+  template <int I, class T>
+  __device__ void store(int i, T v) const {
+    detail::get<I>(slots).ptr[i] = v;
+  }
+  template <int I, class T, dsl::atomic_op Op>
+  __device__ void atomic(int i, T v, T expected) const {
+    cuda::atomic_ref<T, cuda::thread_scope_device> ref(detail::get<I>(slots).ptr[i]);
+    if constexpr (Op == dsl::atomic_op::add) ref.fetch_add(v, cuda::memory_order_relaxed);
+    else if constexpr (Op == dsl::atomic_op::min) ref.fetch_min(v, cuda::memory_order_relaxed);
+    else if constexpr (Op == dsl::atomic_op::max) ref.fetch_max(v, cuda::memory_order_relaxed);
+    else if constexpr (Op == dsl::atomic_op::exchange) ref.exchange(v, cuda::memory_order_relaxed);
+    else ref.compare_exchange_strong(expected, v, cuda::memory_order_relaxed);
+  }
+  __device__ void sync() const { __syncthreads(); }
+
+  template <int L, class T>
+  __device__ T& var() const;  // never called: every level is bound by a scope (see bound_* below)
+  template <int L, class T>
+  __device__ T tile_load(int) const;
+  template <int L, class T>
+  __device__ void tile_store(int, T) const;
+
+  template <int L, class T>
+  __device__ auto bind(T v) const;
+  template <int L, class T>
+  __device__ auto bind_ref(T& v) const;
+  template <int L, class T, int N, class Tag>
+  __device__ auto bind_tile() const;
+};
+
+// A context with one more scope: a value (loop variable), a reference (local) or a tile.
+template <class Parent, int L, class T, int Kind>  // Kind: 0 value, 1 reference, 2 tile
+struct cuda_bound : Parent {
+  using slot_type = std::conditional_t<Kind == 0, T, T*>;
+  mutable slot_type slot;
+
+  __device__ cuda_bound(const Parent& parent, slot_type s) : Parent(parent), slot(s) {}
+
+  template <int L2, class U>
+  __device__ U& var() const {
+    if constexpr (L2 == L && Kind == 0) return slot;
+    else if constexpr (L2 == L && Kind == 1) return *slot;
+    else return Parent::template var<L2, U>();
+  }
+  template <int L2, class U>
+  __device__ U tile_load(int i) const {
+    if constexpr (L2 == L && Kind == 2) return slot[i];
+    else return Parent::template tile_load<L2, U>(i);
+  }
+  template <int L2, class U>
+  __device__ void tile_store(int i, U v) const {
+    if constexpr (L2 == L && Kind == 2) slot[i] = v;
+    else Parent::template tile_store<L2, U>(i, v);
+  }
+  template <int L2, class U>
+  __device__ auto bind(U v) const {
+    return cuda_bound<cuda_bound, L2, U, 0>(*this, v);
+  }
+  template <int L2, class U>
+  __device__ auto bind_ref(U& v) const {
+    return cuda_bound<cuda_bound, L2, U, 1>(*this, &v);
+  }
+  template <int L2, class U, int N, class Tag>
+  __device__ auto bind_tile() const {
+    return cuda_bound<cuda_bound, L2, U, 2>(*this, shared_tile<Tag, U, N>());
+  }
+};
+
+template <class Block, class Program, class Slots>
+template <int L, class T>
+__device__ auto cuda_context<Block, Program, Slots>::bind(T v) const {
+  return cuda_bound<cuda_context, L, T, 0>(*this, v);
+}
+template <class Block, class Program, class Slots>
+template <int L, class T>
+__device__ auto cuda_context<Block, Program, Slots>::bind_ref(T& v) const {
+  return cuda_bound<cuda_context, L, T, 1>(*this, &v);
+}
+template <class Block, class Program, class Slots>
+template <int L, class T, int N, class Tag>
+__device__ auto cuda_context<Block, Program, Slots>::bind_tile() const {
+  return cuda_bound<cuda_context, L, T, 2>(*this, shared_tile<Tag, T, N>());
+}
+
+// The one __global__ function every warden kernel becomes. The kernel is a reference template
+// argument (to a namespace-scope or static constant), so its program, constants included, is known
+// while this function is compiled: the constants are immediates, as in hand-written CUDA.
+// (A class-type value template argument would do the same, but nvcc 13's host stubs cannot spell
+// values of class templates.)
+template <const auto& Kernel, class Slots>
+__global__ void __launch_bounds__(std::remove_cvref_t<decltype(Kernel)>::threads) program_entry(Slots slots) {
+  using K = std::remove_cvref_t<decltype(Kernel)>;
+  constexpr auto program = Kernel.program;
+  const cuda_context<typename K::block_type, typename K::program_type, Slots> ctx{slots};
+  auto c = ctx;
+  program.run(c);
+}
+
+// The same, with the program passed at run time (launch(kernel, ...) of a kernel that is not a
+// namespace-scope constant): its constants are then kernel parameters.
+template <class Program, class Block, class Slots>
+__global__ void __launch_bounds__(Block::threads) program_entry_dynamic(Program program, Slots slots) {
+  const cuda_context<Block, Program, Slots> ctx{slots};
+  auto c = ctx;
+  program.run(c);
+}
+
+}  // namespace warden::backend
+
+#endif  // __CUDACC__

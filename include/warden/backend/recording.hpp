@@ -1,0 +1,141 @@
+#pragma once
+// The cpu backend's recording mode: every access of a run (block, thread, barrier phase, buffer or
+// tile, index, kind), and the conflicts among them under the CUDA execution model:
+//   * two accesses to one location by different threads conflict when at least one stores, or one
+//     is atomic and the other plain, unless a barrier orders them: same block and different phases;
+//     accesses from different blocks are never ordered;
+//   * a load from shared memory that no earlier phase (nor the same thread) stored is reported;
+//   * a barrier reached by only part of a block is reported.
+// It is the dynamic oracle the static checker is tested against.
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../dsl/ir.hpp"
+
+namespace warden {
+
+struct access_event {
+  int block = 0;   // linear block index
+  int thread = 0;  // linear thread index in the block
+  int phase = 0;
+  dsl::memory_kind memory = dsl::memory_kind::global;
+  int target = 0;  // parameter position, or tile level
+  long long index = 0;
+  dsl::access_kind kind = dsl::access_kind::load;
+};
+
+enum class conflict_kind { write_write, read_write, atomic_plain, uninitialised_shared_load, barrier_divergence };
+
+inline const char* to_string(conflict_kind k) {
+  switch (k) {
+    case conflict_kind::write_write: return "write-write race";
+    case conflict_kind::read_write: return "read-write race";
+    case conflict_kind::atomic_plain: return "atomic and plain access";
+    case conflict_kind::uninitialised_shared_load: return "load of unwritten shared memory";
+    case conflict_kind::barrier_divergence: return "barrier divergence";
+  }
+  return "?";
+}
+
+struct conflict {
+  conflict_kind kind;
+  access_event first;
+  access_event second;  // same as first for one-event reports
+  std::string describe() const {
+    auto where = [](const access_event& e) {
+      const char* kinds[] = {"load", "store", "atomic"};
+      return std::string(kinds[static_cast<int>(e.kind)]) + " by thread " + std::to_string(e.thread) + " of block " +
+             std::to_string(e.block) + " in phase " + std::to_string(e.phase);
+    };
+    const std::string location = (first.memory == dsl::memory_kind::global ? "parameter " : "tile ") +
+                                 std::to_string(first.target) + "[" + std::to_string(first.index) + "]";
+    if (kind == conflict_kind::barrier_divergence)
+      return std::string(to_string(kind)) + ": block " + std::to_string(first.block) + ", phase " +
+             std::to_string(first.phase) + ": " + std::to_string(first.thread) + " threads reached sync()";
+    if (kind == conflict_kind::uninitialised_shared_load) return std::string(to_string(kind)) + ": " + location + ": " + where(first);
+    return std::string(to_string(kind)) + " on " + location + ": " + where(first) + ", " + where(second);
+  }
+};
+
+class recording {
+ public:
+  void record(const access_event& e) { events_.push_back(e); }
+  void uninitialised_load(const access_event& e) { reports_.push_back({conflict_kind::uninitialised_shared_load, e, e}); }
+  void divergent_barrier(int block, int phase, int arrived) {
+    access_event e;
+    e.block = block;
+    e.phase = phase;
+    e.thread = arrived;
+    reports_.push_back({conflict_kind::barrier_divergence, e, e});
+  }
+
+  const std::vector<access_event>& events() const { return events_; }
+
+  // Every conflict observed: at most one witness per location, plus the one-event reports.
+  std::vector<conflict> conflicts() const {
+    std::vector<conflict> found = reports_;
+    std::vector<access_event> sorted = events_;
+    auto key = [](const access_event& e) {
+      // Shared memory is per block: its location includes the block.
+      const int block = e.memory == dsl::memory_kind::shared ? e.block : -1;
+      return std::make_tuple(static_cast<int>(e.memory), e.target, block, e.index);
+    };
+    std::sort(sorted.begin(), sorted.end(), [&](const access_event& a, const access_event& b) { return key(a) < key(b); });
+    for (std::size_t begin = 0; begin < sorted.size();) {
+      std::size_t end = begin + 1;
+      while (end < sorted.size() && key(sorted[end]) == key(sorted[begin])) ++end;
+      if (auto c = witness(sorted, begin, end)) found.push_back(*c);
+      begin = end;
+    }
+    return found;
+  }
+
+  bool clean() const { return conflicts().empty(); }
+
+  std::string report(std::size_t limit = 10) const {
+    const auto all = conflicts();
+    std::string text = std::to_string(all.size()) + " conflict(s)";
+    for (std::size_t i = 0; i < all.size() && i < limit; ++i) text += "\n  " + all[i].describe();
+    return text;
+  }
+
+ private:
+  static bool ordered(const access_event& a, const access_event& b) {
+    if (a.block != b.block) return false;                    // blocks never synchronise
+    if (a.thread == b.thread) return true;                   // program order
+    return a.phase != b.phase;                               // a barrier between them
+  }
+
+  static std::optional<conflict> witness(const std::vector<access_event>& e, std::size_t begin, std::size_t end) {
+    using dsl::access_kind;
+    bool any_store = false, any_atomic = false, any_plain = false;
+    for (std::size_t i = begin; i < end; ++i) {
+      any_store = any_store || e[i].kind == access_kind::store;
+      any_atomic = any_atomic || e[i].kind == access_kind::atomic;
+      any_plain = any_plain || e[i].kind != access_kind::atomic;
+    }
+    if (!any_store && !(any_atomic && any_plain)) return std::nullopt;  // only loads, or only atomics
+    for (std::size_t i = begin; i < end; ++i)
+      for (std::size_t j = i + 1; j < end; ++j) {
+        const access_event& a = e[i];
+        const access_event& b = e[j];
+        if (ordered(a, b)) continue;
+        const bool a_atomic = a.kind == access_kind::atomic, b_atomic = b.kind == access_kind::atomic;
+        if (a_atomic && b_atomic) continue;
+        if (a_atomic != b_atomic) return conflict{conflict_kind::atomic_plain, a, b};
+        if (a.kind == access_kind::store && b.kind == access_kind::store) return conflict{conflict_kind::write_write, a, b};
+        if (a.kind == access_kind::store || b.kind == access_kind::store) return conflict{conflict_kind::read_write, a, b};
+      }
+    return std::nullopt;
+  }
+
+  std::vector<access_event> events_;
+  std::vector<conflict> reports_;
+};
+
+}  // namespace warden

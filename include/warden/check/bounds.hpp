@@ -1,0 +1,287 @@
+#pragma once
+// Launch-time bounds (E101): the largest and smallest index each access can reach, from its
+// symbolic form, the launch geometry, the value parameters and the buffer sizes, narrowed by the
+// guards that enclose it. An interval analysis over the value-level description (dsl/ir.hpp):
+//   * thread, block and global ids range over the launch; loop variables over their loop;
+//   * `when(a < b, ...)` narrows a when a is an id or a loop variable (likewise <=, >, >=, &&,
+//     and the negations in otherwise branches);
+//   * loaded values, thread-private variables and user functions are unbounded, so an index made
+//     of them must be clamped (min, %, &) to pass.
+// Sound: the interval always contains every index the access can take.
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../backend/slots.hpp"
+#include "../dsl/ir.hpp"
+
+namespace warden::check {
+
+struct interval {
+  long long lo = std::numeric_limits<long long>::min();
+  long long hi = std::numeric_limits<long long>::max();
+  bool bounded() const {
+    return lo != std::numeric_limits<long long>::min() && hi != std::numeric_limits<long long>::max();
+  }
+  static interval top() { return {}; }
+  static interval point(long long v) { return {v, v}; }
+};
+
+// What the launch knows: geometry and the integral value of every value<T> parameter (if integral).
+struct launch_facts {
+  backend::dims3 block, grid;
+  std::vector<std::optional<long long>> values;  // by parameter position
+  std::vector<long long> sizes;                  // by parameter position (buffers)
+};
+
+namespace detail {
+
+constexpr long long big = std::numeric_limits<long long>::max() / 4;
+
+inline long long clamp(long double v) {
+  if (v > static_cast<long double>(big)) return std::numeric_limits<long long>::max();
+  if (v < -static_cast<long double>(big)) return std::numeric_limits<long long>::min();
+  return static_cast<long long>(v);
+}
+
+inline interval combine(dsl::ir_op op, interval a, interval b) {
+  using dsl::ir_op;
+  if (op >= ir_op::less && op <= ir_op::logical_or) return {0, 1};
+  // min and max are exact on intervals, infinite ends included.
+  if (op == ir_op::min) return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+  if (op == ir_op::max) return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+  if (!a.bounded() || !b.bounded()) {
+    // A bounded positive modulus or mask still bounds the result.
+    if (op == ir_op::mod && b.bounded() && b.lo > 0) {
+      const long long m = b.hi - 1;  // the sign follows the dividend
+      return {a.lo >= 0 ? 0 : -m, m};
+    }
+    if (op == ir_op::bit_and && b.bounded() && b.lo >= 0) return {0, b.hi};
+    if (op == ir_op::bit_and && a.bounded() && a.lo >= 0) return {0, a.hi};
+    return interval::top();
+  }
+  auto ld = [](long long v) { return static_cast<long double>(v); };
+  switch (op) {
+    case ir_op::add: return {clamp(ld(a.lo) + ld(b.lo)), clamp(ld(a.hi) + ld(b.hi))};
+    case ir_op::sub: return {clamp(ld(a.lo) - ld(b.hi)), clamp(ld(a.hi) - ld(b.lo))};
+    case ir_op::mul: {
+      const long double p[] = {ld(a.lo) * ld(b.lo), ld(a.lo) * ld(b.hi), ld(a.hi) * ld(b.lo), ld(a.hi) * ld(b.hi)};
+      return {clamp(*std::min_element(p, p + 4)), clamp(*std::max_element(p, p + 4))};
+    }
+    case ir_op::div:
+      if (b.lo > 0) {  // C++ truncates toward zero
+        const long double p[] = {ld(a.lo) / ld(b.lo), ld(a.lo) / ld(b.hi), ld(a.hi) / ld(b.lo), ld(a.hi) / ld(b.hi)};
+        return {clamp(*std::min_element(p, p + 4)), clamp(*std::max_element(p, p + 4))};
+      }
+      return interval::top();
+    case ir_op::mod:
+      if (b.lo > 0) {
+        if (a.lo >= 0) return {0, std::min(a.hi, b.hi - 1)};
+        return {-(b.hi - 1), b.hi - 1};
+      }
+      return interval::top();
+    case ir_op::shl:
+      if (b.lo >= 0 && b.hi < 62 && a.lo >= 0) return {clamp(ld(a.lo) * ld(1LL << b.lo)), clamp(ld(a.hi) * ld(1LL << b.hi))};
+      return interval::top();
+    case ir_op::shr:
+      if (b.lo >= 0 && b.hi < 63 && a.lo >= 0) return {a.lo >> b.hi, a.hi >> b.lo};
+      return interval::top();
+    case ir_op::bit_and:
+      if (a.lo >= 0 && b.lo >= 0) return {0, std::min(a.hi, b.hi)};
+      if (b.lo >= 0) return {0, b.hi};
+      if (a.lo >= 0) return {0, a.hi};
+      return interval::top();
+    case ir_op::bit_or:
+    case ir_op::bit_xor:
+      if (a.lo >= 0 && b.lo >= 0) {
+        long long m = std::max(a.hi, b.hi), p = 1;
+        while (p <= m && p < big) p <<= 1;
+        return {0, p - 1};
+      }
+      return interval::top();
+    default: return interval::top();
+  }
+}
+
+}  // namespace detail
+
+// Evaluates expression intervals for one access, with the narrowing its guards allow.
+class interval_evaluator {
+ public:
+  interval_evaluator(const dsl::ir_builder& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {}
+
+  // The interval of expression `id` with the accesses' guards [guard_begin, guard_end) applied.
+  interval index_interval(int id, int guard_begin, int guard_end) {
+    narrowed_.clear();
+    for (int g = guard_begin; g < guard_end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      narrow(guard.condition, !guard.negated);
+    }
+    return eval(id);
+  }
+
+  interval eval(int id) {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (is_atom(e)) {
+      interval base = atom(e);
+      auto it = narrowed_.find(atom_key(e));
+      if (it != narrowed_.end()) base = {std::max(base.lo, it->second.lo), std::min(base.hi, it->second.hi)};
+      return base;
+    }
+    switch (e.op) {
+      case ir_op::constant: return e.is_float ? interval::top() : interval::point(e.value);
+      case ir_op::block_dim: return interval::point(facts_.block[static_cast<int>(e.value)]);
+      case ir_op::grid_dim: return interval::point(facts_.grid[static_cast<int>(e.value)]);
+      case ir_op::param_value: {
+        const auto p = static_cast<std::size_t>(e.value);
+        if (p < facts_.values.size() && facts_.values[p]) return interval::point(*facts_.values[p]);
+        interval unknown = interval::top();
+        if (e.is_unsigned) unknown.lo = 0;
+        return unknown;
+      }
+      case ir_op::param_size: return interval::point(facts_.sizes[static_cast<std::size_t>(e.value)]);
+      case ir_op::local_var:
+      case ir_op::load:
+      case ir_op::tile_load:
+      case ir_op::call: {
+        interval unknown = interval::top();
+        if (e.is_unsigned) unknown.lo = 0;  // an unsigned value is never negative
+        return unknown;
+      }
+      case ir_op::negate: {
+        const interval a = eval(e.a);
+        return a.bounded() ? interval{-a.hi, -a.lo} : interval::top();
+      }
+      case ir_op::logical_not: return {0, 1};
+      case ir_op::bit_not: return interval::top();
+      default: return detail::combine(e.op, eval(e.a), eval(e.b));
+    }
+  }
+
+ private:
+  static bool is_atom(const dsl::ir_expr& e) {
+    using dsl::ir_op;
+    return e.op == ir_op::thread_id || e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::loop_var;
+  }
+  static long long atom_key(const dsl::ir_expr& e) { return static_cast<long long>(e.op) * 1000 + e.value; }
+
+  interval atom(const dsl::ir_expr& e) {
+    using dsl::ir_op;
+    const int d = static_cast<int>(e.value % 3);
+    switch (e.op) {
+      case ir_op::thread_id: return {0, facts_.block[d] - 1};
+      case ir_op::block_id: return {0, facts_.grid[d] - 1};
+      case ir_op::global_id: return {0, static_cast<long long>(facts_.grid[d]) * facts_.block[d] - 1};
+      default: {  // loop variable: the innermost loop at that level
+        for (auto it = ir_.loops.rbegin(); it != ir_.loops.rend(); ++it)
+          if (it->level == e.value) return loop_range(*it);
+        return interval::top();
+      }
+    }
+  }
+
+  interval loop_range(const dsl::ir_loop& loop) {
+    const interval lo = eval(loop.lo), hi = eval(loop.hi), step = eval(loop.step);
+    if (!lo.bounded() || !hi.bounded() || !step.bounded() || step.lo < 1) return interval::top();
+    return {lo.lo, std::max(lo.lo, hi.hi - 1)};
+  }
+
+  // Records what `condition == holds` says about atoms.
+  void narrow(int condition, bool holds) {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(condition)];
+    using dsl::ir_op;
+    if (e.op == ir_op::logical_not) return narrow(e.a, !holds);
+    if (e.op == ir_op::logical_and && holds) {
+      narrow(e.a, true);
+      narrow(e.b, true);
+      return;
+    }
+    if (e.op == ir_op::logical_or && !holds) {
+      narrow(e.a, false);
+      narrow(e.b, false);
+      return;
+    }
+    if (e.op < ir_op::less || e.op > ir_op::greater_equal) return;
+    // Normalise to "left op right" holding, with op one of <, <=, >, >=.
+    ir_op op = e.op;
+    if (!holds) {
+      op = op == ir_op::less ? ir_op::greater_equal
+           : op == ir_op::less_equal ? ir_op::greater
+           : op == ir_op::greater ? ir_op::less_equal
+                                  : ir_op::less;
+    }
+    bound_atom(e.a, op, e.b);
+    const ir_op mirrored = op == ir_op::less ? ir_op::greater
+                           : op == ir_op::less_equal ? ir_op::greater_equal
+                           : op == ir_op::greater ? ir_op::less
+                                                  : ir_op::less_equal;
+    bound_atom(e.b, mirrored, e.a);
+  }
+
+  void bound_atom(int subject, dsl::ir_op op, int other) {
+    const dsl::ir_expr& s = ir_.exprs[static_cast<std::size_t>(subject)];
+    if (!is_atom(s)) return;
+    const interval limit = eval(other);
+    auto [it, inserted] = narrowed_.try_emplace(atom_key(s), interval::top());
+    using dsl::ir_op;
+    if (op == ir_op::less && limit.hi != std::numeric_limits<long long>::max()) it->second.hi = std::min(it->second.hi, limit.hi - 1);
+    if (op == ir_op::less_equal) it->second.hi = std::min(it->second.hi, limit.hi);
+    if (op == ir_op::greater && limit.lo != std::numeric_limits<long long>::min()) it->second.lo = std::max(it->second.lo, limit.lo + 1);
+    if (op == ir_op::greater_equal) it->second.lo = std::max(it->second.lo, limit.lo);
+  }
+
+  const dsl::ir_builder& ir_;
+  const launch_facts& facts_;
+  std::map<long long, interval> narrowed_;
+};
+
+// The first access that may leave its buffer or tile, described for an E101 message; empty if none.
+inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
+                                 const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
+  interval_evaluator evaluator(ir, facts);
+  const char* verbs[] = {"load", "store", "atomic update"};
+  for (const dsl::ir_access& a : ir.accesses) {
+    const interval index = evaluator.index_interval(a.index, a.guard_begin, a.guard_end);
+    long long size = 0;
+    std::string target;
+    if (a.memory == dsl::memory_kind::global) {
+      size = facts.sizes[static_cast<std::size_t>(a.target)];
+      target = names[static_cast<std::size_t>(a.target)];
+    } else {
+      for (const dsl::ir_tile& t : ir.tiles)
+        if (t.level == a.target) size = t.rows;
+      target = "tile" + std::to_string(a.target);
+    }
+    const std::string text = target + "[" + dsl::render(ir, a.index, names) + "]";
+    if (!index.bounded())
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
+             ": the index cannot be bounded (it depends on loaded data, a thread-private variable or a "
+             "function); clamp it (min, %, &) or guard it with when(index < " + target + ".size(), ...)";
+    if (index.lo < 0 || index.hi >= size) {
+      std::string where = a.memory == dsl::memory_kind::global
+                              ? ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
+                                    kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements"
+                              : ", but " + target + " has " + std::to_string(size) + " rows";
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " +
+             std::to_string(index.lo < 0 ? index.lo : index.hi) + where;
+    }
+    if (a.column >= 0) {  // 2-D tile: the column stays inside a row
+      const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);
+      long long cols = 0;
+      for (const dsl::ir_tile& t : ir.tiles)
+        if (t.level == a.target) cols = t.cols;
+      if (!column.bounded() || column.lo < 0 || column.hi >= cols)
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
+               ", " + dsl::render(ir, a.column, names) + "): the column may leave [0, " + std::to_string(cols) + ")";
+    }
+  }
+  return {};
+}
+
+}  // namespace warden::check

@@ -1,0 +1,287 @@
+#pragma once
+// Expressions of the kernel language. An expression is a small literal value whose type spells
+// its shape: `a * x[i] + y[i]` is binary_e<op::add, binary_e<op::mul, value_e<2>, load_e<0, ...>>, load_e<1, ...>>.
+// Every node can
+//   * evaluate itself for one thread:     e.eval(ctx)      (cuda and cpu backends; see backend/)
+//   * describe itself as value-level IR:  e.describe(out)  (the checker and launch-time bounds; see dsl/describe.hpp)
+// Handles (buffers, tiles, locals, loop variables) are identified by numbers in their types: a
+// kernel parameter by its position, a scope (loop, local, tile) by its nesting level.
+
+#include <concepts>
+#include <type_traits>
+#include <utility>
+
+#include "../config.hpp"
+#include "../detail/pack.hpp"
+#include "ir.hpp"
+
+namespace warden::dsl {
+
+// Every expression node derives from expr_node; operators are enabled for those types only.
+struct expr_node {};
+
+template <class E>
+concept expression = std::is_base_of_v<expr_node, std::remove_cvref_t<E>>;
+
+template <class T>
+concept operand = expression<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
+
+// ---- leaves ----------------------------------------------------------------------------------
+
+template <class T>
+struct lit : expr_node {
+  T value;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C&) const {
+    return value;
+  }
+  constexpr int describe(ir_builder& b) const { return b.constant(static_cast<long long>(value), std::is_floating_point_v<T>); }
+};
+
+template <operand T>
+constexpr WARDEN_HOST_DEVICE auto as_expr(T&& x) {
+  if constexpr (expression<T>) return std::remove_cvref_t<T>(x);
+  else return lit<std::remove_cvref_t<T>>{{}, x};
+}
+
+// Thread, block and global indices, block and grid sizes, along dimension D (0 = x, 1 = y, 2 = z).
+template <ir_op Op, int D>
+struct index_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE int eval(const C& c) const {
+    if constexpr (Op == ir_op::thread_id) return c.thread_idx(D);
+    else if constexpr (Op == ir_op::block_id) return c.block_idx(D);
+    else if constexpr (Op == ir_op::block_dim) return c.block_dim(D);
+    else if constexpr (Op == ir_op::grid_dim) return c.grid_dim(D);
+    else return c.block_idx(D) * c.block_dim(D) + c.thread_idx(D);  // global_id
+  }
+  constexpr int describe(ir_builder& b) const { return b.leaf(Op, D); }
+};
+
+// A value<T> kernel parameter.
+template <int I, class T>
+struct value_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
+    return c.template value<I, T>();
+  }
+  constexpr int describe(ir_builder& b) const { return b.leaf(ir_op::param_value, I, std::is_unsigned_v<T>); }
+};
+
+// The element count of buffer parameter I (an int: warden indexes with int, like the CUDA it replaces).
+template <int I>
+struct size_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE int eval(const C& c) const {
+    return c.template size<I>();
+  }
+  constexpr int describe(ir_builder& b) const { return b.leaf(ir_op::param_size, I); }
+};
+
+// A thread-private variable or a loop variable bound at scope level L.
+template <int L, class T, bool Loop>
+struct var_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
+    return c.template var<L, T>();
+  }
+  constexpr int describe(ir_builder& b) const { return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, L, std::is_unsigned_v<T>); }
+};
+
+// ---- operators -------------------------------------------------------------------------------
+
+namespace op {
+#define WARDEN_DSL_BINARY_OP(name, symbol, ir)                                           \
+  struct name {                                                                           \
+    static constexpr ir_op kind = ir_op::ir;                                              \
+    template <class A, class B>                                                           \
+    static constexpr WARDEN_HOST_DEVICE auto apply(const A& a, const B& b) { return a symbol b; } \
+  };
+WARDEN_DSL_BINARY_OP(add, +, add)
+WARDEN_DSL_BINARY_OP(sub, -, sub)
+WARDEN_DSL_BINARY_OP(mul, *, mul)
+WARDEN_DSL_BINARY_OP(div, /, div)
+WARDEN_DSL_BINARY_OP(mod, %, mod)
+WARDEN_DSL_BINARY_OP(shl, <<, shl)
+WARDEN_DSL_BINARY_OP(shr, >>, shr)
+WARDEN_DSL_BINARY_OP(bit_and, &, bit_and)
+WARDEN_DSL_BINARY_OP(bit_or, |, bit_or)
+WARDEN_DSL_BINARY_OP(bit_xor, ^, bit_xor)
+WARDEN_DSL_BINARY_OP(less, <, less)
+WARDEN_DSL_BINARY_OP(less_equal, <=, less_equal)
+WARDEN_DSL_BINARY_OP(greater, >, greater)
+WARDEN_DSL_BINARY_OP(greater_equal, >=, greater_equal)
+WARDEN_DSL_BINARY_OP(equal, ==, equal)
+WARDEN_DSL_BINARY_OP(not_equal, !=, not_equal)
+#undef WARDEN_DSL_BINARY_OP
+
+// && and || keep C++'s short circuit: eval() below evaluates b only when it must.
+struct logical_and {
+  static constexpr ir_op kind = ir_op::logical_and;
+};
+struct logical_or {
+  static constexpr ir_op kind = ir_op::logical_or;
+};
+
+struct min {
+  static constexpr ir_op kind = ir_op::min;
+  template <class A, class B>
+  static constexpr WARDEN_HOST_DEVICE auto apply(const A& a, const B& b) {
+    using R = decltype(a + b);  // C++'s usual arithmetic conversions, as for the other operators
+    return static_cast<R>(b) < static_cast<R>(a) ? static_cast<R>(b) : static_cast<R>(a);
+  }
+};
+struct max {
+  static constexpr ir_op kind = ir_op::max;
+  template <class A, class B>
+  static constexpr WARDEN_HOST_DEVICE auto apply(const A& a, const B& b) {
+    using R = decltype(a + b);
+    return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a);
+  }
+};
+
+struct negate {
+  static constexpr ir_op kind = ir_op::negate;
+  template <class A>
+  static constexpr WARDEN_HOST_DEVICE auto apply(const A& a) { return -a; }
+};
+struct logical_not {
+  static constexpr ir_op kind = ir_op::logical_not;
+  template <class A>
+  static constexpr WARDEN_HOST_DEVICE auto apply(const A& a) { return !a; }
+};
+struct bit_not {
+  static constexpr ir_op kind = ir_op::bit_not;
+  template <class A>
+  static constexpr WARDEN_HOST_DEVICE auto apply(const A& a) { return ~a; }
+};
+}  // namespace op
+
+template <class Op, class A, class B>
+struct binary_e : expr_node {
+  A a;
+  B b;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
+    if constexpr (std::is_same_v<Op, op::logical_and>) return a.eval(c) && b.eval(c);
+    else if constexpr (std::is_same_v<Op, op::logical_or>) return a.eval(c) || b.eval(c);
+    else return Op::apply(a.eval(c), b.eval(c));
+  }
+  constexpr int describe(ir_builder& builder) const {
+    const int left = a.describe(builder);
+    const int right = b.describe(builder);
+    return builder.node(Op::kind, left, right);
+  }
+};
+
+template <class Op, class A>
+struct unary_e : expr_node {
+  A a;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
+    return Op::apply(a.eval(c));
+  }
+  constexpr int describe(ir_builder& builder) const { return builder.node(Op::kind, a.describe(builder)); }
+};
+
+template <class Op, operand A, operand B>
+  requires(expression<A> || expression<B>)
+constexpr WARDEN_HOST_DEVICE auto make_binary(A&& a, B&& b) {
+  auto ea = as_expr(std::forward<A>(a));
+  auto eb = as_expr(std::forward<B>(b));
+  return binary_e<Op, decltype(ea), decltype(eb)>{{}, ea, eb};
+}
+
+#define WARDEN_DSL_OPERATOR(symbol, name)                                     \
+  template <operand A, operand B>                                             \
+    requires(expression<A> || expression<B>)                                  \
+  constexpr WARDEN_HOST_DEVICE auto operator symbol(A&& a, B&& b) {           \
+    return make_binary<op::name>(std::forward<A>(a), std::forward<B>(b));     \
+  }
+WARDEN_DSL_OPERATOR(+, add)
+WARDEN_DSL_OPERATOR(-, sub)
+WARDEN_DSL_OPERATOR(*, mul)
+WARDEN_DSL_OPERATOR(/, div)
+WARDEN_DSL_OPERATOR(%, mod)
+WARDEN_DSL_OPERATOR(<<, shl)
+WARDEN_DSL_OPERATOR(>>, shr)
+WARDEN_DSL_OPERATOR(&, bit_and)
+WARDEN_DSL_OPERATOR(|, bit_or)
+WARDEN_DSL_OPERATOR(^, bit_xor)
+WARDEN_DSL_OPERATOR(<, less)
+WARDEN_DSL_OPERATOR(<=, less_equal)
+WARDEN_DSL_OPERATOR(>, greater)
+WARDEN_DSL_OPERATOR(>=, greater_equal)
+WARDEN_DSL_OPERATOR(==, equal)
+WARDEN_DSL_OPERATOR(!=, not_equal)
+WARDEN_DSL_OPERATOR(&&, logical_and)
+WARDEN_DSL_OPERATOR(||, logical_or)
+#undef WARDEN_DSL_OPERATOR
+
+template <expression A>
+constexpr WARDEN_HOST_DEVICE auto operator-(A&& a) {
+  return unary_e<op::negate, std::remove_cvref_t<A>>{{}, a};
+}
+template <expression A>
+constexpr WARDEN_HOST_DEVICE auto operator!(A&& a) {
+  return unary_e<op::logical_not, std::remove_cvref_t<A>>{{}, a};
+}
+template <expression A>
+constexpr WARDEN_HOST_DEVICE auto operator~(A&& a) {
+  return unary_e<op::bit_not, std::remove_cvref_t<A>>{{}, a};
+}
+
+// ---- calls of user function objects ------------------------------------------------------------
+
+// call(f, args...): f(args...) per thread. f is any __host__ __device__ function object; it
+// computes on values and touches no memory, so the checker treats the result as data.
+template <class F, class... A>
+struct call_e : expr_node {
+  F f;
+  detail::pack<A...> args;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return f(detail::get<I>(args).eval(c)...);
+    }(std::index_sequence_for<A...>{});
+  }
+  constexpr int describe(ir_builder& builder) const {
+    int first = -1;
+    detail::for_each(args, [&](const auto& arg) {
+      const int id = arg.describe(builder);
+      if (first < 0) first = id;
+    });
+    return builder.node(ir_op::call, first);
+  }
+};
+
+}  // namespace warden::dsl
+
+namespace warden {
+
+template <class F, dsl::operand... A>
+constexpr WARDEN_HOST_DEVICE auto call(F f, A&&... args) {
+  return dsl::call_e<F, decltype(dsl::as_expr(std::forward<A>(args)))...>{
+      {}, f, detail::make_pack(dsl::as_expr(std::forward<A>(args))...)};
+}
+
+template <dsl::operand A, dsl::operand B>
+  requires(dsl::expression<A> || dsl::expression<B>)
+constexpr WARDEN_HOST_DEVICE auto min(A&& a, B&& b) {
+  return dsl::make_binary<dsl::op::min>(std::forward<A>(a), std::forward<B>(b));
+}
+template <dsl::operand A, dsl::operand B>
+  requires(dsl::expression<A> || dsl::expression<B>)
+constexpr WARDEN_HOST_DEVICE auto max(A&& a, B&& b) {
+  return dsl::make_binary<dsl::op::max>(std::forward<A>(a), std::forward<B>(b));
+}
+
+}  // namespace warden

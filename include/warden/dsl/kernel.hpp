@@ -1,0 +1,268 @@
+#pragma once
+// Kernels: kernel<block<Bx, By, Bz>, params...>(body) builds the program by calling `body` with
+// symbolic handles, once, at compile time.
+//
+//   inline constexpr auto saxpy = w::kernel<w::block<256>, w::in<float>, w::inout<float>, w::value<float>>(
+//       [](auto k, auto x, auto y, auto a) {
+//         auto i = k.global_id();
+//         return w::when(i < x.size(), y[i] = a * x[i] + y[i]);
+//       });
+//
+// Scopes (loops, thread-private variables, shared tiles) take the kernel context `k` and hand a
+// new one to their body: `for_range(k, 0, n, [](auto k, auto i) { ... })`. The context's type
+// carries the nesting level, which names the scope's variable; use the innermost `k`.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "../access.hpp"
+#include "expr.hpp"
+#include "handles.hpp"
+#include "ir.hpp"
+#include "stmt.hpp"
+
+namespace warden {
+
+// ---- the kernel's type: block shape and parameter kinds ------------------------------------------
+
+template <int X, int Y = 1, int Z = 1>
+struct block {
+  static_assert(X > 0 && Y > 0 && Z > 0, "warden::block: every extent must be positive");
+  static_assert(X * Y * Z <= 1024, "warden::block: at most 1024 threads per block (a CUDA limit)");
+  static constexpr int x = X, y = Y, z = Z, threads = X * Y * Z;
+};
+
+template <class T>
+struct in {
+  using value_type = T;
+  using mode = access::read;
+  static constexpr bool is_buffer = true;
+  static constexpr std::string_view kind = "in";
+};
+template <class T>
+struct out {
+  using value_type = T;
+  using mode = access::write;
+  static constexpr bool is_buffer = true;
+  static constexpr std::string_view kind = "out";
+};
+template <class T>
+struct inout {
+  using value_type = T;
+  using mode = access::read_write;
+  static constexpr bool is_buffer = true;
+  static constexpr std::string_view kind = "inout";
+};
+template <class T>
+struct atomic {
+  using value_type = T;
+  using mode = access::atomic;
+  static constexpr bool is_buffer = true;
+  static constexpr std::string_view kind = "atomic";
+};
+template <class T>
+struct value {
+  using value_type = T;
+  static constexpr bool is_buffer = false;
+  static constexpr std::string_view kind = "value";
+};
+
+namespace dsl {
+
+template <int I, class Param>
+constexpr auto make_handle() {
+  using T = typename Param::value_type;
+  if constexpr (Param::is_buffer) return buffer_handle<I, T, typename Param::mode>{};
+  else return value_e<I, T>{};
+}
+
+// The kernel context handed to the body and to every scope's body: indices of this thread.
+template <class Block, int Level>
+struct kernel_context {
+  using block_type = Block;
+  static constexpr int level = Level;
+  constexpr auto thread_id() const { return index_e<ir_op::thread_id, 0>{}; }
+  constexpr auto thread_id_y() const { return index_e<ir_op::thread_id, 1>{}; }
+  constexpr auto thread_id_z() const { return index_e<ir_op::thread_id, 2>{}; }
+  constexpr auto block_id() const { return index_e<ir_op::block_id, 0>{}; }
+  constexpr auto block_id_y() const { return index_e<ir_op::block_id, 1>{}; }
+  constexpr auto block_id_z() const { return index_e<ir_op::block_id, 2>{}; }
+  constexpr auto global_id() const { return index_e<ir_op::global_id, 0>{}; }
+  constexpr auto global_id_y() const { return index_e<ir_op::global_id, 1>{}; }
+  constexpr auto global_id_z() const { return index_e<ir_op::global_id, 2>{}; }
+  constexpr auto block_dim() const { return index_e<ir_op::block_dim, 0>{}; }
+  constexpr auto block_dim_y() const { return index_e<ir_op::block_dim, 1>{}; }
+  constexpr auto grid_dim() const { return index_e<ir_op::grid_dim, 0>{}; }
+  constexpr auto grid_dim_y() const { return index_e<ir_op::grid_dim, 1>{}; }
+};
+
+template <class S>
+constexpr auto to_statement(S s) {
+  static_assert(statement<S>,
+                "warden::kernel: a kernel body (or a scope's body) must return a statement: an assignment, "
+                "when(...), seq(...), a loop, sync() or an atomic");
+  return s;
+}
+
+// The type a value expression evaluates to, without evaluating it.
+struct type_probe {
+  int thread_idx(int) const;
+  int block_idx(int) const;
+  int block_dim(int) const;
+  int grid_dim(int) const;
+  template <int I>
+  int size() const;
+  template <int I, class T>
+  T load(int) const;
+  template <int L, class T>
+  T tile_load(int) const;
+  template <int L, class T>
+  T& var() const;
+  template <int I, class T>
+  T value() const;
+};
+template <class E>
+using value_type_of = std::remove_cvref_t<decltype(std::declval<const E&>().eval(std::declval<const type_probe&>()))>;
+
+}  // namespace dsl
+
+// A defined kernel: its block shape, parameter kinds and program. Literal, so `inline constexpr`.
+template <class Block, class Program, class... Params>
+struct kernel_def {
+  using block_type = Block;
+  using program_type = Program;
+  static constexpr int threads = Block::threads;
+  static constexpr std::size_t arity = sizeof...(Params);
+  template <std::size_t I>
+  using param = std::tuple_element_t<I, std::tuple<Params...>>;
+
+  Program program;
+  std::string_view name = "kernel";
+  std::array<std::string_view, sizeof...(Params)> param_names{};
+
+  // The same kernel with a name (and parameter names) for messages.
+  template <class... Names>
+  constexpr kernel_def named(std::string_view kernel_name, Names... names) const {
+    static_assert(sizeof...(Names) == 0 || sizeof...(Names) == sizeof...(Params),
+                  "warden::kernel_def::named: name every parameter, or none");
+    kernel_def copy = *this;
+    copy.name = kernel_name;
+    if constexpr (sizeof...(Names) > 0) copy.param_names = {std::string_view(names)...};
+    return copy;
+  }
+
+  // The value-level description of the program.
+  constexpr dsl::ir_builder describe() const {
+    dsl::ir_builder b;
+    program.describe(b);
+    return b;
+  }
+};
+
+template <class Block, class... Params, class F>
+constexpr auto kernel(F body) {
+  auto program = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return dsl::to_statement(body(dsl::kernel_context<Block, 0>{}, dsl::make_handle<static_cast<int>(I), Params>()...));
+  }(std::index_sequence_for<Params...>{});
+  return kernel_def<Block, decltype(program), Params...>{program};
+}
+
+// ---- statements ----------------------------------------------------------------------------------
+
+template <dsl::statement... S>
+constexpr auto seq(S... s) {
+  return dsl::seq_s<S...>{{}, detail::make_pack(s...)};
+}
+
+constexpr dsl::sync_s sync() { return {}; }
+
+// when(condition, statements...): the statements run only in threads where the condition holds.
+// .otherwise(statements...) adds the others.
+template <dsl::operand C, dsl::statement... S>
+constexpr auto when(C&& condition, S... s) {
+  auto c = dsl::as_expr(std::forward<C>(condition));
+  return dsl::when_s<decltype(c), dsl::seq_s<S...>, dsl::nothing_s>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}, {}};
+}
+
+// for_range(k, lo, hi, [step,] [](auto k, auto i) { return ...; }): i = lo, lo + step, ... < hi.
+template <class B, int L, dsl::operand Lo, dsl::operand Hi, dsl::operand Step, class F>
+constexpr auto for_range(dsl::kernel_context<B, L>, Lo&& lo, Hi&& hi, Step&& step, F body) {
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  auto s = dsl::as_expr(std::forward<Step>(step));
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::var_e<L, int, true>{}));
+  return dsl::for_s<L, decltype(l), decltype(h), decltype(s), decltype(inner)>{{}, l, h, s, inner};
+}
+template <class B, int L, dsl::operand Lo, dsl::operand Hi, class F>
+  requires(!dsl::operand<F>)
+constexpr auto for_range(dsl::kernel_context<B, L> k, Lo&& lo, Hi&& hi, F body) {
+  return for_range(k, std::forward<Lo>(lo), std::forward<Hi>(hi), 1, body);
+}
+
+// grid_stride(k, n, [](auto k, auto i) { ... }): every i in [0, n) exactly once across the grid.
+template <class B, int L, dsl::operand N, class F>
+constexpr auto grid_stride(dsl::kernel_context<B, L>, N&& n, F body) {
+  auto count = dsl::as_expr(std::forward<N>(n));
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::var_e<L, int, true>{}));
+  return dsl::grid_stride_s<L, decltype(count), decltype(inner)>{{}, count, inner};
+}
+
+// local(k, init, [](auto k, auto v) { ... }): a thread-private variable, of init's type or T.
+template <class T = void, class B, int L, dsl::operand Init, class F>
+constexpr auto local(dsl::kernel_context<B, L>, Init&& init, F body) {
+  auto i = dsl::as_expr(std::forward<Init>(init));
+  using V = std::conditional_t<std::is_void_v<T>, dsl::value_type_of<decltype(i)>, T>;
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::local_handle<L, V>{}));
+  return dsl::local_s<L, V, decltype(i), decltype(inner)>{{}, i, inner};
+}
+
+// shared<T, N>(k, body): a 1-D tile of N elements per block. shared<T, R, C, Pad>(k, body): a 2-D
+// tile indexed tile(row, col), rows C + Pad elements apart (padding staggers banks).
+template <class T, int Rows, int Cols = 0, int Pad = 0, class B, int L, class F>
+constexpr auto shared(dsl::kernel_context<B, L>, F body) {
+  static_assert(std::is_trivially_default_constructible_v<T>, "warden::shared: the element type must be trivial");
+  static_assert(Rows > 0 && Cols >= 0 && Pad >= 0, "warden::shared: extents must be positive");
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::tile_handle<L, T, Rows, Cols, Pad>{}));
+  return dsl::shared_s<L, T, Rows, Cols, Pad, decltype(inner)>{{}, inner};
+}
+
+// ---- atomics ---------------------------------------------------------------------------------------
+
+namespace dsl {
+template <atomic_op Op, int I, class T, class Mode, class Idx, class V, class E = no_column>
+constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = {}) {
+  static_assert(Mode::can_update_atomically || Mode::can_store, WARDEN_W003_KERNEL_MESSAGE);
+  static_assert(Mode::can_update_atomically || Mode::can_load, WARDEN_W004_KERNEL_MESSAGE);
+  auto value = as_expr(std::forward<V>(v));
+  return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
+}
+}  // namespace dsl
+
+template <class Target, dsl::operand V>
+constexpr auto atomic_add(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::add>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_min(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::min>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_max(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::max>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_exchange(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::exchange>(target, std::forward<V>(v));
+}
+// Stores `desired` where the element equals `expected`.
+template <class Target, dsl::operand E, dsl::operand V>
+constexpr auto atomic_compare_exchange(const Target& target, E&& expected, V&& desired) {
+  return dsl::make_atomic<dsl::atomic_op::compare_exchange>(target, std::forward<V>(desired),
+                                                            dsl::as_expr(std::forward<E>(expected)));
+}
+
+}  // namespace warden

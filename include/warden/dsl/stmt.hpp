@@ -1,0 +1,294 @@
+#pragma once
+// Statements of the kernel language. Like expressions, each is a literal value whose type spells
+// its shape, with
+//   * run(ctx):          what one thread does (the cuda backend runs this; so does the cpu backend
+//                        for statements with no control flow of their own)
+//   * describe(builder): its accesses, guards, loops and barriers as value-level records
+// Control flow across a whole block (the cpu backend's phase-by-phase execution) lives in
+// backend/cpu.hpp, so that these nodes stay a plain description of the program.
+
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../detail/pack.hpp"
+#include "expr.hpp"
+#include "ir.hpp"
+
+namespace warden::dsl {
+
+struct stmt_node {};
+
+template <class S>
+concept statement = std::is_base_of_v<stmt_node, std::remove_cvref_t<S>>;
+
+// ---- memory ----------------------------------------------------------------------------------
+
+// The index of a 1-D access: no column.
+struct no_column : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE int eval(const C&) const {
+    return 0;
+  }
+  constexpr int describe(ir_builder&) const { return -1; }
+};
+
+template <int I, class T, class Idx>
+struct load_e : expr_node {
+  Idx index;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
+    return c.template load<I, T>(index.eval(c));
+  }
+  constexpr int describe(ir_builder& b) const {
+    const int at = index.describe(b);
+    return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at), std::is_unsigned_v<T>);
+  }
+};
+
+template <int I, class T, class Idx, class V>
+struct store_s : stmt_node {
+  Idx index;
+  V value;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    c.template store<I, T>(index.eval(c), static_cast<T>(value.eval(c)));
+  }
+  constexpr void describe(ir_builder& b) const {
+    const int v = value.describe(b);  // the value is computed (and its loads happen) before the store
+    (void)v;
+    b.access(access_kind::store, memory_kind::global, I, index.describe(b));
+  }
+};
+
+enum class atomic_op { add, min, max, exchange, compare_exchange };
+
+template <int I, class T, atomic_op Op, class Idx, class V, class Expected = no_column>
+struct atomic_s : stmt_node {
+  Idx index;
+  V value;
+  Expected expected;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    c.template atomic<I, T, Op>(index.eval(c), static_cast<T>(value.eval(c)), static_cast<T>(expected.eval(c)));
+  }
+  constexpr void describe(ir_builder& b) const {
+    value.describe(b);
+    expected.describe(b);
+    b.access(access_kind::atomic, memory_kind::global, I, index.describe(b));
+  }
+};
+
+template <int L, class T, int Stride, class Row, class Col>
+struct tile_load_e : expr_node {
+  Row row;
+  Col col;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
+    return c.template tile_load<L, T>(flat(c));
+  }
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
+    if constexpr (std::is_same_v<Col, no_column>) return row.eval(c);
+    else return row.eval(c) * Stride + col.eval(c);
+  }
+  constexpr int describe(ir_builder& b) const {
+    const int r = row.describe(b);
+    const int k = col.describe(b);
+    return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, L, r, k), std::is_unsigned_v<T>);
+  }
+};
+
+template <int L, class T, int Stride, class Row, class Col, class V>
+struct tile_store_s : stmt_node {
+  Row row;
+  Col col;
+  V value;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    const int at = std::is_same_v<Col, no_column> ? row.eval(c) : row.eval(c) * Stride + col.eval(c);
+    c.template tile_store<L, T>(at, static_cast<T>(value.eval(c)));
+  }
+  constexpr void describe(ir_builder& b) const {
+    value.describe(b);
+    const int r = row.describe(b);
+    const int k = col.describe(b);
+    b.access(access_kind::store, memory_kind::shared, L, r, k);
+  }
+};
+
+// A thread-private variable: `x = e` or `x op= e`.
+template <int L, class T, class Op, class V>
+struct assign_s : stmt_node {
+  V value;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    T& slot = c.template var<L, T>();
+    if constexpr (std::is_void_v<Op>) slot = static_cast<T>(value.eval(c));
+    else slot = static_cast<T>(Op::apply(slot, value.eval(c)));
+  }
+  constexpr void describe(ir_builder& b) const { value.describe(b); }
+};
+
+// ---- structure -------------------------------------------------------------------------------
+
+struct nothing_s : stmt_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C&) const {}
+  constexpr void describe(ir_builder&) const {}
+};
+
+struct sync_s : stmt_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    c.sync();
+  }
+  constexpr void describe(ir_builder& b) const { b.barrier(); }
+};
+
+template <class... S>
+struct seq_s : stmt_node {
+  detail::pack<S...> body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    detail::for_each(body, [&](const auto& s) { s.run(c); });
+  }
+  constexpr void describe(ir_builder& b) const {
+    detail::for_each(body, [&](const auto& s) { s.describe(b); });
+  }
+};
+
+template <class Cond, class Then, class Else>
+struct when_s : stmt_node {
+  Cond condition;
+  Then then_branch;
+  Else else_branch;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    if (condition.eval(c)) then_branch.run(c);
+    else else_branch.run(c);
+  }
+  constexpr void describe(ir_builder& b) const {
+    const int cond = condition.describe(b);
+    b.guard_stack.push_back({cond, false});
+    then_branch.describe(b);
+    b.guard_stack.back().negated = true;
+    else_branch.describe(b);
+    b.guard_stack.pop_back();
+  }
+
+  // when(c, ...).otherwise(...): the statements for threads where c is false.
+  template <statement... S>
+    requires std::is_same_v<Else, nothing_s>
+  constexpr auto otherwise(S... s) const {
+    return when_s<Cond, Then, seq_s<S...>>{{}, condition, then_branch, seq_s<S...>{{}, detail::make_pack(s...)}};
+  }
+};
+
+// for (i = lo; i < hi; i += step) body, with i bound at level L.
+template <int L, class Lo, class Hi, class Step, class Body>
+struct for_s : stmt_node {
+  Lo lo;
+  Hi hi;
+  Step step;
+  Body body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    const int end = hi.eval(c);
+    const int stride = step.eval(c);
+    for (int i = lo.eval(c); i < end; i += stride) {
+      auto inner = c.template bind<L, int>(i);
+      body.run(inner);
+    }
+  }
+  constexpr void describe(ir_builder& b) const {
+    ir_loop loop;
+    loop.level = L;
+    loop.lo = lo.describe(b);
+    loop.hi = hi.describe(b);
+    loop.step = step.describe(b);
+    b.loops.push_back(loop);
+    b.loop_stack.push_back(static_cast<int>(b.loops.size()) - 1);
+    body.describe(b);
+    b.loop_stack.pop_back();
+  }
+};
+
+// for (i = global_id.x; i < n; i += grid_dim.x * block_dim.x) body: every index in [0, n) once.
+template <int L, class N, class Body>
+struct grid_stride_s : stmt_node {
+  N n;
+  Body body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    const int end = n.eval(c);
+    const int stride = c.grid_dim(0) * c.block_dim(0);
+    for (int i = c.block_idx(0) * c.block_dim(0) + c.thread_idx(0); i < end; i += stride) {
+      auto inner = c.template bind<L, int>(i);
+      body.run(inner);
+    }
+  }
+  constexpr void describe(ir_builder& b) const {
+    ir_loop loop;
+    loop.level = L;
+    loop.grid_stride = true;
+    loop.lo = b.leaf(ir_op::global_id, 0);
+    loop.hi = n.describe(b);
+    loop.step = b.node(ir_op::mul, b.leaf(ir_op::grid_dim, 0), b.leaf(ir_op::block_dim, 0));
+    b.loops.push_back(loop);
+    b.loop_stack.push_back(static_cast<int>(b.loops.size()) - 1);
+    body.describe(b);
+    b.loop_stack.pop_back();
+  }
+};
+
+// A thread-private variable of type T at level L, initialised from `init`, visible in `body`.
+template <int L, class T, class Init, class Body>
+struct local_s : stmt_node {
+  Init init;
+  Body body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    T value = static_cast<T>(init.eval(c));
+    auto inner = c.template bind_ref<L, T>(value);
+    body.run(inner);
+  }
+  constexpr void describe(ir_builder& b) const {
+    init.describe(b);
+    body.describe(b);
+  }
+};
+
+// A block-shared tile of Rows elements (Cols == 0) or Rows x Cols elements with rows Cols + Pad
+// apart, at level L, visible in `body`.
+template <int L, class T, int Rows, int Cols, int Pad, class Body>
+struct shared_s : stmt_node {
+  static constexpr int elements = Cols == 0 ? Rows : Rows * (Cols + Pad);
+  Body body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    auto inner = c.template bind_tile<L, T, elements, shared_s>();
+    body.run(inner);
+  }
+  constexpr void describe(ir_builder& b) const {
+    b.tiles.push_back({L, Rows, Cols, Pad});
+    body.describe(b);
+  }
+};
+
+}  // namespace warden::dsl

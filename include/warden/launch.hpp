@@ -1,0 +1,310 @@
+#pragma once
+// Launching kernels.
+//
+//   w::launch<saxpy>(w::grid_for(n), x, y, 2.f);          // the default backend; zero cost on CUDA
+//   w::launch(saxpy, w::grid_for(n).on(stream), x, y, 2.f); // the same, kernel passed as a value
+//   w::launch(w::on_cpu, saxpy, w::grid_for(n), x, y, 2.f); // the cpu reference backend
+//   w::recording r = w::record(saxpy, w::grid_for(n), x, y, 2.f);  // cpu backend, every access logged
+//
+// Before any memory is touched: arguments are bound to parameters by mode (a buffer for in / out /
+// inout / atomic, a value for value<T>; host-only memory is W002 at compile time); one buffer bound
+// to two parameters of which one is writable throws aliasing_error (E100); an access whose index
+// may leave its buffer throws bounds_error (E101) naming the parameter and the index expression.
+// The default backend is cuda when this translation unit is compiled by nvcc and a GPU answers,
+// cpu otherwise. launch<kernel> passes the program as a template argument, so its constants are
+// immediates in the generated code; launch(kernel, ...) passes it as a kernel argument instead.
+
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "backend/cpu.hpp"
+#include "backend/recording.hpp"
+#include "backend/slots.hpp"
+#include "check/bounds.hpp"
+#include "detail/cuda_check.hpp"
+#include "dsl/kernel.hpp"
+#include "error.hpp"
+#include "memory/buffer.hpp"
+#include "runtime.hpp"
+#include "stream.hpp"
+
+#if defined(__CUDACC__)
+#include "backend/cuda_context.hpp"
+#endif
+
+namespace warden {
+
+struct on_cpu_t {
+  explicit constexpr on_cpu_t() = default;
+};
+inline constexpr on_cpu_t on_cpu{};
+
+// The grid of a launch: a number of blocks, or enough blocks of the kernel's width to cover n
+// elements along x; .on(stream) picks the stream.
+class launch_config {
+ public:
+  constexpr launch_config(backend::dims3 blocks, std::optional<long long> elements)
+      : blocks_(blocks), elements_(elements) {}
+  launch_config on(stream_ref s) const {
+    launch_config c = *this;
+    c.stream_ = s;
+    return c;
+  }
+  stream_ref stream() const { return stream_; }
+  template <class Block>
+  backend::dims3 blocks() const {
+    if (!elements_) return blocks_;
+    return {static_cast<int>((*elements_ + Block::x - 1) / Block::x), 1, 1};
+  }
+
+ private:
+  backend::dims3 blocks_;
+  std::optional<long long> elements_;
+  stream_ref stream_;
+};
+
+inline launch_config grid_for(std::size_t elements) {
+  return launch_config({0, 1, 1}, static_cast<long long>(elements));
+}
+inline launch_config grid(int x, int y = 1, int z = 1) { return launch_config({x, y, z}, std::nullopt); }
+
+namespace detail {
+
+template <class T>
+struct is_buffer : std::false_type {};
+template <class T, class S>
+struct is_buffer<buffer<T, S>> : std::true_type {};
+
+#define WARDEN_W002_MESSAGE                                                                            \
+  "W002 [host-memory-in-kernel] warden::launch: a kernel buffer parameter is bound to host-only memory; " \
+  "copy it to the device with warden::to_device(range), or use a pinned_buffer or managed_buffer"
+
+// One argument, bound to parameter position I of kind Param.
+template <class Param, class Arg>
+auto bind_slot(Arg& arg) {
+  using A = std::remove_cvref_t<Arg>;
+  if constexpr (Param::is_buffer) {
+    static_assert(is_buffer<A>::value, WARDEN_W002_MESSAGE);
+    if constexpr (is_buffer<A>::value) {
+      using T = typename Param::value_type;
+      static_assert(std::is_same_v<typename A::value_type, T>,
+                    "warden::launch: the buffer's element type differs from the parameter's");
+      if constexpr (!std::is_same_v<typename Param::mode, access::read>)
+        static_assert(!std::is_const_v<std::remove_reference_t<Arg>>,
+                      "warden::launch: a writable parameter (out, inout, atomic) needs a non-const buffer");
+      if (arg.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw bounds_error("warden::launch: a buffer of " + std::to_string(arg.size()) +
+                           " elements is larger than warden's int indices allow");
+      return backend::slot<Param>{arg.data(), static_cast<int>(arg.size())};
+    }
+  } else {
+    static_assert(std::is_convertible_v<A, typename Param::value_type>,
+                  "warden::launch: a value<T> parameter takes a value convertible to T");
+    return backend::slot<Param>{static_cast<typename Param::value_type>(arg)};
+  }
+}
+
+struct bound_buffer {
+  int position;
+  const void* address;
+  bool writable;
+};
+
+template <class K>
+std::vector<std::string> parameter_names(const K& kernel) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < K::arity; ++i)
+    names.push_back(kernel.param_names[i].empty() ? "p" + std::to_string(i) : std::string(kernel.param_names[i]));
+  return names;
+}
+
+template <class K, std::size_t... I>
+std::vector<std::string> parameter_kinds(std::index_sequence<I...>) {
+  return {std::string(K::template param<I>::kind)...};
+}
+
+// Checks E100 and E101 and returns the slots; touches no memory.
+template <class K, class... Args, std::size_t... I>
+auto prepare(const K& kernel, backend::dims3 blocks, std::index_sequence<I...>, Args&... args) {
+  auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
+  const std::vector<std::string> names = parameter_names(kernel);
+  const std::vector<std::string> kinds = parameter_kinds<K>(std::index_sequence<I...>{});
+
+  // E100: one buffer, two parameters, one of them writable.
+  std::vector<bound_buffer> buffers;
+  auto collect = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    using Param = typename K::template param<P>;
+    if constexpr (Param::is_buffer)
+      if (arg.data() != nullptr) buffers.push_back({static_cast<int>(P), arg.data(), !std::is_same_v<typename Param::mode, access::read>});
+  };
+  (collect(std::integral_constant<std::size_t, I>{}, args), ...);
+  for (std::size_t a = 0; a < buffers.size(); ++a)
+    for (std::size_t b = a + 1; b < buffers.size(); ++b)
+      if (buffers[a].address == buffers[b].address && (buffers[a].writable || buffers[b].writable)) {
+        const auto pa = static_cast<std::size_t>(buffers[a].position), pb = static_cast<std::size_t>(buffers[b].position);
+        throw aliasing_error("E100 [aliasing] " + std::string(kernel.name) + ": one buffer is bound to " + names[pa] +
+                             " (parameter " + std::to_string(pa) + ", " + std::string(kinds[pa]) + ") and to " + names[pb] +
+                             " (parameter " + std::to_string(pb) + ", " + std::string(kinds[pb]) +
+                             "); a writable parameter needs a buffer of its own");
+      }
+
+  // E101: every access within its buffer or tile, for this geometry and these values.
+  check::launch_facts facts;
+  facts.block = {K::block_type::x, K::block_type::y, K::block_type::z};
+  facts.grid = blocks;
+  facts.values.resize(K::arity);
+  facts.sizes.resize(K::arity);
+  auto fact = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    using Param = typename K::template param<P>;
+    if constexpr (Param::is_buffer) facts.sizes[P] = static_cast<long long>(arg.size());
+    else if constexpr (std::is_integral_v<typename Param::value_type>) facts.values[P] = static_cast<long long>(arg);
+  };
+  (fact(std::integral_constant<std::size_t, I>{}, args), ...);
+  const dsl::ir_builder ir = kernel.describe();
+  const std::string overrun = check::first_overrun(ir, facts, names, kinds);
+  if (!overrun.empty()) throw bounds_error("E101 [out-of-bounds] " + std::string(kernel.name) + ": " + overrun);
+  return slots;
+}
+
+// Orders the launch after earlier uses of its buffers, and records it as their latest use.
+template <class K, class... Args, std::size_t... I>
+void order_buffers(stream_ref s, bool after, std::index_sequence<I...>, Args&... args) {
+  auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    using Param = typename K::template param<P>;
+    if constexpr (Param::is_buffer) {
+      constexpr bool writes = !std::is_same_v<typename Param::mode, access::read>;
+      if (!after) {
+        arg.order_before(s, writes);
+      } else if constexpr (writes) {
+        arg.record_write(s);
+      } else {
+        arg.record_read(s);
+      }
+    }
+  };
+  (one(std::integral_constant<std::size_t, I>{}, args), ...);
+}
+
+// A device_buffer on a GPU is not host memory: the cpu backend cannot run on it.
+template <class K, class... Args, std::size_t... I>
+void require_host_memory(const K& kernel, std::index_sequence<I...>, Args&... args) {
+  if (!cuda_device_available()) return;
+  auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    using A = std::remove_cvref_t<decltype(arg)>;
+    if constexpr (is_buffer<A>::value)
+      if constexpr (!host_accessible<typename A::space_type>)
+        throw error("warden::launch(on_cpu, " + std::string(kernel.name) + "): parameter " + std::to_string(P) +
+                    " is device memory on a GPU; the cpu backend needs managed or pinned buffers");
+  };
+  (one(std::integral_constant<std::size_t, I>{}, args), ...);
+}
+
+template <class K, class... Args>
+void run_cpu(const K& kernel, const launch_config& config, recording* record, Args&... args) {
+  static_assert(sizeof...(Args) == K::arity, "warden::launch: the number of arguments differs from the kernel's parameters");
+  using indices = std::make_index_sequence<K::arity>;
+  const backend::dims3 blocks = config.template blocks<typename K::block_type>();
+  auto slots = prepare(kernel, blocks, indices{}, args...);
+  require_host_memory(kernel, indices{}, args...);
+  auto wait = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+      using Param = typename K::template param<P>;
+      if constexpr (Param::is_buffer) arg.wait_for_host(!std::is_same_v<typename Param::mode, access::read>);
+    };
+    (one(std::integral_constant<std::size_t, I>{}, args), ...);
+  };
+  wait(indices{});
+  if (blocks.count() == 0) return;
+  backend::run_on_cpu<typename K::block_type>(kernel.program, slots, blocks, record, kernel.name);
+}
+
+#if defined(__CUDACC__)
+// Launch errors, and (with WARDEN_SYNC_LAUNCHES, on by default in debug builds) asynchronous
+// errors, become cuda_error naming the kernel.
+inline void check_launch(std::string_view kernel, stream_ref s) {
+  auto fail = [&](cudaError_t status, const char* when) {
+    cudaGetLastError();
+    throw cuda_error("warden::launch(" + std::string(kernel) + ") " + when, static_cast<int>(status),
+                     cudaGetErrorName(status), cudaGetErrorString(status));
+  };
+  if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) fail(status, "at launch");
+#if !defined(WARDEN_SYNC_LAUNCHES) && !defined(NDEBUG)
+#define WARDEN_SYNC_LAUNCHES 1
+#endif
+#if defined(WARDEN_SYNC_LAUNCHES) && WARDEN_SYNC_LAUNCHES
+  if (const cudaError_t status = cudaStreamSynchronize(s.native()); status != cudaSuccess) fail(status, "while running");
+#else
+  (void)s;
+#endif
+}
+
+template <class K, class Entry, class... Args>
+void run_cuda(const K& kernel, const launch_config& config, Entry entry, Args&... args) {
+  using indices = std::make_index_sequence<K::arity>;
+  const backend::dims3 blocks = config.template blocks<typename K::block_type>();
+  auto slots = prepare(kernel, blocks, indices{}, args...);
+  if (blocks.count() == 0) return;
+  const stream_ref s = config.stream();
+  order_buffers<K>(s, false, indices{}, args...);
+  entry(dim3(blocks.x, blocks.y, blocks.z), dim3(K::block_type::x, K::block_type::y, K::block_type::z), s.native(), slots);
+  check_launch(kernel.name, s);
+  order_buffers<K>(s, true, indices{}, args...);
+}
+#endif
+
+}  // namespace detail
+
+// The cpu reference backend, whatever the machine has.
+template <class K, class... Args>
+void launch(on_cpu_t, const K& kernel, const launch_config& config, Args&&... args) {
+  detail::run_cpu(kernel, config, nullptr, args...);
+}
+
+// The cpu backend with every access recorded; the recording lists the conflicts it observed.
+template <class K, class... Args>
+recording record(const K& kernel, const launch_config& config, Args&&... args) {
+  recording r;
+  detail::run_cpu(kernel, config, &r, args...);
+  return r;
+}
+
+// The default backend, the kernel passed as a value.
+template <class K, class... Args>
+  requires(!std::is_same_v<std::remove_cvref_t<K>, on_cpu_t>)
+void launch(const K& kernel, const launch_config& config, Args&&... args) {
+#if defined(__CUDACC__)
+  if (detail::cuda_device_available()) {
+    using slots_type = decltype(detail::prepare(kernel, {}, std::make_index_sequence<K::arity>{}, args...));
+    auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
+      backend::program_entry_dynamic<typename K::program_type, typename K::block_type, slots_type><<<g, b, 0, s>>>(kernel.program, slots);
+    };
+    detail::run_cuda(kernel, config, entry, args...);
+    return;
+  }
+#endif
+  detail::run_cpu(kernel, config, nullptr, args...);
+}
+
+// The default backend, the kernel a namespace-scope (or static) constant: zero cost on CUDA.
+template <const auto& Kernel, class... Args>
+void launch(const launch_config& config, Args&&... args) {
+  using K = std::remove_cvref_t<decltype(Kernel)>;
+#if defined(__CUDACC__)
+  if (detail::cuda_device_available()) {
+    using slots_type = decltype(detail::prepare(Kernel, {}, std::make_index_sequence<K::arity>{}, args...));
+    auto entry = [](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
+      backend::program_entry<Kernel, slots_type><<<g, b, 0, s>>>(slots);
+    };
+    detail::run_cuda(Kernel, config, entry, args...);
+    return;
+  }
+#endif
+  detail::run_cpu(Kernel, config, nullptr, args...);
+}
+
+}  // namespace warden
