@@ -1,8 +1,8 @@
 #pragma once
 // Launching kernels.
 //
-//   w::launch<saxpy>(w::grid_for(n), x, y, 2.f);          // the default backend; zero cost on CUDA
-//   w::launch(saxpy, w::grid_for(n).on(stream), x, y, 2.f); // the same, kernel passed as a value
+//   w::launch(saxpy, w::grid_for(n), x, y, 2.f);            // the default backend
+//   w::launch(saxpy, w::grid_for(n).on(stream), x, y, 2.f); // ... on a stream
 //   w::launch(w::on_cpu, saxpy, w::grid_for(n), x, y, 2.f); // the cpu reference backend
 //   w::recording r = w::record(saxpy, w::grid_for(n), x, y, 2.f);  // cpu backend, every access logged
 //
@@ -11,8 +11,8 @@
 // to two parameters of which one is writable throws aliasing_error (E100); an access whose index
 // may leave its buffer throws bounds_error (E101) naming the parameter and the index expression.
 // The default backend is cuda when this translation unit is compiled by nvcc and a GPU answers,
-// cpu otherwise. launch<kernel> passes the program as a template argument, so its constants are
-// immediates in the generated code; launch(kernel, ...) passes it as a kernel argument instead.
+// cpu otherwise. A kernel declared with WARDEN_KERNEL (a kernel_handle) is compiled with its
+// constants as immediates; a bare kernel_def passes its program as a kernel argument instead.
 
 #include <cstddef>
 #include <limits>
@@ -205,7 +205,8 @@ void require_host_memory(const K& kernel, std::index_sequence<I...>, Args&... ar
 }
 
 template <class K, class... Args>
-void run_cpu(const K& kernel, const launch_config& config, recording* record, Args&... args) {
+void run_cpu(const K& any_kernel, const launch_config& config, recording* record, Args&... args) {
+  const auto& kernel = definition_of(any_kernel);
   static_assert(sizeof...(Args) == K::arity, "warden::launch: the number of arguments differs from the kernel's parameters");
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>();
@@ -244,7 +245,8 @@ inline void check_launch(std::string_view kernel, stream_ref s) {
 }
 
 template <class K, class Entry, class... Args>
-void run_cuda(const K& kernel, const launch_config& config, Entry entry, Args&... args) {
+void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Args&... args) {
+  const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>();
   auto slots = prepare(kernel, blocks, indices{}, args...);
@@ -273,38 +275,26 @@ recording record(const K& kernel, const launch_config& config, Args&&... args) {
   return r;
 }
 
-// The default backend, the kernel passed as a value.
+// The default backend.
 template <class K, class... Args>
   requires(!std::is_same_v<std::remove_cvref_t<K>, on_cpu_t>)
 void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
-    using slots_type = decltype(detail::prepare(kernel, {}, std::make_index_sequence<K::arity>{}, args...));
+    const auto& definition = definition_of(kernel);
+    using slots_type = decltype(detail::prepare(definition, {}, std::make_index_sequence<K::arity>{}, args...));
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
-      backend::program_entry_dynamic<typename K::program_type, typename K::block_type, slots_type><<<g, b, 0, s>>>(kernel.program, slots);
+      if constexpr (requires { typename K::holder; })
+        backend::program_entry<typename K::holder, slots_type><<<g, b, 0, s>>>(slots);
+      else
+        backend::program_entry_dynamic<typename K::program_type, typename K::block_type, slots_type>
+            <<<g, b, 0, s>>>(definition.program, slots);
     };
     detail::run_cuda(kernel, config, entry, args...);
     return;
   }
 #endif
   detail::run_cpu(kernel, config, nullptr, args...);
-}
-
-// The default backend, the kernel a namespace-scope (or static) constant: zero cost on CUDA.
-template <const auto& Kernel, class... Args>
-void launch(const launch_config& config, Args&&... args) {
-  using K = std::remove_cvref_t<decltype(Kernel)>;
-#if defined(__CUDACC__)
-  if (detail::cuda_device_available()) {
-    using slots_type = decltype(detail::prepare(Kernel, {}, std::make_index_sequence<K::arity>{}, args...));
-    auto entry = [](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
-      backend::program_entry<Kernel, slots_type><<<g, b, 0, s>>>(slots);
-    };
-    detail::run_cuda(Kernel, config, entry, args...);
-    return;
-  }
-#endif
-  detail::run_cpu(Kernel, config, nullptr, args...);
 }
 
 }  // namespace warden

@@ -134,22 +134,20 @@ __device__ auto cuda_context<Block, Program, Slots>::bind_tile() const {
   return cuda_bound<cuda_context, L, T, 2>(*this, shared_tile<Tag, T, N>());
 }
 
-// The one __global__ function every warden kernel becomes. The kernel is a reference template
-// argument (to a namespace-scope or static constant), so its program, constants included, is known
-// while this function is compiled: the constants are immediates, as in hand-written CUDA.
-// (A class-type value template argument would do the same, but nvcc 13's host stubs cannot spell
-// values of class templates.)
-template <const auto& Kernel, class Slots>
-__global__ void __launch_bounds__(std::remove_cvref_t<decltype(Kernel)>::threads) program_entry(Slots slots) {
-  using K = std::remove_cvref_t<decltype(Kernel)>;
-  constexpr auto program = Kernel.program;
+// The one __global__ function every warden kernel becomes. Holder::definition is the kernel (see
+// kernel_handle): its program, constants included, is known while this function is compiled, so
+// the constants are immediates, as in hand-written CUDA.
+template <class Holder, class Slots>
+__global__ void __launch_bounds__(std::remove_cvref_t<decltype(Holder::definition)>::threads) program_entry(Slots slots) {
+  using K = std::remove_cvref_t<decltype(Holder::definition)>;
+  constexpr auto program = Holder::definition.program;
   const cuda_context<typename K::block_type, typename K::program_type, Slots> ctx{slots};
   auto c = ctx;
   program.run(c);
 }
 
-// The same, with the program passed at run time (launch(kernel, ...) of a kernel that is not a
-// namespace-scope constant): its constants are then kernel parameters.
+// The same, with the program passed at run time (a kernel_def launched directly, not through a
+// kernel_handle): its constants are then kernel parameters.
 template <class Program, class Block, class Slots>
 __global__ void __launch_bounds__(Block::threads) program_entry_dynamic(Program program, Slots slots) {
   const cuda_context<Block, Program, Slots> ctx{slots};

@@ -163,6 +163,32 @@ struct kernel_def {
   }
 };
 
+// A kernel identified by a named type: Holder::definition is its kernel_def. The cuda backend
+// instantiates its __global__ entry on Holder, so the program, constants included, is known while
+// the kernel is compiled (nvcc accepts neither lambda closure types nor, in its host stubs,
+// references to namespace-scope objects as template arguments of __global__ functions; a named
+// class is what remains). WARDEN_KERNEL(name, definition) declares both at once.
+template <class Holder>
+struct kernel_handle {
+  using holder = Holder;
+  using definition_type = std::remove_cvref_t<decltype(Holder::definition)>;
+  using block_type = typename definition_type::block_type;
+  using program_type = typename definition_type::program_type;
+  static constexpr int threads = definition_type::threads;
+  static constexpr std::size_t arity = definition_type::arity;
+  template <std::size_t I>
+  using param = typename definition_type::template param<I>;
+  static constexpr const definition_type& definition() { return Holder::definition; }
+  constexpr dsl::ir_builder describe() const { return Holder::definition.describe(); }
+};
+
+// The kernel_def behind a kernel or a kernel handle.
+template <class K>
+constexpr const auto& definition_of(const K& kernel) {
+  if constexpr (requires { typename K::holder; }) return K::holder::definition;
+  else return kernel;
+}
+
 template <class Block, class... Params, class F>
 constexpr auto kernel(F body) {
   auto program = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -266,3 +292,11 @@ constexpr auto atomic_compare_exchange(const Target& target, E&& expected, V&& d
 }
 
 }  // namespace warden
+
+// WARDEN_KERNEL(name, w::kernel<...>(body)): declares the kernel `name` at namespace scope, named
+// "name" in messages, with zero-cost CUDA launches (see kernel_handle).
+#define WARDEN_KERNEL(name, ...)                                              \
+  struct name##_warden_kernel {                                               \
+    static constexpr auto definition = (__VA_ARGS__).named(#name);           \
+  };                                                                          \
+  inline constexpr ::warden::kernel_handle<name##_warden_kernel> name {}

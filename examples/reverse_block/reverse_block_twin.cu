@@ -1,0 +1,68 @@
+// reverse-in-block, written by hand in CUDA: the baseline for examples/reverse_block.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <vector>
+
+constexpr int block_size = 256;
+
+__global__ void reverse_block_twin(const float* __restrict__ in, float* __restrict__ out) {
+  __shared__ float tile[block_size];
+  const int t = threadIdx.x;
+  const int g = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[t] = in[g];
+  __syncthreads();
+  out[g] = tile[block_size - 1 - t];
+}
+
+namespace {
+
+constexpr int skipped = 77;
+
+bool ok(cudaError_t status, const char* call) {
+  if (status == cudaSuccess) return true;
+  std::fprintf(stderr, "reverse_block_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status),
+               cudaGetErrorString(status));
+  return false;
+}
+
+bool run(int n) {
+  std::vector<float> in(n), out(n);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i);
+  const size_t bytes = sizeof(float) * static_cast<size_t>(n);
+  float* din = nullptr;
+  float* dout = nullptr;
+  bool good = ok(cudaMalloc(&din, bytes), "cudaMalloc") && ok(cudaMalloc(&dout, bytes), "cudaMalloc") &&
+              ok(cudaMemcpy(din, in.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  if (good) {
+    reverse_block_twin<<<n / block_size, block_size>>>(din, dout);
+    good = ok(cudaGetLastError(), "reverse_block_twin<<<>>>") &&
+           ok(cudaMemcpy(out.data(), dout, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  }
+  cudaFree(din);
+  cudaFree(dout);
+  if (!good) return false;
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    const int block = i / block_size, t = i % block_size;
+    wrong += out[i] != in[block * block_size + block_size - 1 - t];
+  }
+  std::printf("reverse_block_twin: n=%d on the GPU: %d elements differ from the reference -> %s\n", n, wrong,
+              wrong == 0 ? "OK" : "MISMATCH");
+  return wrong == 0;
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::printf("reverse_block_twin: skipped, no CUDA device (%s)\n",
+                status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
+    return skipped;
+  }
+  bool good = true;
+  for (int n : {1 << 20, 256 * 3}) good = run(n) && good;
+  return good ? 0 : 1;
+}
