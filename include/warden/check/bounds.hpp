@@ -3,8 +3,10 @@
 // symbolic form, the launch geometry, the value parameters and the buffer sizes, narrowed by the
 // guards that enclose it. An interval analysis over the value-level description (dsl/ir.hpp):
 //   * thread, block and global ids range over the launch; loop variables over their loop;
-//   * `when(a < b, ...)` narrows a when a is an id or a loop variable (likewise <=, >, >=, &&,
-//     and the negations in otherwise branches);
+//   * `when(a < b, ...)` narrows a (likewise <=, >, >=, &&, and the negations in otherwise
+//     branches) when a is made of ids, loop variables, parameters and sizes only, since those keep
+//     their value inside the guarded statements; a narrowed expression is recognised wherever it
+//     appears again, by its shape;
 //   * loaded values, thread-private variables and user functions are unbounded, so an index made
 //     of them must be clamped (min, %, &) to pass.
 // Sound: the interval always contains every index the access can take.
@@ -126,14 +128,19 @@ class interval_evaluator {
   }
 
   interval eval(int id) {
+    interval base = eval_unnarrowed(id);
+    if (!narrowed_.empty()) {
+      auto it = narrowed_.find(key(id));
+      if (it != narrowed_.end()) base = {std::max(base.lo, it->second.lo), std::min(base.hi, it->second.hi)};
+    }
+    return base;
+  }
+
+ private:
+  interval eval_unnarrowed(int id) {
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
     using dsl::ir_op;
-    if (is_atom(e)) {
-      interval base = atom(e);
-      auto it = narrowed_.find(atom_key(e));
-      if (it != narrowed_.end()) base = {std::max(base.lo, it->second.lo), std::min(base.hi, it->second.hi)};
-      return base;
-    }
+    if (is_atom(e)) return atom(e);
     switch (e.op) {
       case ir_op::constant: return e.is_float ? interval::top() : interval::point(e.value);
       case ir_op::block_dim: return interval::point(facts_.block[static_cast<int>(e.value)]);
@@ -164,12 +171,21 @@ class interval_evaluator {
     }
   }
 
- private:
   static bool is_atom(const dsl::ir_expr& e) {
     using dsl::ir_op;
     return e.op == ir_op::thread_id || e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::loop_var;
   }
-  static long long atom_key(const dsl::ir_expr& e) { return static_cast<long long>(e.op) * 1000 + e.value; }
+
+  // The shape of an expression: equal for two descriptions of the same expression.
+  std::string key(int id) const { return dsl::render(ir_, id, {}); }
+
+  // Whether the expression keeps its value inside a guarded region: no loads, locals or calls.
+  bool invariant(int id) const {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (e.op == ir_op::load || e.op == ir_op::tile_load || e.op == ir_op::local_var || e.op == ir_op::call) return false;
+    return (e.a < 0 || invariant(e.a)) && (e.b < 0 || invariant(e.b));
+  }
 
   interval atom(const dsl::ir_expr& e) {
     using dsl::ir_op;
@@ -226,9 +242,9 @@ class interval_evaluator {
 
   void bound_atom(int subject, dsl::ir_op op, int other) {
     const dsl::ir_expr& s = ir_.exprs[static_cast<std::size_t>(subject)];
-    if (!is_atom(s)) return;
+    if (s.op == dsl::ir_op::constant || !invariant(subject)) return;
     const interval limit = eval(other);
-    auto [it, inserted] = narrowed_.try_emplace(atom_key(s), interval::top());
+    auto [it, inserted] = narrowed_.try_emplace(key(subject), interval::top());
     using dsl::ir_op;
     if (op == ir_op::less && limit.hi != std::numeric_limits<long long>::max()) it->second.hi = std::min(it->second.hi, limit.hi - 1);
     if (op == ir_op::less_equal) it->second.hi = std::min(it->second.hi, limit.hi);
@@ -238,7 +254,7 @@ class interval_evaluator {
 
   const dsl::ir_builder& ir_;
   const launch_facts& facts_;
-  std::map<long long, interval> narrowed_;
+  std::map<std::string, interval> narrowed_;
 };
 
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.

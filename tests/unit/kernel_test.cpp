@@ -1,0 +1,305 @@
+// Every construct of the kernel language, run on the default backend and checked against plain
+// C++. Compiled by the host compiler (cpu backend) and, as kernel_test_cuda.cu, by nvcc (the GPU
+// where there is one).
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace w = warden;
+
+namespace {
+
+std::vector<int> iota(std::size_t n, int first = 0) {
+  std::vector<int> v(n);
+  std::iota(v.begin(), v.end(), first);
+  return v;
+}
+
+// A user function object: pure math on values, callable on host and device.
+struct smoothstep {
+  WARDEN_HOST_DEVICE constexpr float operator()(float x) const {
+    const float t = x < 0.f ? 0.f : (x > 1.f ? 1.f : x);
+    return t * t * (3.f - 2.f * t);
+  }
+};
+
+}  // namespace
+
+WARDEN_KERNEL(saxpy_k, w::kernel<w::block<128>, w::in<float>, w::inout<float>, w::value<float>>(
+                           [](auto k, auto x, auto y, auto a) {
+                             auto i = k.global_id();
+                             return w::when(i < x.size(), y[i] = a * x[i] + y[i]);
+                           }));
+
+TEST_CASE("a guarded elementwise map, at a size that is not a multiple of the block", "[kernel]") {
+  std::vector<float> x(1000), y(1000);
+  for (int i = 0; i < 1000; ++i) x[i] = 0.25f * i, y[i] = 1.f + i;
+  auto dx = w::to_device(x);
+  auto dy = w::to_device(y);
+  w::launch(saxpy_k, w::grid_for(1000), dx, dy, 4.f);
+  const auto r = w::to_host(dy);
+  for (int i = 0; i < 1000; ++i) REQUIRE(r[i] == Approx(4.f * x[i] + y[i]));
+}
+
+WARDEN_KERNEL(integer_ops_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  auto v = in[i];
+  return w::when(i < in.size(),
+                 out[i] = ((v * 3 + 1) % 7 ^ (i << 1)) + (v >> 2) - (v & 5) + (v | 8) + w::min(v, 50) -
+                          w::max(v, 60) + (v / 3) + ((v > 10 && v <= 40) || v == 99) + (v != 7) - (-v));
+}));
+
+TEST_CASE("integer arithmetic, bitwise, comparison and logical operators follow C++", "[kernel][expr]") {
+  const auto in = iota(200);
+  auto din = w::to_device(in);
+  w::device_buffer<int> dout(200);
+  w::launch(integer_ops_k, w::grid_for(200), din, dout);
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 200; ++i) {
+    const int v = in[i];
+    const int expected = ((v * 3 + 1) % 7 ^ (i << 1)) + (v >> 2) - (v & 5) + (v | 8) + std::min(v, 50) -
+                         std::max(v, 60) + (v / 3) + ((v > 10 && v <= 40) || v == 99) + (v != 7) - (-v);
+    REQUIRE(out[i] == expected);
+  }
+}
+
+WARDEN_KERNEL(promotion_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<double>, w::value<double>>(
+                               [](auto k, auto a, auto b, auto out, auto scale) {
+                                 auto i = k.global_id();
+                                 // int * float is float, float * double is double: C++'s promotions.
+                                 return w::when(i < out.size(), out[i] = a[i] * b[i] * scale + w::call(smoothstep{}, b[i]));
+                               }));
+
+TEST_CASE("mixed types promote as in C++, and user functions are called on values", "[kernel][expr]") {
+  const auto a = iota(40, -5);
+  std::vector<float> b(40);
+  for (int i = 0; i < 40; ++i) b[i] = 0.05f * i - 0.5f;
+  auto da = w::to_device(a);
+  auto db = w::to_device(b);
+  w::device_buffer<double> dout(40);
+  w::launch(promotion_k, w::grid_for(40), da, db, dout, 0.5);
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 40; ++i) REQUIRE(out[i] == Approx(static_cast<double>(a[i] * b[i]) * 0.5 + smoothstep{}(b[i])));
+}
+
+WARDEN_KERNEL(clamp_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(),
+                 w::when(in[i] < 0.f, out[i] = 0.f).otherwise(w::when(in[i] > 1.f, out[i] = 1.f).otherwise(out[i] = in[i])));
+}));
+
+TEST_CASE("when / otherwise, nested", "[kernel][stmt]") {
+  std::vector<float> in(100);
+  for (int i = 0; i < 100; ++i) in[i] = 0.03f * i - 1.f;
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(100);
+  w::launch(clamp_k, w::grid_for(100), din, dout);
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 100; ++i) REQUIRE(out[i] == std::clamp(in[i], 0.f, 1.f));
+}
+
+// Row sums of an m x n matrix: a static-count loop (n is a constant) and a run-time one (cols).
+WARDEN_KERNEL(row_sum_k, w::kernel<w::block<32>, w::in<float>, w::out<float>, w::out<float>, w::value<int>>(
+                             [](auto k, auto a, auto fixed, auto dynamic, auto cols) {
+                               auto r = k.global_id();
+                               return w::when(r < fixed.size(),
+                                              w::local(k, 0.f, [&](auto k, auto sum) {
+                                                return w::seq(w::for_range(k, 0, 16, [&](auto, auto j) { return sum += a[r * 16 + j]; }),
+                                                              fixed[r] = sum);
+                                              }),
+                                              w::local(k, 0.f, [&](auto k, auto sum) {
+                                                return w::seq(w::for_range(k, 0, cols, 2, [&](auto, auto j) { return sum += a[r * cols + j]; }),
+                                                              dynamic[r] = sum);
+                                              }));
+                             }));
+
+TEST_CASE("loops with static and run-time trip counts, and thread-private accumulators", "[kernel][stmt]") {
+  const int m = 50, n = 16;
+  std::vector<float> a(m * n);
+  for (int i = 0; i < m * n; ++i) a[i] = static_cast<float>(i % 11);
+  auto da = w::to_device(a);
+  w::device_buffer<float> fixed(m), dynamic(m);
+  w::launch(row_sum_k, w::grid_for(m), da, fixed, dynamic, n);
+  const auto f = w::to_host(fixed);
+  const auto d = w::to_host(dynamic);
+  for (int r = 0; r < m; ++r) {
+    float all = 0.f, even = 0.f;
+    for (int j = 0; j < n; ++j) all += a[r * n + j], even += j % 2 == 0 ? a[r * n + j] : 0.f;
+    REQUIRE(f[r] == all);
+    REQUIRE(d[r] == even);
+  }
+}
+
+WARDEN_KERNEL(grid_stride_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  return w::grid_stride(k, in.size(), [&](auto, auto i) { return out[i] = in[i] * in[i]; });
+}));
+
+TEST_CASE("a grid-stride loop covers every element once with fewer threads than elements", "[kernel][stmt]") {
+  const auto in = iota(5000, -2500);
+  auto din = w::to_device(in);
+  w::device_buffer<int> dout(5000);
+  w::launch(grid_stride_k, w::grid(3), din, dout);  // 192 threads for 5000 elements
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 5000; ++i) REQUIRE(out[i] == in[i] * in[i]);
+}
+
+WARDEN_KERNEL(local_ops_k, w::kernel<w::block<32>, w::out<int>>([](auto k, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), w::local<int>(k, i, [&](auto, auto v) {
+                   return w::seq(v += 3, v *= 5, v -= 1, v /= 2, v %= 1000, v <<= 2, v >>= 1, v ^= 6, v |= 1, v &= 255,
+                                 out[i] = v);
+                 }));
+}));
+
+TEST_CASE("thread-private variables: assignment and every compound assignment", "[kernel][stmt]") {
+  w::device_buffer<int> dout(70);
+  w::launch(local_ops_k, w::grid_for(70), dout);
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 70; ++i) {
+    int v = i;
+    v += 3, v *= 5, v -= 1, v /= 2, v %= 1000, v <<= 2, v >>= 1, v ^= 6, v |= 1, v &= 255;
+    REQUIRE(out[i] == v);
+  }
+}
+
+WARDEN_KERNEL(reverse_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto g = k.global_id();
+    return w::seq(tile[t] = in[g], w::sync(), out[g] = tile[63 - t]);
+  });
+}));
+
+TEST_CASE("a 1-D shared tile and a barrier: reverse within each block", "[kernel][shared]") {
+  std::vector<float> in(256);
+  for (int i = 0; i < 256; ++i) in[i] = static_cast<float>(i);
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(256);
+  w::launch(reverse_k, w::grid_for(256), din, dout);
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 256; ++i) REQUIRE(out[i] == in[i / 64 * 64 + 63 - i % 64]);
+}
+
+// Transpose of an n x n matrix through a 16 x 16 tile padded to 17 columns, on a 2-D grid.
+WARDEN_KERNEL(transpose_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>>(
+                               [](auto k, auto in, auto out, auto n) {
+                                 return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
+                                   auto tx = k.thread_id(), ty = k.thread_id_y();
+                                   auto bx = k.block_id(), by = k.block_id_y();
+                                   auto col = bx * 16 + tx, row = by * 16 + ty;
+                                   auto out_col = by * 16 + tx, out_row = bx * 16 + ty;
+                                   return w::seq(w::when(row < n && col < n, tile(ty, tx) = in[row * n + col]), w::sync(),
+                                                 w::when(out_row < n && out_col < n, out[out_row * n + out_col] = tile(tx, ty)));
+                                 });
+                               }));
+
+TEST_CASE("a padded 2-D tile on a 2-D grid: transpose, with partial edge tiles", "[kernel][shared]") {
+  const int n = 40;
+  std::vector<float> in(n * n);
+  for (int i = 0; i < n * n; ++i) in[i] = static_cast<float>(i);
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(n * n);
+  w::launch(transpose_k, w::grid(3, 3), din, dout, n);
+  const auto out = w::to_host(dout);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) REQUIRE(out[c * n + r] == in[r * n + c]);
+}
+
+WARDEN_KERNEL(atomics_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>, w::atomic<int>, w::atomic<int>>(
+                             [](auto k, auto in, auto histogram, auto lowest, auto highest) {
+                               auto i = k.global_id();
+                               return w::when(i < in.size(), w::atomic_add(histogram[in[i] & 7], 1),
+                                              w::atomic_min(lowest[0], in[i]), w::atomic_max(highest[0], in[i]));
+                             }));
+
+TEST_CASE("atomic add, min and max", "[kernel][atomic]") {
+  std::vector<int> in(1000);
+  for (int i = 0; i < 1000; ++i) in[i] = (i * 37) % 1013;
+  auto din = w::to_device(in);
+  auto hist = w::to_device(std::vector<int>(8, 0));
+  auto lowest = w::to_device(std::vector<int>{1 << 30});
+  auto highest = w::to_device(std::vector<int>{-1});
+  w::launch(atomics_k, w::grid_for(1000), din, hist, lowest, highest);
+  std::vector<int> expected(8, 0);
+  for (int v : in) ++expected[v & 7];
+  CHECK(w::to_host(hist) == expected);
+  CHECK(w::to_host(lowest)[0] == *std::min_element(in.begin(), in.end()));
+  CHECK(w::to_host(highest)[0] == *std::max_element(in.begin(), in.end()));
+}
+
+WARDEN_KERNEL(exchange_k, w::kernel<w::block<32>, w::atomic<int>, w::atomic<int>>([](auto k, auto flag, auto slot) {
+  auto i = k.global_id();
+  // Only the thread that finds 0 in slot[0] writes its id there; every thread sets flag[0].
+  return w::seq(w::atomic_exchange(flag[0], 7), w::atomic_compare_exchange(slot[0], 0, i + 100));
+}));
+
+TEST_CASE("atomic exchange and compare-exchange", "[kernel][atomic]") {
+  auto flag = w::to_device(std::vector<int>{0});
+  auto slot = w::to_device(std::vector<int>{0});
+  w::launch(exchange_k, w::grid(2), flag, slot);
+  CHECK(w::to_host(flag)[0] == 7);
+  const int winner = w::to_host(slot)[0];
+  CHECK(winner >= 100);
+  CHECK(winner < 164);
+}
+
+TEST_CASE("an empty grid launches nothing", "[kernel]") {
+  w::device_buffer<float> x(0), y(0);
+  w::launch(saxpy_k, w::grid_for(0), x, y, 1.f);
+  CHECK(y.empty());
+}
+
+TEST_CASE("E100: one buffer bound to a read and a writable parameter, before anything runs", "[kernel][launch]") {
+  auto x = w::to_device(std::vector<float>(100, 1.f));
+  try {
+    w::launch(saxpy_k, w::grid_for(100), x, x, 2.f);
+    FAIL("aliasing must throw");
+  } catch (const w::aliasing_error& e) {
+    CHECK(std::string(e.what()) ==
+          "E100 [aliasing] saxpy_k: one buffer is bound to p0 (parameter 0, in) and to p1 (parameter 1, inout); a "
+          "writable parameter needs a buffer of its own");
+  }
+  CHECK(w::to_host(x) == std::vector<float>(100, 1.f));
+}
+
+TEST_CASE("E101: an access that may overrun throws before memory is touched", "[kernel][launch]") {
+  auto x = w::to_device(std::vector<float>(100, 1.f));
+  auto y = w::to_device(std::vector<float>(50, 2.f));
+  try {
+    w::launch(saxpy_k, w::grid_for(100), x, y, 2.f);
+    FAIL("a possible overrun must throw");
+  } catch (const w::bounds_error& e) {
+    const std::string what = e.what();
+    CHECK(what.rfind("E101 [out-of-bounds] saxpy_k: ", 0) == 0);
+    CHECK(what.find("p1[global_id.x] may reach index 99, but p1 (parameter 1, inout) has 50 elements") != std::string::npos);
+  }
+  CHECK(w::to_host(y) == std::vector<float>(50, 2.f));
+
+  // reverse_k has no guard: a grid that is not a whole number of blocks of input would overrun.
+  auto in = w::to_device(std::vector<float>(100, 1.f));
+  w::device_buffer<float> out(100);
+  CHECK_THROWS_AS(w::launch(reverse_k, w::grid_for(100), in, out), w::bounds_error);
+}
+
+WARDEN_KERNEL(signed_bins_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto histogram) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(histogram[in[i] % 8], 1));
+}));
+
+TEST_CASE("E101: a data-dependent index must be provably in range, sign included", "[kernel][launch]") {
+  // in[i] % 8 is negative for negative data: the launch cannot rule that out, so it refuses.
+  auto in = w::to_device(std::vector<int>(64, 3));
+  auto hist = w::to_device(std::vector<int>(8, 0));
+  try {
+    w::launch(signed_bins_k, w::grid_for(64), in, hist);
+    FAIL("a possibly negative index must throw");
+  } catch (const w::bounds_error& e) {
+    CHECK(std::string(e.what()).find("atomic update p1[p0[global_id.x] % 8] may reach index -7") != std::string::npos);
+  }
+  CHECK(w::to_host(hist) == std::vector<int>(8, 0));
+}
