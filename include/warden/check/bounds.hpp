@@ -223,6 +223,14 @@ class interval_evaluator {
       narrow(e.b, false);
       return;
     }
+    if (e.op == ir_op::equal && holds) {
+      const interval left = eval(e.a), right = eval(e.b);
+      bound_atom(e.a, ir_op::greater_equal, right);
+      bound_atom(e.a, ir_op::less_equal, right);
+      bound_atom(e.b, ir_op::greater_equal, left);
+      bound_atom(e.b, ir_op::less_equal, left);
+      return;
+    }
     if (e.op < ir_op::less || e.op > ir_op::greater_equal) return;
     // Normalise to "left op right" holding, with op one of <, <=, >, >=.
     ir_op op = e.op;
@@ -232,24 +240,39 @@ class interval_evaluator {
            : op == ir_op::greater ? ir_op::less_equal
                                   : ir_op::less;
     }
-    bound_atom(e.a, op, e.b);
+    const interval left = eval(e.a), right = eval(e.b);
+    bound_atom(e.a, op, right);
     const ir_op mirrored = op == ir_op::less ? ir_op::greater
                            : op == ir_op::less_equal ? ir_op::greater_equal
                            : op == ir_op::greater ? ir_op::less
                                                   : ir_op::less_equal;
-    bound_atom(e.b, mirrored, e.a);
+    bound_atom(e.b, mirrored, left);
   }
 
-  void bound_atom(int subject, dsl::ir_op op, int other) {
+  // Records "subject op limit", and passes it on through `x + c` and `x - c` to x.
+  void bound_atom(int subject, dsl::ir_op op, interval limit) {
     const dsl::ir_expr& s = ir_.exprs[static_cast<std::size_t>(subject)];
-    if (s.op == dsl::ir_op::constant || !invariant(subject)) return;
-    const interval limit = eval(other);
-    auto [it, inserted] = narrowed_.try_emplace(key(subject), interval::top());
     using dsl::ir_op;
-    if (op == ir_op::less && limit.hi != std::numeric_limits<long long>::max()) it->second.hi = std::min(it->second.hi, limit.hi - 1);
+    if (s.op == ir_op::constant || !invariant(subject)) return;
+    auto [it, inserted] = narrowed_.try_emplace(key(subject), interval::top());
+    constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
+    if (op == ir_op::less && limit.hi != max) it->second.hi = std::min(it->second.hi, limit.hi - 1);
     if (op == ir_op::less_equal) it->second.hi = std::min(it->second.hi, limit.hi);
-    if (op == ir_op::greater && limit.lo != std::numeric_limits<long long>::min()) it->second.lo = std::max(it->second.lo, limit.lo + 1);
+    if (op == ir_op::greater && limit.lo != min) it->second.lo = std::max(it->second.lo, limit.lo + 1);
     if (op == ir_op::greater_equal) it->second.lo = std::max(it->second.lo, limit.lo);
+    if (s.op != ir_op::add && s.op != ir_op::sub) return;
+    auto constant = [&](int id) -> std::optional<long long> {
+      const dsl::ir_expr& c = ir_.exprs[static_cast<std::size_t>(id)];
+      if (c.op == ir_op::constant && !c.is_float) return c.value;
+      return std::nullopt;
+    };
+    auto shift = [&](interval l, long long by) {
+      if (l.lo != min) l.lo -= by;
+      if (l.hi != max) l.hi -= by;
+      return l;
+    };
+    if (auto c = constant(s.b)) bound_atom(s.a, op, shift(limit, s.op == ir_op::add ? *c : -*c));  // x + c, x - c
+    else if (auto c = constant(s.a); c && s.op == ir_op::add) bound_atom(s.b, op, shift(limit, *c));  // c + x
   }
 
   const dsl::ir_builder& ir_;

@@ -1,0 +1,199 @@
+// The cpu backend's recording mode is the dynamic oracle: it must see the races planted in these
+// kernels (none of which the static checker has looked at yet) and nothing in their fixed twins.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace w = warden;
+using w::conflict_kind;
+
+namespace {
+
+bool has(const w::recording& r, conflict_kind kind) {
+  for (const auto& c : r.conflicts())
+    if (c.kind == kind) return true;
+  return false;
+}
+
+auto floats(std::size_t n, float v = 1.f) { return w::to_device(std::vector<float>(n, v)); }
+
+}  // namespace
+
+// out[i / 2]: two threads store each element.
+WARDEN_KERNEL(halves_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return out[i / 2] = in[i];
+}));
+WARDEN_KERNEL(halves_fixed_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i % 2 == 0, out[i / 2] = in[i]);
+}));
+
+TEST_CASE("recording: a write-write race, and its fix", "[recording]") {
+  auto in = floats(128);
+  auto out = floats(128);
+  const auto racy = w::record(halves_k, w::grid_for(128), in, out);
+  REQUIRE(has(racy, conflict_kind::write_write));
+  CHECK(racy.report().find("write-write race on parameter 1[") != std::string::npos);
+  CHECK(w::record(halves_fixed_k, w::grid_for(128), in, out).clean());
+}
+
+// Each thread reads its right neighbour's element, which that neighbour writes in the same phase.
+WARDEN_KERNEL(neighbour_k, w::kernel<w::block<64>, w::inout<float>>([](auto k, auto a) {
+  auto i = k.global_id();
+  return w::when(i + 1 < a.size(), a[i] = a[i + 1] + 1.f);
+}));
+
+TEST_CASE("recording: a read-write race between neighbours in one phase", "[recording]") {
+  auto a = floats(64);
+  const auto r = w::record(neighbour_k, w::grid_for(64), a);
+  REQUIRE(has(r, conflict_kind::read_write));
+}
+
+// Block b reads the first element of block b + 1's slice, which block b + 1 writes; the barrier
+// between the phases does not order different blocks.
+WARDEN_KERNEL(next_block_k, w::kernel<w::block<32>, w::inout<float>>([](auto k, auto a) {
+  auto i = k.global_id();
+  auto t = k.thread_id();
+  return w::seq(w::when(t == 0 && i + 32 < a.size(), a[i + 1] = a[i + 32]), w::sync(), w::when(t == 0, a[i] = 2.f));
+}));
+
+TEST_CASE("recording: blocks are never ordered, barriers or not", "[recording]") {
+  auto a = floats(128);
+  const auto r = w::record(next_block_k, w::grid_for(128), a);
+  REQUIRE(has(r, conflict_kind::read_write));
+  bool across_blocks = false;
+  for (const auto& c : r.conflicts()) across_blocks = across_blocks || c.first.block != c.second.block;
+  CHECK(across_blocks);
+}
+
+// Reverse in block without its barrier: a thread loads a tile element another stores in the same phase.
+WARDEN_KERNEL(no_sync_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto g = k.global_id();
+    return w::seq(tile[t] = in[g], out[g] = tile[63 - t]);
+  });
+}));
+WARDEN_KERNEL(with_sync_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto g = k.global_id();
+    return w::seq(tile[t] = in[g], w::sync(), out[g] = tile[63 - t]);
+  });
+}));
+
+TEST_CASE("recording: a missing barrier between a shared store and a shared load", "[recording]") {
+  auto in = floats(128);
+  auto out = floats(128);
+  const auto racy = w::record(no_sync_k, w::grid_for(128), in, out);
+  REQUIRE(has(racy, conflict_kind::read_write));
+  CHECK(has(racy, conflict_kind::uninitialised_shared_load));
+  CHECK(w::record(with_sync_k, w::grid_for(128), in, out).clean());
+}
+
+// A loop over tiles whose iteration reuses the tile without an end-of-iteration barrier.
+WARDEN_KERNEL(loop_reuse_k, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 32>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, 0.f, [&](auto k, auto sum) {
+      return w::seq(w::for_range(k, 0, 4, [&](auto, auto j) {
+                      return w::seq(tile[t] = in[j * 32 + t], w::sync(), sum += tile[31 - t]);  // no sync after
+                    }),
+                    out[t] = sum);
+    });
+  });
+}));
+WARDEN_KERNEL(loop_reuse_fixed_k, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 32>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, 0.f, [&](auto k, auto sum) {
+      return w::seq(w::for_range(k, 0, 4, [&](auto, auto j) {
+                      return w::seq(tile[t] = in[j * 32 + t], w::sync(), sum += tile[31 - t], w::sync());
+                    }),
+                    out[t] = sum);
+    });
+  });
+}));
+
+TEST_CASE("recording: a loop-carried shared race, and the end-of-iteration barrier that fixes it", "[recording]") {
+  auto in = floats(128);
+  auto out = floats(32);
+  REQUIRE(has(w::record(loop_reuse_k, w::grid(1), in, out), conflict_kind::read_write));
+  CHECK(w::record(loop_reuse_fixed_k, w::grid(1), in, out).clean());
+}
+
+// sync() under a thread-dependent condition.
+WARDEN_KERNEL(divergent_k, w::kernel<w::block<32>, w::inout<float>>([](auto k, auto a) {
+  auto t = k.thread_id();
+  return w::when(t < 16, a[t] = 1.f, w::sync());
+}));
+
+TEST_CASE("recording: a barrier reached by part of a block", "[recording]") {
+  auto a = floats(32);
+  const auto r = w::record(divergent_k, w::grid(1), a);
+  REQUIRE(has(r, conflict_kind::barrier_divergence));
+  CHECK(r.report().find("barrier divergence: block 0, phase 0: 16 threads reached sync()") != std::string::npos);
+}
+
+// An atomic add and a plain load of the same element in one phase.
+WARDEN_KERNEL(mixed_k, w::kernel<w::block<32>, w::inout<int>, w::out<int>>([](auto k, auto counter, auto seen) {
+  auto t = k.thread_id();
+  return w::seq(w::atomic_add(counter[0], 1), seen[t] = counter[0]);
+}));
+
+TEST_CASE("recording: an atomic and a plain access of one element in one phase", "[recording]") {
+  auto counter = w::to_device(std::vector<int>{0});
+  auto seen = w::to_device(std::vector<int>(32, 0));
+  REQUIRE(has(w::record(mixed_k, w::grid(1), counter, seen), conflict_kind::atomic_plain));
+}
+
+// Atomics alone commute: a histogram is clean.
+WARDEN_KERNEL(histogram_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto bins) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(bins[in[i] & 3], 1));
+}));
+
+TEST_CASE("recording: atomics to one element from many threads and blocks are not a race", "[recording]") {
+  auto in = w::to_device(std::vector<int>(500, 2));
+  auto bins = w::to_device(std::vector<int>(4, 0));
+  const auto r = w::record(histogram_k, w::grid_for(500), in, bins);
+  CHECK(r.clean());
+  CHECK(w::to_host(bins)[2] == 500);
+  CHECK(r.events().size() == 1000);  // 500 loads and 500 atomic updates
+}
+
+TEST_CASE("the value-level description lists every access with its guards, loops and phase", "[recording][ir]") {
+  const w::dsl::ir_builder ir = loop_reuse_fixed_k.describe();
+  // in[j * 32 + t] load, tile store, tile load, out store (the local's updates touch no memory).
+  REQUIRE(ir.accesses.size() == 4);
+  CHECK(ir.syncs.size() == 2);
+  CHECK(ir.tiles.size() == 1);
+  REQUIRE(ir.loops.size() == 1);
+  CHECK(ir.loops[0].has_barrier);
+  const auto& tile_load = ir.accesses[2];
+  CHECK(tile_load.memory == w::dsl::memory_kind::shared);
+  CHECK(tile_load.kind == w::dsl::access_kind::load);
+  CHECK(tile_load.phase == 1);
+  CHECK(tile_load.loop_end - tile_load.loop_begin == 1);
+  CHECK(w::dsl::render(ir, tile_load.index, {}) == "31 - thread_id.x");
+
+  const w::dsl::ir_builder guarded = halves_fixed_k.describe();
+  REQUIRE(guarded.accesses.size() == 2);
+  const auto& store = guarded.accesses[1];
+  CHECK(store.guard_end - store.guard_begin == 1);
+  CHECK(w::dsl::render(guarded, guarded.guard_pool[static_cast<std::size_t>(store.guard_begin)].condition, {}) ==
+        "(global_id.x % 2) == 0");
+}
+
+TEST_CASE("the description is computed at compile time too", "[recording][ir]") {
+  constexpr auto counts = [] {
+    const w::dsl::ir_builder ir = with_sync_k.describe();
+    return std::pair{ir.accesses.size(), ir.syncs.size()};
+  }();
+  STATIC_REQUIRE(counts.first == 4);
+  STATIC_REQUIRE(counts.second == 1);
+}
