@@ -18,6 +18,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -84,12 +85,35 @@ struct is_buffer<buffer<T, S>> : std::true_type {};
   "W002 [host-memory-in-kernel] warden::launch: a kernel buffer parameter is bound to host-only memory; " \
   "copy it to the device with warden::to_device(range), or use a pinned_buffer or managed_buffer"
 
+// Whether argument A can bind to parameter Param: a buffer (not host-only memory) for a buffer
+// parameter, anything convertible for value<T>.
+template <class Param, class A>
+constexpr bool binds() {
+  if constexpr (Param::is_buffer) return is_buffer<std::remove_cvref_t<A>>::value;
+  else return true;
+}
+
+// Checks every argument against its parameter once, up front, so that a host-only argument gives
+// exactly one error (W002) and stops there instead of cascading through the launch.
+template <class K, class... Args>
+constexpr bool arguments_bind() {
+  static_assert(sizeof...(Args) == K::arity, "warden::launch: the number of arguments differs from the kernel's parameters");
+  if constexpr (sizeof...(Args) != K::arity) {
+    return false;
+  } else {
+    constexpr bool ok = []<std::size_t... I>(std::index_sequence<I...>) {
+      return (binds<typename K::template param<I>, std::tuple_element_t<I, std::tuple<Args...>>>() && ...);
+    }(std::make_index_sequence<K::arity>{});
+    static_assert(ok, WARDEN_W002_MESSAGE);
+    return ok;
+  }
+}
+
 // One argument, bound to parameter position I of kind Param.
 template <class Param, class Arg>
 auto bind_slot(Arg& arg) {
   using A = std::remove_cvref_t<Arg>;
   if constexpr (Param::is_buffer) {
-    static_assert(is_buffer<A>::value, WARDEN_W002_MESSAGE);
     if constexpr (is_buffer<A>::value) {
       using T = typename Param::value_type;
       static_assert(std::is_same_v<typename A::value_type, T>,
@@ -207,7 +231,6 @@ void require_host_memory(const K& kernel, std::index_sequence<I...>, Args&... ar
 template <class K, class... Args>
 void run_cpu(const K& any_kernel, const launch_config& config, recording* record, Args&... args) {
   const auto& kernel = definition_of(any_kernel);
-  static_assert(sizeof...(Args) == K::arity, "warden::launch: the number of arguments differs from the kernel's parameters");
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>();
   auto slots = prepare(kernel, blocks, indices{}, args...);
@@ -264,14 +287,14 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
 // The cpu reference backend, whatever the machine has.
 template <class K, class... Args>
 void launch(on_cpu_t, const K& kernel, const launch_config& config, Args&&... args) {
-  detail::run_cpu(kernel, config, nullptr, args...);
+  if constexpr (detail::arguments_bind<K, Args...>()) detail::run_cpu(kernel, config, nullptr, args...);
 }
 
 // The cpu backend with every access recorded; the recording lists the conflicts it observed.
 template <class K, class... Args>
 recording record(const K& kernel, const launch_config& config, Args&&... args) {
   recording r;
-  detail::run_cpu(kernel, config, &r, args...);
+  if constexpr (detail::arguments_bind<K, Args...>()) detail::run_cpu(kernel, config, &r, args...);
   return r;
 }
 
@@ -279,6 +302,7 @@ recording record(const K& kernel, const launch_config& config, Args&&... args) {
 template <class K, class... Args>
   requires(!std::is_same_v<std::remove_cvref_t<K>, on_cpu_t>)
 void launch(const K& kernel, const launch_config& config, Args&&... args) {
+  if constexpr (detail::arguments_bind<K, Args...>()) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
@@ -295,6 +319,7 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
   }
 #endif
   detail::run_cpu(kernel, config, nullptr, args...);
+  }
 }
 
 }  // namespace warden

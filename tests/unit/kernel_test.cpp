@@ -189,10 +189,14 @@ TEST_CASE("a 1-D shared tile and a barrier: reverse within each block", "[kernel
 WARDEN_KERNEL(transpose_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>>(
                                [](auto k, auto in, auto out, auto n) {
                                  return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
-                                   auto tx = k.thread_id(), ty = k.thread_id_y();
-                                   auto bx = k.block_id(), by = k.block_id_y();
-                                   auto col = bx * 16 + tx, row = by * 16 + ty;
-                                   auto out_col = by * 16 + tx, out_row = bx * 16 + ty;
+                                   auto tx = k.thread_id();
+                                   auto ty = k.thread_id_y();
+                                   auto bx = k.block_id();
+                                   auto by = k.block_id_y();
+                                   auto col = bx * 16 + tx;
+                                   auto row = by * 16 + ty;
+                                   auto out_col = by * 16 + tx;
+                                   auto out_row = bx * 16 + ty;
                                    return w::seq(w::when(row < n && col < n, tile(ty, tx) = in[row * n + col]), w::sync(),
                                                  w::when(out_row < n && out_col < n, out[out_row * n + out_col] = tile(tx, ty)));
                                  });

@@ -234,12 +234,7 @@ void exec(const Ctx& ctx, const dsl::when_s<C, T, E>& s, const active_threads& a
 template <int L, class T, int Kind, class Ctx>
 cpu_scope<Ctx, L, T, Kind> scope(const Ctx& ctx, T* data, int elements = 0, unsigned char* written = nullptr,
                                  int* written_by = nullptr) {
-  cpu_scope<Ctx, L, T, Kind> s{ctx};
-  s.data = data;
-  s.written = written;
-  s.written_by = written_by;
-  s.elements = elements;
-  return s;
+  return cpu_scope<Ctx, L, T, Kind>{ctx, data, written, written_by, elements};
 }
 
 // Runs `body` for the active threads while i < end, i advancing by step, with i bound at level L.

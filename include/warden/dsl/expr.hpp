@@ -39,9 +39,13 @@ struct lit : expr_node {
   constexpr int describe(ir_builder& b) const { return b.constant(static_cast<long long>(value), std::is_floating_point_v<T>); }
 };
 
+// An operand as an expression node. Assignable handles (buffer and tile elements, locals) become
+// their load node here, so the program never stores the handle itself (whose operator= builds
+// statements instead of copying).
 template <operand T>
 constexpr WARDEN_HOST_DEVICE auto as_expr(T&& x) {
-  if constexpr (expression<T>) return std::remove_cvref_t<T>(x);
+  if constexpr (requires { x.as_load(); }) return x.as_load();
+  else if constexpr (expression<T>) return std::remove_cvref_t<T>(x);
   else return lit<std::remove_cvref_t<T>>{{}, x};
 }
 

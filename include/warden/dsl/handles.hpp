@@ -130,13 +130,14 @@ struct tile_handle {
 // A thread-private variable bound at level L. Reads are expressions; `v = e` and `v op= e` are statements.
 template <int L, class T>
 struct local_handle : var_e<L, T, false> {
+  constexpr WARDEN_HOST_DEVICE var_e<L, T, false> as_load() const { return {}; }
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));
     return assign_s<L, T, void, decltype(value)>{{}, value};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const local_handle& other) const {
-    return *this = var_e<L, T, false>{};
+    return *this = other.as_load();
   }
 #define WARDEN_DSL_LOCAL_COMPOUND(symbol, name)                                  \
   template <operand V>                                                           \
