@@ -231,15 +231,18 @@ WARDEN_DSL_OPERATOR(||, logical_or)
 
 template <expression A>
 constexpr WARDEN_HOST_DEVICE auto operator-(A&& a) {
-  return unary_e<op::negate, std::remove_cvref_t<A>>{{}, a};
+  auto e = as_expr(std::forward<A>(a));
+  return unary_e<op::negate, decltype(e)>{{}, e};
 }
 template <expression A>
 constexpr WARDEN_HOST_DEVICE auto operator!(A&& a) {
-  return unary_e<op::logical_not, std::remove_cvref_t<A>>{{}, a};
+  auto e = as_expr(std::forward<A>(a));
+  return unary_e<op::logical_not, decltype(e)>{{}, e};
 }
 template <expression A>
 constexpr WARDEN_HOST_DEVICE auto operator~(A&& a) {
-  return unary_e<op::bit_not, std::remove_cvref_t<A>>{{}, a};
+  auto e = as_expr(std::forward<A>(a));
+  return unary_e<op::bit_not, decltype(e)>{{}, e};
 }
 
 // ---- calls of user function objects ------------------------------------------------------------
