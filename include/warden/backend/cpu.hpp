@@ -111,7 +111,7 @@ template <class Parent, int L, class T, int Kind>
 struct cpu_scope : Parent {
   T* data;                       // per thread (Kinds 0, 1) or the tile's elements (Kind 2)
   unsigned char* written;        // Kind 2: which elements some earlier phase or thread stored
-  int* written_by;               // Kind 2: the phase and thread of that store, for the W022 oracle
+  int* written_by;               // Kind 2: the phase and thread of that store (unwritten-load reports)
   int elements;
 
   template <int L2, class U>
@@ -253,26 +253,31 @@ void run_loop(const Ctx& ctx, const Body& body, const active_threads& active, st
   }
 }
 
+// A counted loop: per active thread, i from first(t) while i < end(t), by step(t).
+template <int L, class Ctx, class Body, class First, class End, class Step>
+void exec_loop(const Ctx& ctx, const Body& body, const active_threads& active, First first, End end, Step step) {
+  std::vector<int> i(Ctx::threads), ends(Ctx::threads), steps(Ctx::threads);
+  for (int t : active) {
+    const auto at = static_cast<std::size_t>(t);
+    i[at] = first(t);
+    ends[at] = end(t);
+    steps[at] = step(t);
+  }
+  run_loop<L>(ctx, body, active, i, ends, steps);
+}
+
 template <class Ctx, int L, class Lo, class Hi, class Step, class Body>
 void exec(const Ctx& ctx, const dsl::for_s<L, Lo, Hi, Step, Body>& s, const active_threads& active) {
-  std::vector<int> i(Ctx::threads), end(Ctx::threads), step(Ctx::threads);
-  for (int t : active) {
-    i[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.lo);
-    end[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.hi);
-    step[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.step);
-  }
-  run_loop<L>(ctx, s.body, active, i, end, step);
+  exec_loop<L>(
+      ctx, s.body, active, [&](int t) { return eval_at(ctx, t, s.lo); }, [&](int t) { return eval_at(ctx, t, s.hi); },
+      [&](int t) { return eval_at(ctx, t, s.step); });
 }
 
 template <class Ctx, int L, class N, class Body>
 void exec(const Ctx& ctx, const dsl::grid_stride_s<L, N, Body>& s, const active_threads& active) {
-  std::vector<int> i(Ctx::threads), end(Ctx::threads), step(Ctx::threads);
-  for (int t : active) {
-    i[static_cast<std::size_t>(t)] = ctx.block_idx(0) * Ctx::block_x + ctx.thread_idx(t, 0);
-    end[static_cast<std::size_t>(t)] = eval_at(ctx, t, s.n);
-    step[static_cast<std::size_t>(t)] = ctx.grid_dim(0) * Ctx::block_x;
-  }
-  run_loop<L>(ctx, s.body, active, i, end, step);
+  exec_loop<L>(
+      ctx, s.body, active, [&](int t) { return ctx.block_idx(0) * Ctx::block_x + ctx.thread_idx(t, 0); },
+      [&](int t) { return eval_at(ctx, t, s.n); }, [&](int) { return ctx.grid_dim(0) * Ctx::block_x; });
 }
 
 template <class Ctx, int L, class T, class Init, class Body>

@@ -36,32 +36,30 @@ struct block {
   static constexpr int x = X, y = Y, z = Z, threads = X * Y * Z;
 };
 
-template <class T>
-struct in {
+namespace dsl {
+// What every buffer parameter kind has in common; the kinds differ in their mode and name.
+template <class T, class Mode>
+struct buffer_param {
   using value_type = T;
-  using mode = access::read;
+  using mode = Mode;
   static constexpr bool is_buffer = true;
+};
+}  // namespace dsl
+
+template <class T>
+struct in : dsl::buffer_param<T, access::read> {
   static constexpr std::string_view kind = "in";
 };
 template <class T>
-struct out {
-  using value_type = T;
-  using mode = access::write;
-  static constexpr bool is_buffer = true;
+struct out : dsl::buffer_param<T, access::write> {
   static constexpr std::string_view kind = "out";
 };
 template <class T>
-struct inout {
-  using value_type = T;
-  using mode = access::read_write;
-  static constexpr bool is_buffer = true;
+struct inout : dsl::buffer_param<T, access::read_write> {
   static constexpr std::string_view kind = "inout";
 };
 template <class T>
-struct atomic {
-  using value_type = T;
-  using mode = access::atomic;
-  static constexpr bool is_buffer = true;
+struct atomic : dsl::buffer_param<T, access::atomic> {
   static constexpr std::string_view kind = "atomic";
 };
 template <class T>

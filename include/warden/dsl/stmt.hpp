@@ -196,6 +196,15 @@ struct when_s : stmt_node {
   }
 };
 
+// Records a loop and describes its body inside it.
+template <class Body>
+constexpr void describe_loop(ir_builder& b, const ir_loop& loop, const Body& body) {
+  b.loops.push_back(loop);
+  b.loop_stack.push_back(static_cast<int>(b.loops.size()) - 1);
+  body.describe(b);
+  b.loop_stack.pop_back();
+}
+
 // for (i = lo; i < hi; i += step) body, with i bound at level L.
 template <int L, class Lo, class Hi, class Step, class Body>
 struct for_s : stmt_node {
@@ -219,10 +228,7 @@ struct for_s : stmt_node {
     loop.lo = lo.describe(b);
     loop.hi = hi.describe(b);
     loop.step = step.describe(b);
-    b.loops.push_back(loop);
-    b.loop_stack.push_back(static_cast<int>(b.loops.size()) - 1);
-    body.describe(b);
-    b.loop_stack.pop_back();
+    describe_loop(b, loop, body);
   }
 };
 
@@ -248,10 +254,7 @@ struct grid_stride_s : stmt_node {
     loop.lo = b.leaf(ir_op::global_id, 0);
     loop.hi = n.describe(b);
     loop.step = b.node(ir_op::mul, b.leaf(ir_op::grid_dim, 0), b.leaf(ir_op::block_dim, 0));
-    b.loops.push_back(loop);
-    b.loop_stack.push_back(static_cast<int>(b.loops.size()) - 1);
-    body.describe(b);
-    b.loop_stack.pop_back();
+    describe_loop(b, loop, body);
   }
 };
 
