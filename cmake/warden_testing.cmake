@@ -4,7 +4,7 @@
 #   warden_add_gpu_test(NAME SOURCES ...)              CUDA test, label `gpu`, *skipped* without a device
 #   warden_compile_fail(NAME SOURCE EXPECT W0xx)       must-not-compile case plus its compiling twin
 #
-# Labels in use: unit, compile_fail, canary, gpu, example, package.
+# Labels in use: unit (unit-stress, unit-nvcc), compile_fail, twin, canary, gpu, example, package, zero_cost.
 
 find_package(Catch2 2.13 REQUIRED)
 include(Catch)   # catch_discover_tests
@@ -24,7 +24,13 @@ function(warden_add_unit_test name)
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE warden::warden warden_catch_main)
   target_compile_options(${name} PRIVATE $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU,Clang>>:-Wall -Wextra -Wpedantic>)
-  catch_discover_tests(${name} TEST_PREFIX "${name}." PROPERTIES LABELS "unit;${arg_LABELS}")
+  # catch_discover_tests cannot carry a list-valued property, so a test has one label: `unit`, or
+  # `unit-<extra>` (e.g. unit-nvcc). `ctest -L unit` selects all of them, `ctest -L nvcc` the extra.
+  set(label unit)
+  if(arg_LABELS)
+    set(label "unit-${arg_LABELS}")
+  endif()
+  catch_discover_tests(${name} TEST_PREFIX "${name}." PROPERTIES LABELS "${label}")
 endfunction()
 
 function(warden_add_gpu_test name)
