@@ -93,19 +93,26 @@ constexpr bool binds() {
   else return true;
 }
 
-// Checks every argument against its parameter once, up front, so that a host-only argument gives
-// exactly one error (W002) and stops there instead of cascading through the launch.
+// One parameter's binding, checked up front; the instantiation names the position, the
+// parameter kind and the argument's type in the compiler's output.
+template <std::size_t Position, class Param, class Argument>
+constexpr bool parameter_binds() {
+  constexpr bool ok = binds<Param, Argument>();
+  static_assert(ok, WARDEN_W002_MESSAGE);
+  return ok;
+}
+
+// Checks every argument against its parameter once, before anything else in the launch is
+// instantiated, so that a host-only argument gives one error (W002) instead of a cascade.
 template <class K, class... Args>
 constexpr bool arguments_bind() {
   static_assert(sizeof...(Args) == K::arity, "warden::launch: the number of arguments differs from the kernel's parameters");
   if constexpr (sizeof...(Args) != K::arity) {
     return false;
   } else {
-    constexpr bool ok = []<std::size_t... I>(std::index_sequence<I...>) {
-      return (binds<typename K::template param<I>, std::tuple_element_t<I, std::tuple<Args...>>>() && ...);
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (parameter_binds<I, typename K::template param<I>, std::tuple_element_t<I, std::tuple<Args...>>>() && ...);
     }(std::make_index_sequence<K::arity>{});
-    static_assert(ok, WARDEN_W002_MESSAGE);
-    return ok;
   }
 }
 
