@@ -32,3 +32,14 @@
 #define WARDEN_POOL_DEBUG 1
 #endif
 #endif
+
+// WARDEN_SYNC_LAUNCHES: wait for every kernel launch to finish, so that an error the kernel hits
+// while running is reported as a cuda_error naming that kernel, not by a later call. On by default
+// in debug builds; release builds see such errors at the next synchronising call.
+#if !defined(WARDEN_SYNC_LAUNCHES)
+#if defined(NDEBUG)
+#define WARDEN_SYNC_LAUNCHES 0
+#else
+#define WARDEN_SYNC_LAUNCHES 1
+#endif
+#endif

@@ -264,10 +264,7 @@ inline void check_launch(std::string_view kernel, stream_ref s) {
                      cudaGetErrorName(status), cudaGetErrorString(status));
   };
   if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) fail(status, "at launch");
-#if !defined(WARDEN_SYNC_LAUNCHES) && !defined(NDEBUG)
-#define WARDEN_SYNC_LAUNCHES 1
-#endif
-#if defined(WARDEN_SYNC_LAUNCHES) && WARDEN_SYNC_LAUNCHES
+#if WARDEN_SYNC_LAUNCHES
   if (const cudaError_t status = cudaStreamSynchronize(s.native()); status != cudaSuccess) fail(status, "while running");
 #else
   (void)s;
