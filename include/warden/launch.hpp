@@ -159,9 +159,24 @@ std::vector<std::string> parameter_kinds(std::index_sequence<I...>) {
   return {std::string(K::template param<I>::kind)...};
 }
 
+// The kernel's value-level description. A kernel_handle's program is a compile-time constant, so
+// it is described once per program run; a bare kernel_def (whose constants may differ between
+// objects of one type) is described at each launch, into `scratch`.
+template <class K>
+const dsl::ir_builder& description_of(const K& any_kernel, dsl::ir_builder& scratch) {
+  if constexpr (requires { typename K::holder; }) {
+    static const dsl::ir_builder once = K::holder::definition.describe();
+    return once;
+  } else {
+    scratch = any_kernel.describe();
+    return scratch;
+  }
+}
+
 // Checks E100 and E101 and returns the slots; touches no memory.
 template <class K, class... Args, std::size_t... I>
-auto prepare(const K& kernel, backend::dims3 blocks, std::index_sequence<I...>, Args&... args) {
+auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, std::index_sequence<I...>,
+             Args&... args) {
   auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
   const std::vector<std::string> names = parameter_names(kernel);
   const std::vector<std::string> kinds = parameter_kinds<K>(std::index_sequence<I...>{});
@@ -196,7 +211,6 @@ auto prepare(const K& kernel, backend::dims3 blocks, std::index_sequence<I...>, 
     else if constexpr (std::is_integral_v<typename Param::value_type>) facts.values[P] = static_cast<long long>(arg);
   };
   (fact(std::integral_constant<std::size_t, I>{}, args), ...);
-  const dsl::ir_builder ir = kernel.describe();
   const std::string overrun = check::first_overrun(ir, facts, names, kinds);
   if (!overrun.empty()) throw bounds_error("E101 [out-of-bounds] " + std::string(kernel.name) + ": " + overrun);
   return slots;
@@ -240,7 +254,8 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>();
-  auto slots = prepare(kernel, blocks, indices{}, args...);
+  dsl::ir_builder scratch;
+  auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
   require_host_memory(kernel, indices{}, args...);
   auto wait = [&]<std::size_t... I>(std::index_sequence<I...>) {
     auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
@@ -276,7 +291,8 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>();
-  auto slots = prepare(kernel, blocks, indices{}, args...);
+  dsl::ir_builder scratch;
+  auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
   order_buffers<K>(s, false, indices{}, args...);
@@ -310,7 +326,8 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
-    using slots_type = decltype(detail::prepare(definition, {}, std::make_index_sequence<K::arity>{}, args...));
+    using slots_type =
+        decltype(detail::prepare(definition, std::declval<const dsl::ir_builder&>(), {}, std::make_index_sequence<K::arity>{}, args...));
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
       if constexpr (requires { typename K::holder; })
         backend::program_entry<typename K::holder, slots_type><<<g, b, 0, s>>>(slots);

@@ -35,9 +35,6 @@ struct slot<value<T>> {
   T value;
 };
 
-template <class... Params>
-using slots = detail::pack<slot<Params>...>;
-
 // The launch geometry both backends see.
 struct dims3 {
   int x = 1, y = 1, z = 1;
