@@ -46,7 +46,7 @@ file(WRITE "${WORKDIR}/output.txt" "${out}")
 if(MODE STREQUAL "pass")
   if(NOT rc EQUAL 0)
     message("${out}")
-    message(FATAL_ERROR "warden_compile_fail: the twin of ${SOURCE} (defect off) does not compile, "
+    message(FATAL_ERROR "verdict=twin-does-not-compile\nthe twin of ${SOURCE} (defect off) does not compile, "
                         "so the case proves nothing.\n  command: ${shown_command}")
   endif()
   message(STATUS "warden_compile_fail: twin compiled: ${SOURCE}")
@@ -54,7 +54,9 @@ if(MODE STREQUAL "pass")
 endif()
 
 if(rc EQUAL 0)
-  message(FATAL_ERROR "warden_compile_fail: ${SOURCE} compiled, but it must not: "
+  # Each verdict carries a token without spaces: CMake wraps FATAL_ERROR text at spaces, at widths
+  # that depend on the path length, so the canaries' PASS_REGEX can only rely on such a token.
+  message(FATAL_ERROR "verdict=compiled-but-must-fail\n${SOURCE} compiled, but it must not: "
                       "the defect did not trigger ${EXPECT}.\n  command: ${shown_command}")
 endif()
 
@@ -73,7 +75,7 @@ endforeach()
 
 if(found_at STREQUAL "")
   message("${out}")
-  message(FATAL_ERROR "warden_compile_fail: ${SOURCE} failed to compile, but no error line names "
+  message(FATAL_ERROR "verdict=error-without-code\n${SOURCE} failed to compile, but no error line names "
                       "${EXPECT}: it failed for another reason.\n  command: ${shown_command}")
 endif()
 list(LENGTH lines total_lines)
