@@ -55,6 +55,13 @@ class bounds_error : public error {
   using error::error;
 };
 
+// E102: the grid has extent > 1 in a dimension the kernel never refers to (its block ids there
+// would all be 0, so its blocks would repeat each other's work and race; the checker assumes 1).
+class grid_error : public error {
+ public:
+  using error::error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

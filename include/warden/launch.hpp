@@ -199,6 +199,16 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
                              "); a writable parameter needs a buffer of its own");
       }
 
+  // E102: the checker proved the kernel race-free for grids that extend only in the dimensions
+  // it refers to.
+  const int rank = check::grid_rank_of(ir);
+  const int extents[3] = {blocks.x, blocks.y, blocks.z};
+  for (int d = rank; d < 3; ++d)
+    if (extents[d] > 1)
+      throw grid_error("E102 [grid-shape] " + std::string(kernel.name) + ": the grid has " + std::to_string(extents[d]) +
+                       " blocks in dimension " + "xyz"[d] + ", which the kernel never refers to (no block_id, " +
+                       "global_id or grid_dim there); its blocks would repeat each other's work and race");
+
   // E101: every access within its buffer or tile, for this geometry and these values.
   check::launch_facts facts;
   facts.block = {K::block_type::x, K::block_type::y, K::block_type::z};

@@ -223,6 +223,11 @@ void exec(const Ctx& ctx, const dsl::seq_s<S...>& s, const active_threads& activ
   detail::for_each(s.body, [&](const auto& statement) { exec(ctx, statement, active); });
 }
 
+template <class Ctx, class Body>
+void exec(const Ctx& ctx, const dsl::trusted_s<Body>& s, const active_threads& active) {
+  exec(ctx, s.body, active);
+}
+
 template <class Ctx, class C, class T, class E>
 void exec(const Ctx& ctx, const dsl::when_s<C, T, E>& s, const active_threads& active) {
   active_threads yes, no;

@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "../detail/text_buffer.hpp"
+
 namespace warden::dsl {
 
 enum class ir_op : unsigned char {
@@ -45,6 +47,8 @@ struct ir_access {
   int guard_begin = 0, guard_end = 0;  // range in guard_pool
   int loop_begin = 0, loop_end = 0;    // range in loop_pool (outermost first)
   int phase = 0;         // barriers passed in program order before this access
+  int position = 0;      // program order among accesses and barriers
+  bool trusted = false;  // inside trusted(...): the race rules skip it
 };
 
 struct ir_guard {
@@ -67,7 +71,9 @@ struct ir_tile {
 struct ir_sync {
   int guard_begin = 0, guard_end = 0;
   int loop_begin = 0, loop_end = 0;
-  int phase = 0;  // the phase it ends
+  int phase = 0;     // the phase it ends
+  int position = 0;  // program order among accesses and barriers
+  bool trusted = false;
 };
 
 struct ir_builder {
@@ -83,6 +89,8 @@ struct ir_builder {
   std::vector<ir_guard> guard_stack;
   std::vector<int> loop_stack;  // indices into loops
   int phase = 0;
+  int position = 0;
+  int trusted_depth = 0;  // > 0 inside trusted(...)
 
   constexpr int constant(long long v, bool is_float) {
     exprs.push_back({ir_op::constant, -1, -1, v, is_float});
@@ -107,6 +115,8 @@ struct ir_builder {
     a.column = column;
     snapshot(a.guard_begin, a.guard_end, a.loop_begin, a.loop_end);
     a.phase = phase;
+    a.position = position++;
+    a.trusted = trusted_depth > 0;
     accesses.push_back(a);
     return static_cast<int>(accesses.size()) - 1;
   }
@@ -115,6 +125,8 @@ struct ir_builder {
     ir_sync s;
     snapshot(s.guard_begin, s.guard_end, s.loop_begin, s.loop_end);
     s.phase = phase;
+    s.position = position++;
+    s.trusted = trusted_depth > 0;
     syncs.push_back(s);
     for (int l : loop_stack) loops[static_cast<std::size_t>(l)].has_barrier = true;
     ++phase;
@@ -133,7 +145,7 @@ struct ir_builder {
 
 // ---- rendering, for messages ----------------------------------------------------------------
 
-inline const char* symbol(ir_op op) {
+constexpr const char* symbol(ir_op op) {
   switch (op) {
     case ir_op::add: return " + ";
     case ir_op::sub: return " - ";
@@ -157,50 +169,82 @@ inline const char* symbol(ir_op op) {
   }
 }
 
-// `names[i]` names parameter i (the kernel's own names, or p0, p1, ...).
-inline std::string render(const ir_builder& ir, int id, const std::vector<std::string>& names) {
-  if (id < 0) return "?";
+// Writes expression `id` as C++-like text. `name(out, i)` writes the name of parameter i.
+template <class Namer>
+constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id, const Namer& name) {
+  if (id < 0) {
+    out << '?';
+    return;
+  }
   const ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
-  const char* dims = "xyz";
-  auto dim = [&](const char* what) { return std::string(what) + "." + dims[e.value % 3]; };
-  auto name = [&](long long i) {
-    return i >= 0 && static_cast<std::size_t>(i) < names.size() ? names[static_cast<std::size_t>(i)]
-                                                                 : "p" + std::to_string(i);
-  };
+  const char dims[] = "xyz";
+  auto dim = [&](const char* what) { out << what << '.' << dims[e.value % 3]; };
   switch (e.op) {
-    case ir_op::constant: return std::to_string(e.value);
-    case ir_op::thread_id: return dim("thread_id");
-    case ir_op::block_id: return dim("block_id");
-    case ir_op::block_dim: return dim("block_dim");
-    case ir_op::grid_dim: return dim("grid_dim");
-    case ir_op::global_id: return dim("global_id");
-    case ir_op::param_value: return name(e.value);
-    case ir_op::param_size: return name(e.value) + ".size()";
-    case ir_op::loop_var: return "i" + std::to_string(e.value);
-    case ir_op::local_var: return "local" + std::to_string(e.value);
+    case ir_op::constant: out << e.value; return;
+    case ir_op::thread_id: dim("thread_id"); return;
+    case ir_op::block_id: dim("block_id"); return;
+    case ir_op::block_dim: dim("block_dim"); return;
+    case ir_op::grid_dim: dim("grid_dim"); return;
+    case ir_op::global_id: dim("global_id"); return;
+    case ir_op::param_value: name(out, static_cast<int>(e.value)); return;
+    case ir_op::param_size: name(out, static_cast<int>(e.value)); out << ".size()"; return;
+    case ir_op::loop_var: out << 'i' << e.value; return;
+    case ir_op::local_var: out << "local" << e.value; return;
     case ir_op::load:
     case ir_op::tile_load: {
       const ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
-      std::string text = a.memory == memory_kind::global ? name(a.target) : "tile" + std::to_string(a.target);
-      if (a.column >= 0) return text + "(" + render(ir, a.index, names) + ", " + render(ir, a.column, names) + ")";
-      return text + "[" + render(ir, a.index, names) + "]";
+      if (a.memory == memory_kind::global) name(out, a.target);
+      else out << "tile" << a.target;
+      if (a.column >= 0) {
+        out << '(';
+        render_to(out, ir, a.index, name);
+        out << ", ";
+        render_to(out, ir, a.column, name);
+        out << ')';
+      } else {
+        out << '[';
+        render_to(out, ir, a.index, name);
+        out << ']';
+      }
+      return;
     }
-    case ir_op::call: return "f(" + render(ir, e.a, names) + ", ...)";
-    case ir_op::min: return "min(" + render(ir, e.a, names) + ", " + render(ir, e.b, names) + ")";
-    case ir_op::max: return "max(" + render(ir, e.a, names) + ", " + render(ir, e.b, names) + ")";
-    case ir_op::negate: return "-(" + render(ir, e.a, names) + ")";
-    case ir_op::logical_not: return "!(" + render(ir, e.a, names) + ")";
-    case ir_op::bit_not: return "~(" + render(ir, e.a, names) + ")";
+    case ir_op::call: out << "f("; render_to(out, ir, e.a, name); out << ", ...)"; return;
+    case ir_op::min: case ir_op::max:
+      out << (e.op == ir_op::min ? "min(" : "max(");
+      render_to(out, ir, e.a, name);
+      out << ", ";
+      render_to(out, ir, e.b, name);
+      out << ')';
+      return;
+    case ir_op::negate: case ir_op::logical_not: case ir_op::bit_not:
+      out << (e.op == ir_op::negate ? "-(" : e.op == ir_op::logical_not ? "!(" : "~(");
+      render_to(out, ir, e.a, name);
+      out << ')';
+      return;
     default: {
       // Parenthesise operands that are themselves binary, so that the text reads unambiguously.
       auto operand = [&](int child) {
         const ir_op op = ir.exprs[static_cast<std::size_t>(child)].op;
         const bool compound = op >= ir_op::add && op <= ir_op::logical_or;
-        return compound ? "(" + render(ir, child, names) + ")" : render(ir, child, names);
+        if (compound) out << '(';
+        render_to(out, ir, child, name);
+        if (compound) out << ')';
       };
-      return operand(e.a) + symbol(e.op) + operand(e.b);
+      operand(e.a);
+      out << symbol(e.op);
+      operand(e.b);
     }
   }
+}
+
+// `names[i]` names parameter i (the kernel's own names, or p0, p1, ...).
+inline std::string render(const ir_builder& ir, int id, const std::vector<std::string>& names) {
+  detail::text_buffer out;
+  render_to(out, ir, id, [&](detail::text_buffer& b, int i) {
+    if (i >= 0 && static_cast<std::size_t>(i) < names.size()) b << std::string_view(names[static_cast<std::size_t>(i)]);
+    else b << 'p' << i;
+  });
+  return std::string(out.view());
 }
 
 }  // namespace warden::dsl

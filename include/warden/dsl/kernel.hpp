@@ -24,6 +24,9 @@
 #include "handles.hpp"
 #include "ir.hpp"
 #include "stmt.hpp"
+#include "../check/diagnostic.hpp"
+#include "../check/explain.hpp"
+#include "../check/rules.hpp"
 
 namespace warden {
 
@@ -187,12 +190,56 @@ constexpr const auto& definition_of(const K& kernel) {
   else return kernel;
 }
 
+namespace dsl {
+// The kernel_def, unchecked: what kernel() returns once the checker has accepted the program.
+// Tests and the fuzzer use it to look at the verdict of programs the checker rejects.
 template <class Block, class... Params, class F>
-constexpr auto kernel(F body) {
+constexpr auto build_kernel(F body) {
   auto program = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return dsl::to_statement(body(dsl::kernel_context<Block, 0>{}, dsl::make_handle<static_cast<int>(I), Params>()...));
   }(std::index_sequence_for<Params...>{});
   return kernel_def<Block, decltype(program), Params...>{program};
+}
+}  // namespace dsl
+
+namespace check {
+// The checker's verdict on a kernel: the first finding of analyse() and its explanation.
+template <class K>
+constexpr verdict verdict_of(const K& kernel) {
+  const auto& def = definition_of(kernel);
+  using D = std::remove_cvref_t<decltype(def)>;
+  const dsl::ir_builder ir = def.describe();
+  const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
+  const finding f = analyse(ir, shape);
+  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
+  }(std::make_index_sequence<D::arity>{});
+  return {f, explain(ir, kinds, f)};
+}
+
+// The verdict on the kernel whose body has type F (a lambda without captures, so F{} is its body).
+template <class Block, class F, class... Params>
+struct verdict_on_body {
+  static constexpr verdict value = verdict_of(dsl::build_kernel<Block, Params...>(F{}));
+};
+}  // namespace check
+
+// Defines a kernel and checks it: a program that may race or diverge at a barrier does not
+// compile (W010-W040; see docs/diagnostics.md). `body` must not capture: pass run-time values as
+// value<T> parameters and compile-time ones as template arguments or constexpr globals.
+template <class Block, class... Params, class F>
+constexpr auto kernel(F body) {
+  static_assert(std::is_default_constructible_v<F>,
+                "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
+                "from its type); pass values as value<T> parameters");
+  static_assert(check::report<check::verdict_on_body<Block, F, Params...>>() == 0);
+  return dsl::build_kernel<Block, Params...>(body);
+}
+
+// trusted(statements...): the statements run as written and the race rules skip their accesses.
+template <dsl::statement... S>
+constexpr auto trusted(S... s) {
+  return dsl::trusted_s<dsl::seq_s<S...>>{{}, dsl::seq_s<S...>{{}, detail::make_pack(s...)}};
 }
 
 // ---- statements ----------------------------------------------------------------------------------

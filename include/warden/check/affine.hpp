@@ -1,0 +1,386 @@
+#pragma once
+// Index expressions as polynomials, and the two facts the global-memory rules need of them:
+//   * injectivity: distinct threads (and iterations) never compute the same index, proved by a
+//     mixed-radix argument: order the terms c_i * v_i so that every partial sum stays below the
+//     next coefficient; then the index determines every v_i (like digits of a number);
+//   * block separation: blocks work on disjoint windows `b * S + f(t)` with f spanning fewer than
+//     S elements.
+// Bounds come from the static block shape, static trip counts, and the guards around an access
+// (`col < n` bounds `col` by n - 1), so `row * n + col` under `col < n` is proved injective.
+
+#include <optional>
+#include <vector>
+
+#include "../dsl/ir.hpp"
+#include "polynomial.hpp"
+
+namespace warden::check {
+
+using dsl::ir_builder;
+using dsl::ir_op;
+
+struct block_shape {
+  int x = 1, y = 1, z = 1;
+  // How many grid dimensions the kernel refers to (block ids, global ids, grid extents); the
+  // others must be 1 at launch (checked there), so their block ids are always 0.
+  int grid_rank = 3;
+  constexpr int extent(int d) const { return d == 0 ? x : d == 1 ? y : z; }
+  constexpr int threads() const { return x * y * z; }
+};
+
+// Where an expression is evaluated: the loops around it (a range of the loop pool).
+struct scope {
+  int loop_begin = 0, loop_end = 0;
+};
+
+// Why an index is not a polynomial: it holds loaded data (W012 territory), or an operation the
+// polynomial form cannot follow (division, masks, ...).
+enum class opacity : unsigned char { none, data, non_affine };
+
+constexpr opacity worst(opacity a, opacity b) { return a == opacity::data || b == opacity::data ? opacity::data : a == opacity::none ? b : a; }
+
+// Does the expression depend on loaded data (loads, thread-private variables, user calls)?
+constexpr bool depends_on_data(const ir_builder& ir, int id) {
+  if (id < 0) return false;
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  switch (e.op) {
+    case ir_op::load: case ir_op::tile_load: case ir_op::local_var: case ir_op::call: return true;
+    default: return depends_on_data(ir, e.a) || depends_on_data(ir, e.b);
+  }
+}
+
+// The loop of the scope that binds loop variable `level`, or -1.
+constexpr int loop_of(const ir_builder& ir, scope s, int level, int* position = nullptr) {
+  for (int p = s.loop_end - 1; p >= s.loop_begin; --p) {
+    const int l = ir.loop_pool[static_cast<std::size_t>(p)];
+    if (ir.loops[static_cast<std::size_t>(l)].level == level) {
+      if (position != nullptr) *position = p;
+      return l;
+    }
+  }
+  return -1;
+}
+
+constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int id, opacity* why = nullptr) {
+  auto opaque = [&](opacity o) {
+    if (why != nullptr) *why = worst(*why, o);
+    return polynomial::invalid();
+  };
+  if (id < 0) return opaque(opacity::non_affine);
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  const int d = static_cast<int>(e.value % 3);
+  switch (e.op) {
+    case ir_op::constant:
+      if (e.is_float) return opaque(opacity::non_affine);
+      return polynomial::constant(e.value);
+    case ir_op::thread_id:
+      if (shape.extent(d) == 1) return polynomial::constant(0);
+      return polynomial::of_symbol(symbol::thread(d));
+    case ir_op::block_id:
+      if (d >= shape.grid_rank) return polynomial::constant(0);
+      return polynomial::of_symbol(symbol::block(d));
+    case ir_op::block_dim: return polynomial::constant(shape.extent(d));
+    case ir_op::grid_dim: return polynomial::of_symbol(symbol::grid_dim(d));
+    case ir_op::global_id: {
+      polynomial g;
+      if (d < shape.grid_rank) g = polynomial::of_symbol(symbol::block(d), shape.extent(d));
+      if (shape.extent(d) > 1) g = g + polynomial::of_symbol(symbol::thread(d));
+      return g;
+    }
+    case ir_op::param_value: return polynomial::of_symbol(symbol::param_value(static_cast<int>(e.value)));
+    case ir_op::param_size: return polynomial::of_symbol(symbol::param_size(static_cast<int>(e.value)));
+    case ir_op::loop_var: {
+      int position = 0;
+      const int l = loop_of(ir, s, static_cast<int>(e.value), &position);
+      if (l < 0) return opaque(opacity::non_affine);
+      const auto& loop = ir.loops[static_cast<std::size_t>(l)];
+      const scope outer{s.loop_begin, position};
+      const polynomial lo = lower(ir, shape, outer, loop.lo, why);
+      const polynomial step = lower(ir, shape, outer, loop.step, why);
+      const polynomial counted = step * polynomial::of_symbol(symbol::counter(l));
+      return lo + counted;
+    }
+    case ir_op::load: case ir_op::tile_load: case ir_op::local_var: case ir_op::call: return opaque(opacity::data);
+    // (Operands in named locals: g++ 12 mishandles two temporaries of a class with a vector
+    // member in one return expression during constant evaluation.)
+    case ir_op::add: case ir_op::sub: case ir_op::mul: {
+      const polynomial x = lower(ir, shape, s, e.a, why);
+      const polynomial y = lower(ir, shape, s, e.b, why);
+      if (e.op == ir_op::add) return x + y;
+      if (e.op == ir_op::sub) return x - y;
+      return x * y;
+    }
+    case ir_op::negate: {
+      const polynomial x = lower(ir, shape, s, e.a, why);
+      return (-1) * x;
+    }
+    case ir_op::shl: {
+      const polynomial amount = lower(ir, shape, s, e.b, why);
+      if (!amount.is_constant() || amount.constant_part() < 0 || amount.constant_part() > 30) {
+        lower(ir, shape, s, e.a, why);  // still learn whether the operand holds data
+        return opaque(opacity::non_affine);
+      }
+      const polynomial x = lower(ir, shape, s, e.a, why);
+      return (1LL << amount.constant_part()) * x;
+    }
+    default:
+      if (e.a >= 0) lower(ir, shape, s, e.a, why);
+      if (e.b >= 0) lower(ir, shape, s, e.b, why);
+      return opaque(opacity::non_affine);
+  }
+}
+
+// A loop's iteration count when it is the same constant for every thread, else nullopt.
+constexpr std::optional<long long> static_trip_count(const ir_builder& ir, block_shape shape, int l) {
+  const auto& loop = ir.loops[static_cast<std::size_t>(l)];
+  if (loop.grid_stride) return std::nullopt;
+  // The loop's bounds are evaluated outside it; their loops are irrelevant to constancy.
+  const scope none{};
+  const polynomial lo = lower(ir, shape, none, loop.lo), hi = lower(ir, shape, none, loop.hi),
+                   step = lower(ir, shape, none, loop.step);
+  if (!lo.is_constant() || !hi.is_constant() || !step.is_constant() || step.constant_part() <= 0) return std::nullopt;
+  const long long span = hi.constant_part() - lo.constant_part();
+  return span <= 0 ? 0 : (span + step.constant_part() - 1) / step.constant_part();
+}
+
+// The largest value of a variable, if bounded. (Not std::optional: nvcc's front end does not take
+// an optional of a class with a vector member as a literal type.)
+struct bound {
+  bool bounded = false;
+  polynomial max;
+  constexpr explicit operator bool() const { return bounded; }
+  constexpr const polynomial& operator*() const { return max; }
+  constexpr const polynomial* operator->() const { return &max; }
+};
+constexpr bound max_of(const ir_builder& ir, block_shape shape, int var) {
+  bound b;
+  if (symbol::is_thread(var)) {
+    b.bounded = true;
+    b.max = polynomial::constant(shape.extent(var) - 1);
+  } else if (symbol::is_block(var)) {
+    b.bounded = true;
+    b.max = polynomial::of_symbol(symbol::grid_dim(var - 3)) - polynomial::constant(1);
+  } else if (auto trips = static_trip_count(ir, shape, var - 16)) {
+    b.bounded = true;
+    b.max = polynomial::constant(*trips - 1);
+  }
+  return b;
+}
+
+// An index as sum_v coefficient(v) * v + rest, over the variables; `ok` false if not of that form.
+struct linear_form {
+  struct entry {
+    int var = 0;
+    polynomial coefficient;
+  };
+  std::vector<entry> terms;  // sorted by variable
+  polynomial rest;
+  bool ok = true;
+
+  constexpr const polynomial* coefficient_of(int var) const {
+    for (const entry& e : terms)
+      if (e.var == var) return &e.coefficient;
+    return nullptr;
+  }
+  constexpr void add(int var, const polynomial& c) {
+    std::size_t i = 0;
+    while (i < terms.size() && terms[i].var < var) ++i;
+    if (i < terms.size() && terms[i].var == var) terms[i].coefficient = terms[i].coefficient + c;
+    else terms.insert(terms.begin() + static_cast<long>(i), entry{var, c});
+    if (terms[i].coefficient.terms.empty()) terms.erase(terms.begin() + static_cast<long>(i));
+  }
+  // The same variable part (coefficients equal), whatever the rest.
+  constexpr bool same_variables(const linear_form& o) const {
+    if (terms.size() != o.terms.size()) return false;
+    for (std::size_t i = 0; i < terms.size(); ++i)
+      if (terms[i].var != o.terms[i].var || !(terms[i].coefficient == o.terms[i].coefficient)) return false;
+    return true;
+  }
+};
+
+constexpr linear_form linearise(const polynomial& p) {
+  linear_form f;
+  if (!p.valid) {
+    f.ok = false;
+    return f;
+  }
+  for (const term& t : p.terms) {
+    int var = -1;
+    const int n = variables_in(t.m, &var);
+    if (n == 0) f.rest.add_term(t.m, t.coefficient);
+    else if (n == 1) {
+      polynomial c;
+      c.add_term(without(t.m, var), t.coefficient);
+      f.add(var, c);
+    } else {
+      f.ok = false;
+    }
+  }
+  return f;
+}
+
+// What the guards around an access say: upper bounds `bound <= 0`, and pinned variables.
+struct facts {
+  std::vector<polynomial> at_most_zero;
+  struct pin {
+    int var = 0;
+    long long value = 0;
+  };
+  std::vector<pin> pins;
+
+  constexpr bool pinned(int var) const {
+    for (const pin& p : pins)
+      if (p.var == var) return true;
+    return false;
+  }
+};
+
+constexpr void learn(const ir_builder& ir, block_shape shape, scope s, int id, bool negated, facts& out) {
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  auto side = [&](int x) { return lower(ir, shape, s, x); };
+  auto at_most = [&](const polynomial& a, const polynomial& b, long long slack) {  // a <= b - slack
+    const polynomial f = a - b + polynomial::constant(slack);
+    if (f.valid) out.at_most_zero.push_back(f);
+  };
+  switch (e.op) {
+    case ir_op::logical_and:
+      if (!negated) {
+        learn(ir, shape, s, e.a, false, out);
+        learn(ir, shape, s, e.b, false, out);
+      }
+      return;
+    case ir_op::logical_or:
+      if (negated) {
+        learn(ir, shape, s, e.a, true, out);
+        learn(ir, shape, s, e.b, true, out);
+      }
+      return;
+    case ir_op::logical_not: learn(ir, shape, s, e.a, !negated, out); return;
+    case ir_op::less: negated ? at_most(side(e.b), side(e.a), 0) : at_most(side(e.a), side(e.b), 1); return;
+    case ir_op::less_equal: negated ? at_most(side(e.b), side(e.a), 1) : at_most(side(e.a), side(e.b), 0); return;
+    case ir_op::greater: negated ? at_most(side(e.a), side(e.b), 0) : at_most(side(e.b), side(e.a), 1); return;
+    case ir_op::greater_equal: negated ? at_most(side(e.a), side(e.b), 1) : at_most(side(e.b), side(e.a), 0); return;
+    case ir_op::equal: {
+      if (negated) return;
+      const polynomial a = side(e.a), b = side(e.b);
+      at_most(a, b, 0);
+      at_most(b, a, 0);
+      for (int flip = 0; flip < 2; ++flip) {
+        const linear_form f = linearise(flip == 0 ? a : b);
+        const polynomial& other = flip == 0 ? b : a;
+        if (f.ok && f.terms.size() == 1 && f.terms[0].coefficient == polynomial::constant(1) && f.rest.terms.empty() &&
+            other.is_constant() && symbol::is_thread(f.terms[0].var))
+          out.pins.push_back({f.terms[0].var, other.constant_part()});
+      }
+      return;
+    }
+    default: return;
+  }
+}
+
+// Which variables may differ between the two executions compared.
+struct varying {
+  bool blocks = true;    // two different blocks may be compared
+  bool counters = true;  // two different iterations may be compared
+  constexpr bool operator()(int var) const {
+    return symbol::is_thread(var) || (blocks && symbol::is_block(var)) || (counters && symbol::is_counter(var));
+  }
+};
+
+// Mixed radix: does `form` take distinct values for distinct values of the varying variables?
+// `initial` bounds a non-negative quantity already below the lowest term (block separation).
+constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
+                               varying vary, long long initial = 0) {
+  if (!form.ok) return false;
+  struct item {
+    int var;
+    polynomial coefficient;
+    bound max;
+  };
+  // Every variable that may differ must take part (or be pinned), or two threads differing only
+  // in it would meet.
+  for (int d = 0; d < 3; ++d) {
+    if (shape.extent(d) > 1 && !known.pinned(symbol::thread(d)) && form.coefficient_of(symbol::thread(d)) == nullptr) return false;
+    if (vary.blocks && d < shape.grid_rank && form.coefficient_of(symbol::block(d)) == nullptr) return false;
+  }
+  std::vector<item> left;
+  for (const auto& t : form.terms) {
+    if (!vary(t.var) || known.pinned(t.var)) continue;  // equal on both sides: cancels
+    item it{t.var, t.coefficient, max_of(ir, shape, t.var)};
+    // A negative constant coefficient on a bounded variable: count it downwards instead.
+    if (it.coefficient.is_constant() && it.coefficient.constant_part() < 0 && it.max && it.max->is_constant())
+      it.coefficient = (-1) * it.coefficient;
+    left.push_back(it);
+  }
+  std::vector<polynomial> bounds{polynomial::constant(initial)};  // each bounds the low part from above
+  linear_form low;
+  while (!left.empty()) {
+    // The next digit: a coefficient above some bound of the low part; prefer constant, small ones.
+    int pick = -1;
+    for (int i = 0; i < static_cast<int>(left.size()); ++i) {
+      const item& it = left[static_cast<std::size_t>(i)];
+      bool fits = false;
+      for (const polynomial& b : bounds) fits = fits || provably_positive(it.coefficient - b);
+      if (!fits) continue;
+      if (!it.max && left.size() > 1) continue;  // an unbounded digit must come last
+      if (pick < 0) {
+        pick = i;
+        continue;
+      }
+      const item& best = left[static_cast<std::size_t>(pick)];
+      const bool c1 = it.coefficient.is_constant(), c2 = best.coefficient.is_constant();
+      if ((c1 && !c2) || (c1 && c2 && it.coefficient.constant_part() < best.coefficient.constant_part())) pick = i;
+    }
+    if (pick < 0) return false;
+    const item it = left[static_cast<std::size_t>(pick)];
+    left.erase(left.begin() + pick);
+    low.add(it.var, it.coefficient);
+    std::vector<polynomial> next;
+    if (it.max)
+      for (const polynomial& b : bounds) {
+        const polynomial n = b + it.coefficient * *it.max;
+        if (n.valid) next.push_back(n);
+      }
+    // A guard that bounds exactly the low part so far: `low + rest <= 0` gives low <= -rest.
+    for (const polynomial& f : known.at_most_zero) {
+      const linear_form g = linearise(f);
+      if (!g.ok) continue;
+      linear_form vars;
+      for (const auto& t : g.terms)
+        if (vary(t.var) && !known.pinned(t.var)) vars.add(t.var, t.coefficient);
+      if (!vars.same_variables(low)) continue;
+      // Variables equal on both sides (not varying, or pinned) belong to the bound.
+      polynomial rest = g.rest;
+      for (const auto& t : g.terms)
+        if (!(vary(t.var) && !known.pinned(t.var))) rest = rest + t.coefficient * polynomial::of_symbol(t.var);
+      if (rest.valid) next.push_back((-1) * rest);
+    }
+    bounds = next;
+    if (bounds.empty() && !left.empty()) return false;
+  }
+  return true;
+}
+
+// The range [lo, hi] of sum c_v * v over thread variables and static counters, with constant c_v.
+struct span_range {
+  long long lo = 0, hi = 0;
+  bool ok = true;
+};
+constexpr span_range range_of(const ir_builder& ir, block_shape shape, const linear_form& form, varying vary) {
+  span_range r;
+  for (const auto& t : form.terms) {
+    if (symbol::is_block(t.var)) continue;
+    if (!vary(t.var)) continue;
+    const auto max = max_of(ir, shape, t.var);
+    if (!t.coefficient.is_constant() || !max || !max->is_constant()) {
+      r.ok = false;
+      return r;
+    }
+    const long long a = t.coefficient.constant_part() * max->constant_part();
+    if (a < 0) r.lo += a;
+    else r.hi += a;
+  }
+  return r;
+}
+
+}  // namespace warden::check

@@ -1,0 +1,110 @@
+#pragma once
+// A finding in the user's terms: the buffer (kind#position for a parameter, tileL for a shared
+// tile), the accesses with their index expressions, and what meets where. Built in constant
+// evaluation, so the kernel's diagnostic can carry it.
+
+#include <array>
+#include <string_view>
+
+#include "../detail/text_buffer.hpp"
+#include "rules.hpp"
+
+namespace warden::check {
+
+template <std::size_t N>
+struct explainer {
+  const ir_builder& ir;
+  const std::array<std::string_view, N>& kinds;  // in, out, inout, atomic, value per parameter
+
+  constexpr void name(detail::text_buffer& out, int i) const {
+    if (i >= 0 && static_cast<std::size_t>(i) < N) out << kinds[static_cast<std::size_t>(i)];
+    else out << 'p';
+    out << '#' << i;
+  }
+  constexpr void buffer(detail::text_buffer& out, const dsl::ir_access& a) const {
+    if (a.memory == dsl::memory_kind::global) name(out, a.target);
+    else out << "tile" << a.target;
+  }
+  constexpr void expr(detail::text_buffer& out, int id) const {
+    dsl::render_to(out, ir, id, [&](detail::text_buffer& b, int i) { name(b, i); });
+  }
+  constexpr void access(detail::text_buffer& out, int id) const {
+    const auto& a = ir.accesses[static_cast<std::size_t>(id)];
+    const char* verbs[] = {"load ", "store ", "atomic "};
+    out << verbs[static_cast<int>(a.kind)];
+    buffer(out, a);
+    if (a.column >= 0) {
+      out << '(';
+      expr(out, a.index);
+      out << ", ";
+      expr(out, a.column);
+      out << ')';
+    } else {
+      out << '[';
+      expr(out, a.index);
+      out << ']';
+    }
+  }
+  constexpr void loop(detail::text_buffer& out, int l) const { out << "loop i" << ir.loops[static_cast<std::size_t>(l)].level; }
+
+  constexpr detail::text_buffer explain(const finding& f) const {
+    detail::text_buffer out;
+    switch (f.code) {
+      case rule::none: break;
+      case rule::W030:
+        out << "sync() ";
+        if (f.loop >= 0) {
+          out << "in ";
+          loop(out, f.loop);
+          out << " whose bound ";
+          expr(out, f.expr);
+          out << " differs between threads";
+        } else {
+          out << "under when(";
+          expr(out, f.expr);
+          out << "), which differs between threads";
+        }
+        break;
+      case rule::W012:
+        access(out, f.first);
+        out << ": the index depends on loaded data";
+        break;
+      case rule::W022:
+        access(out, f.first);
+        out << ": thread " << f.thread1 << " loads element " << f.element << ", which no earlier phase stores";
+        break;
+      default: {
+        buffer(out, ir.accesses[static_cast<std::size_t>(f.first)]);
+        out << ": ";
+        access(out, f.first);
+        out << " vs ";
+        access(out, f.second);
+        out << ": ";
+        if (f.code == rule::W020 || f.code == rule::W021) {
+          out << "threads " << f.thread1 << " and " << f.thread2 << " meet at element " << f.element;
+          if (f.code == rule::W021) {
+            out << " in consecutive iterations of ";
+            loop(out, f.loop);
+          } else {
+            out << " in one phase";
+          }
+        } else if (f.across_blocks) {
+          out << "threads of different blocks may meet";
+        } else if (f.loop >= 0) {
+          out << "threads of one block may meet in consecutive iterations of ";
+          loop(out, f.loop);
+        } else {
+          out << "threads of one block may meet in one phase";
+        }
+      }
+    }
+    return out;
+  }
+};
+
+template <std::size_t N>
+constexpr detail::text_buffer explain(const ir_builder& ir, const std::array<std::string_view, N>& kinds, const finding& f) {
+  return explainer<N>{ir, kinds}.explain(f);
+}
+
+}  // namespace warden::check

@@ -1,0 +1,271 @@
+// Must-accept kernels of DESIGN §5 that work through shared tiles: tree reduction, padded-tile
+// transpose, tiled matrix multiply, 1-D and 2-D stencils with halos, Blelloch scan, bitonic sort.
+// Each compiles (the checker accepted it), records clean on the cpu backend, and is checked
+// against plain C++.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+namespace w = warden;
+
+namespace {
+std::vector<float> ramp(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 37) % 11) - 5.f;
+  return v;
+}
+}  // namespace
+
+// Tree reduction: one partial sum per block, `if (t < s)` and a barrier per level.
+WARDEN_KERNEL(tree_sum_k, w::kernel<w::block<256>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 256>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0.f), w::sync(),
+                  w::for_range(k, 0, 8, [&](auto, auto level) {
+                    auto s = 128 >> level;
+                    return w::seq(w::when(t < s, tile[t] = tile[t] + tile[t + s]), w::sync());
+                  }),
+                  w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+}));
+
+TEST_CASE("accepted: a shared-memory tree reduction", "[checker][accept]") {
+  const auto host = ramp(1000);
+  auto in = w::to_device(host);
+  w::device_buffer<float> out(4);
+  const auto r = w::record(tree_sum_k, w::grid(4), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t b = 0; b < 4; ++b) {
+    float expect = 0.f;
+    for (std::size_t i = b * 256; i < std::min<std::size_t>(host.size(), (b + 1) * 256); ++i) expect += host[i];
+    REQUIRE(got[b] == expect);
+  }
+}
+
+// Transpose through a padded tile: rows x cols in, cols x rows out.
+WARDEN_KERNEL(transpose_tile_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>, w::value<int>>(
+                                    [](auto k, auto in, auto out, auto rows, auto cols) {
+                                      return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
+                                        auto tx = k.thread_id();
+                                        auto ty = k.thread_id_y();
+                                        auto x = k.block_id() * 16 + tx;
+                                        auto y = k.block_id_y() * 16 + ty;
+                                        auto ox = k.block_id_y() * 16 + tx;
+                                        auto oy = k.block_id() * 16 + ty;
+                                        return w::seq(w::when(y < rows && x < cols, tile(ty, tx) = in[y * cols + x]), w::sync(),
+                                                      w::when(oy < cols && ox < rows, out[oy * rows + ox] = tile(tx, ty)));
+                                      });
+                                    }));
+
+TEST_CASE("accepted: a transpose through a padded tile", "[checker][accept]") {
+  const int rows = 40, cols = 23;
+  const auto host = ramp(rows * cols);
+  auto in = w::to_device(host);
+  w::device_buffer<float> out(host.size());
+  const auto r = w::record(transpose_tile_k, w::grid((cols + 15) / 16, (rows + 15) / 16), in, out, rows, cols);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) REQUIRE(got[static_cast<std::size_t>(j * rows + i)] == host[static_cast<std::size_t>(i * cols + j)]);
+}
+
+// Tiled matrix multiply, two barriers per k-tile.
+WARDEN_KERNEL(matmul_k, w::kernel<w::block<8, 8>, w::in<float>, w::in<float>, w::out<float>, w::value<int>>(
+                            [](auto k, auto a, auto b, auto c, auto n) {
+                              return w::shared<float, 8, 8>(k, [&](auto k, auto ta) {
+                                return w::shared<float, 8, 8>(k, [&](auto k, auto tb) {
+                                  auto tx = k.thread_id();
+                                  auto ty = k.thread_id_y();
+                                  auto row = k.global_id_y();
+                                  auto col = k.global_id();
+                                  return w::local(k, 0.f, [&](auto k, auto acc) {
+                                    return w::seq(
+                                        w::for_range(k, 0, (n + 7) / 8, [&](auto k, auto kt) {
+                                          return w::seq(
+                                              w::when(row < n && kt * 8 + tx < n, ta(ty, tx) = a[row * n + kt * 8 + tx])
+                                                  .otherwise(ta(ty, tx) = 0.f),
+                                              w::when(col < n && kt * 8 + ty < n, tb(ty, tx) = b[(kt * 8 + ty) * n + col])
+                                                  .otherwise(tb(ty, tx) = 0.f),
+                                              w::sync(),
+                                              w::for_range(k, 0, 8, [&](auto, auto j) { return acc += ta(ty, j) * tb(j, tx); }),
+                                              w::sync());
+                                        }),
+                                        w::when(row < n && col < n, c[row * n + col] = acc));
+                                  });
+                                });
+                              });
+                            }));
+
+TEST_CASE("accepted: a tiled matrix multiply with two barriers per tile", "[checker][accept]") {
+  const int n = 19;
+  const auto ha = ramp(n * n);
+  auto hb = ramp(n * n);
+  std::reverse(hb.begin(), hb.end());
+  auto a = w::to_device(ha);
+  auto b = w::to_device(hb);
+  w::device_buffer<float> c(ha.size());
+  const auto r = w::record(matmul_k, w::grid((n + 7) / 8, (n + 7) / 8), a, b, c, n);
+  CHECK(r.clean());
+  const auto got = w::to_host(c);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      float expect = 0.f;
+      for (int q = 0; q < n; ++q) expect += ha[static_cast<std::size_t>(i * n + q)] * hb[static_cast<std::size_t>(q * n + j)];
+      REQUIRE(got[static_cast<std::size_t>(i * n + j)] == Approx(expect));
+    }
+}
+
+// 1-D three-point stencil with one halo element on each side.
+WARDEN_KERNEL(stencil_1d_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 66>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t + 1] = in[i]).otherwise(tile[t + 1] = 0.f),
+                  w::when(t == 0, w::when(i >= 1 && i - 1 < in.size(), tile[0] = in[i - 1]).otherwise(tile[0] = 0.f)),
+                  w::when(t == 63, w::when(i + 1 < in.size(), tile[65] = in[i + 1]).otherwise(tile[65] = 0.f)),
+                  w::sync(),
+                  w::when(i < in.size(), out[i] = tile[t] + tile[t + 1] + tile[t + 2]));
+  });
+}));
+
+TEST_CASE("accepted: a 1-D stencil with halos", "[checker][accept]") {
+  const auto host = ramp(300);
+  auto in = w::to_device(host);
+  w::device_buffer<float> out(host.size());
+  const auto r = w::record(stencil_1d_k, w::grid_for(300), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    const float left = i > 0 ? host[i - 1] : 0.f, right = i + 1 < host.size() ? host[i + 1] : 0.f;
+    REQUIRE(got[i] == left + host[i] + right);
+  }
+}
+
+// 2-D five-point stencil: an 18 x 18 tile for a 16 x 16 block, halos on the four sides.
+WARDEN_KERNEL(stencil_2d_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>, w::value<int>>(
+                                [](auto k, auto in, auto out, auto rows, auto cols) {
+                                  return w::shared<float, 18, 18>(k, [&](auto k, auto tile) {
+                                    auto tx = k.thread_id();
+                                    auto ty = k.thread_id_y();
+                                    auto row = k.global_id_y();
+                                    auto col = k.global_id();
+                                    auto inside = row < rows && col < cols;
+                                    return w::seq(
+                                        w::when(inside, tile(ty + 1, tx + 1) = in[row * cols + col]).otherwise(tile(ty + 1, tx + 1) = 0.f),
+                                        w::when(tx == 0, w::when(row < rows && col >= 1 && col - 1 < cols, tile(ty + 1, 0) = in[row * cols + col - 1])
+                                                             .otherwise(tile(ty + 1, 0) = 0.f)),
+                                        w::when(tx == 15, w::when(row < rows && col + 1 < cols, tile(ty + 1, 17) = in[row * cols + col + 1])
+                                                              .otherwise(tile(ty + 1, 17) = 0.f)),
+                                        w::when(ty == 0, w::when(row >= 1 && row - 1 < rows && col < cols, tile(0, tx + 1) = in[(row - 1) * cols + col])
+                                                             .otherwise(tile(0, tx + 1) = 0.f)),
+                                        w::when(ty == 15, w::when(row + 1 < rows && col < cols, tile(17, tx + 1) = in[(row + 1) * cols + col])
+                                                              .otherwise(tile(17, tx + 1) = 0.f)),
+                                        w::sync(),
+                                        w::when(inside, out[row * cols + col] = tile(ty, tx + 1) + tile(ty + 2, tx + 1) + tile(ty + 1, tx) +
+                                                                                tile(ty + 1, tx + 2) - 4.f * tile(ty + 1, tx + 1)));
+                                  });
+                                }));
+
+TEST_CASE("accepted: a 2-D stencil with halos", "[checker][accept]") {
+  const int rows = 21, cols = 35;
+  const auto host = ramp(rows * cols);
+  auto in = w::to_device(host);
+  w::device_buffer<float> out(host.size());
+  const auto r = w::record(stencil_2d_k, w::grid((cols + 15) / 16, (rows + 15) / 16), in, out, rows, cols);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  auto at = [&](int i, int j) { return i < 0 || j < 0 || i >= rows || j >= cols ? 0.f : host[static_cast<std::size_t>(i * cols + j)]; };
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j)
+      REQUIRE(got[static_cast<std::size_t>(i * cols + j)] == at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1) - 4.f * at(i, j));
+}
+
+// Blelloch exclusive scan of 128 elements per block of 64 threads: up-sweep, then down-sweep.
+WARDEN_KERNEL(blelloch_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  return w::shared<int, 128>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto base = k.block_id() * 128;
+    return w::seq(
+        w::when(base + 2 * t < in.size(), tile[2 * t] = in[base + 2 * t]).otherwise(tile[2 * t] = 0),
+        w::when(base + 2 * t + 1 < in.size(), tile[2 * t + 1] = in[base + 2 * t + 1]).otherwise(tile[2 * t + 1] = 0),
+        w::sync(),
+        w::for_range(k, 0, 7, [&](auto, auto d) {  // up-sweep: offset 1, 2, ..., 64
+          auto offset = 1 << d;
+          return w::seq(w::when(t < (64 >> d), tile[offset * (2 * t + 2) - 1] = tile[offset * (2 * t + 2) - 1] +
+                                                                                 tile[offset * (2 * t + 1) - 1]),
+                        w::sync());
+        }),
+        w::when(t == 0, tile[127] = 0), w::sync(),
+        w::for_range(k, 0, 7, [&](auto k, auto e) {  // down-sweep: offset 64, 32, ..., 1
+          auto offset = 64 >> e;
+          return w::seq(w::when(t < (1 << e), w::local(k, tile[offset * (2 * t + 1) - 1], [&](auto, auto left) {
+                                  return w::seq(tile[offset * (2 * t + 1) - 1] = tile[offset * (2 * t + 2) - 1],
+                                                tile[offset * (2 * t + 2) - 1] = tile[offset * (2 * t + 2) - 1] + left);
+                                })),
+                        w::sync());
+        }),
+        w::when(base + 2 * t < in.size(), out[base + 2 * t] = tile[2 * t]),
+        w::when(base + 2 * t + 1 < in.size(), out[base + 2 * t + 1] = tile[2 * t + 1]));
+  });
+}));
+
+TEST_CASE("accepted: a Blelloch scan", "[checker][accept]") {
+  std::vector<int> host(300);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 13) % 7);
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(host.size());
+  const auto r = w::record(blelloch_k, w::grid(3), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t b = 0; b * 128 < host.size(); ++b) {
+    int sum = 0;
+    for (std::size_t i = b * 128; i < std::min<std::size_t>(host.size(), (b + 1) * 128); ++i) {
+      REQUIRE(got[i] == sum);
+      sum += host[i];
+    }
+  }
+}
+
+// Bitonic sort of 64 elements per block: partners t ^ j exchange through the tile.
+WARDEN_KERNEL(bitonic_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = INT_MAX), w::sync(),
+                  w::for_range(k, 1, 7, [&](auto k, auto s) {
+                    return w::for_range(k, 0, s, [&](auto k, auto r) {
+                      auto j = 1 << (s - 1 - r);
+                      auto p = t ^ j;
+                      auto ascending = (t & (1 << s)) == 0;
+                      return w::seq(w::when(p > t, w::local(k, tile[t], [&](auto k, auto a) {
+                                              return w::local(k, tile[p], [&](auto, auto b) {
+                                                return w::when((a > b) == ascending, tile[t] = b, tile[p] = a);
+                                              });
+                                            })),
+                                    w::sync());
+                    });
+                  }),
+                  w::when(i < in.size(), out[i] = tile[t]));
+  });
+}));
+
+TEST_CASE("accepted: a bitonic sort with t ^ j partners", "[checker][accept]") {
+  std::vector<int> host(128);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 7919) % 1000);
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(host.size());
+  const auto r = w::record(bitonic_k, w::grid(2), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t b = 0; b < 2; ++b) {
+    std::vector<int> expect(host.begin() + static_cast<long>(b * 64), host.begin() + static_cast<long>(b * 64 + 64));
+    std::sort(expect.begin(), expect.end());
+    REQUIRE(std::vector<int>(got.begin() + static_cast<long>(b * 64), got.begin() + static_cast<long>(b * 64 + 64)) == expect);
+  }
+}
