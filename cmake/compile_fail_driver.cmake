@@ -33,7 +33,13 @@ if(KIND STREQUAL "nvcc")
       -arch=sm_${CUDA_ARCH} -x cu ${include_flags} ${defect_flags}
       -c "${SOURCE}" -o "${WORKDIR}/case.o")
 else()
-  set(command "${COMPILER}" -std=c++20 -fsyntax-only -fno-diagnostics-color
+  # The checker's constant-evaluation budget, as warden::warden sets it (cmake/warden_library.cmake).
+  if(COMPILER MATCHES "clang")
+    set(budget -fconstexpr-steps=2147483647)
+  else()
+    set(budget -fconstexpr-ops-limit=4294967295)
+  endif()
+  set(command "${COMPILER}" -std=c++20 -fsyntax-only -fno-diagnostics-color ${budget}
       ${include_flags} ${defect_flags} "${SOURCE}")
 endif()
 

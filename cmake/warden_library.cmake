@@ -18,6 +18,12 @@ target_compile_features(warden INTERFACE cxx_std_20)
 # with the host; extended lambdas let kernel bodies be lambdas.
 target_compile_options(warden INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr --extended-lambda>)
+# The checker enumerates every thread of a block in constant evaluation; the compilers' default
+# budgets (g++ 2^25 operations, clang 2^20 steps) stop it on real kernels. docs/benchmarks.md has
+# what the check costs.
+target_compile_options(warden INTERFACE
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-fconstexpr-ops-limit=4294967295>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:Clang>>:-fconstexpr-steps=2147483647>)
 
 if(NOT WARDEN_INSTALL)
   return()

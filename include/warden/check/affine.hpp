@@ -265,12 +265,20 @@ constexpr void learn(const ir_builder& ir, block_shape shape, scope s, int id, b
       const polynomial a = side(e.a), b = side(e.b);
       at_most(a, b, 0);
       at_most(b, a, 0);
+      // `v == c` pins v; a sum of non-negative variables with positive coefficients `== 0` pins
+      // them all to 0 (global_id == 0: one thread of the grid).
       for (int flip = 0; flip < 2; ++flip) {
         const linear_form f = linearise(flip == 0 ? a : b);
         const polynomial& other = flip == 0 ? b : a;
-        if (f.ok && f.terms.size() == 1 && f.terms[0].coefficient == polynomial::constant(1) && f.rest.terms.empty() &&
-            other.is_constant() && symbol::is_thread(f.terms[0].var))
+        if (!f.ok || !f.rest.terms.empty() || !other.is_constant()) continue;
+        if (f.terms.size() == 1 && f.terms[0].coefficient == polynomial::constant(1)) {
           out.pins.push_back({f.terms[0].var, other.constant_part()});
+        } else if (other.constant_part() == 0) {
+          bool positive = true;
+          for (const auto& t : f.terms) positive = positive && t.coefficient.is_constant() && t.coefficient.constant_part() > 0;
+          if (positive)
+            for (const auto& t : f.terms) out.pins.push_back({t.var, 0});
+        }
       }
       return;
     }
@@ -282,8 +290,9 @@ constexpr void learn(const ir_builder& ir, block_shape shape, scope s, int id, b
 struct varying {
   bool blocks = true;    // two different blocks may be compared
   bool counters = true;  // two different iterations may be compared
+  bool threads = true;   // two different threads may be compared
   constexpr bool operator()(int var) const {
-    return symbol::is_thread(var) || (blocks && symbol::is_block(var)) || (counters && symbol::is_counter(var));
+    return (threads && symbol::is_thread(var)) || (blocks && symbol::is_block(var)) || (counters && symbol::is_counter(var));
   }
 };
 
@@ -300,8 +309,10 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   // Every variable that may differ must take part (or be pinned), or two threads differing only
   // in it would meet.
   for (int d = 0; d < 3; ++d) {
-    if (shape.extent(d) > 1 && !known.pinned(symbol::thread(d)) && form.coefficient_of(symbol::thread(d)) == nullptr) return false;
-    if (vary.blocks && d < shape.grid_rank && form.coefficient_of(symbol::block(d)) == nullptr) return false;
+    if (vary.threads && shape.extent(d) > 1 && !known.pinned(symbol::thread(d)) && form.coefficient_of(symbol::thread(d)) == nullptr)
+      return false;
+    if (vary.blocks && d < shape.grid_rank && !known.pinned(symbol::block(d)) && form.coefficient_of(symbol::block(d)) == nullptr)
+      return false;
   }
   std::vector<item> left;
   for (const auto& t : form.terms) {

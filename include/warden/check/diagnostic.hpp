@@ -43,49 +43,49 @@ struct what {};
 template <class What>
 struct W010_global_write_write_race {
   static_assert(check::always_false<What>,
-                "W010 [write-write race] two threads of the grid may store to one element: give each thread its "
+                "W010 [write-write-race] two threads of the grid may store to one element: give each thread its "
                 "own index (guard it), or use atomic<T>");
 };
 template <class What>
 struct W011_global_read_write_race {
   static_assert(check::always_false<What>,
-                "W011 [read-write race] a thread may load an element another thread stores, with no sync() between "
+                "W011 [read-write-race] a thread may load an element another thread stores, with no sync() between "
                 "(blocks never synchronise): read a different buffer, or split the kernel");
 };
 template <class What>
 struct W012_data_dependent_store {
   static_assert(check::always_false<What>,
-                "W012 [data-dependent store] a store index depends on loaded data: use atomic<T>, or wrap the store "
+                "W012 [data-dependent-store] a store index depends on loaded data: use atomic<T>, or wrap the store "
                 "in trusted(...) if the data guarantees distinct indices");
 };
 template <class What>
 struct W020_shared_race {
   static_assert(check::always_false<What>,
-                "W020 [shared race] two threads touch one shared element in one barrier phase, one of them "
+                "W020 [shared-race] two threads touch one shared element in one barrier phase, one of them "
                 "storing: add sync() between the store and the other access");
 };
 template <class What>
 struct W021_loop_carried_shared_race {
   static_assert(check::always_false<What>,
-                "W021 [loop-carried shared race] the next iteration reuses a shared tile another thread still "
+                "W021 [loop-carried-shared-race] the next iteration reuses a shared tile another thread still "
                 "reads or writes: add sync() at the end of the loop body");
 };
 template <class What>
 struct W022_uninitialised_shared_load {
   static_assert(check::always_false<What>,
-                "W022 [uninitialised shared load] a shared element is loaded that no earlier phase stores: store "
+                "W022 [uninitialised-shared-load] a shared element is loaded that no earlier phase stores: store "
                 "it first (and sync()), or load only what is stored");
 };
 template <class What>
 struct W030_barrier_divergence {
   static_assert(check::always_false<What>,
-                "W030 [barrier divergence] sync() under a condition or loop bound that differs between threads: "
+                "W030 [barrier-divergence] sync() under a condition or loop bound that differs between threads: "
                 "move sync() out, or make the condition uniform (parameters, block ids)");
 };
 template <class What>
 struct W040_atomic_plain_mix {
   static_assert(check::always_false<What>,
-                "W040 [atomic and plain access] one element is accessed atomically and plainly in one phase: make "
+                "W040 [atomic-plain-mix] one element is accessed atomically and plainly in one phase: make "
                 "every access atomic, or separate them with sync()");
 };
 

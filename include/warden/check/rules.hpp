@@ -248,31 +248,50 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
     return prints[static_cast<std::size_t>(i)];
   };
 
-  // W022: a load no store can precede.
+  // W022: a load no store can precede. Per tile, the first store position at each element
+  // (an unknown index stores everywhere); a load is covered by a store before it, or by one later
+  // in a loop around both (an earlier iteration).
+  std::vector<int> tiles_done;
   for (int i = 0; i < n; ++i) {
     const auto& a = ir.accesses[static_cast<std::size_t>(i)];
-    if (!is_shared(a) || a.trusted || a.kind != dsl::access_kind::load) continue;
+    if (!is_shared(a) || a.kind != dsl::access_kind::load) continue;
+    bool seen = false;
+    for (int t : tiles_done) seen = seen || t == a.target;
+    if (seen) continue;
+    tiles_done.push_back(a.target);
     const dsl::ir_tile* tile = tile_of(ir, a.target);
     if (tile == nullptr) continue;
-    std::vector<bool> stored(static_cast<std::size_t>(tile_elements(*tile)), false);
-    bool stored_anywhere = false;
+    constexpr int never = 1 << 30;
+    std::vector<int> first(static_cast<std::size_t>(tile_elements(*tile)), never);
+    int first_anywhere = never;
     for (int j = 0; j < n; ++j) {
       const auto& s = ir.accesses[static_cast<std::size_t>(j)];
       if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
-      if (s.position > a.position && common_loops(ir, context_of(a), context_of(s)) == 0) continue;
       for (const instance& it : print(j).items) {
-        if (it.element < 0) stored_anywhere = true;
-        else stored[static_cast<std::size_t>(it.element)] = true;
+        int& slot = it.element < 0 ? first_anywhere : first[static_cast<std::size_t>(it.element)];
+        if (s.position < slot) slot = s.position;
       }
     }
-    if (stored_anywhere) continue;
-    for (const instance& it : print(i).items)
-      if (it.element >= 0 && !stored[static_cast<std::size_t>(it.element)]) {
-        finding f{rule::W022, i};
+    for (int l = i; l < n; ++l) {
+      const auto& load = ir.accesses[static_cast<std::size_t>(l)];
+      if (!is_shared(load) || load.target != a.target || load.kind != dsl::access_kind::load || load.trusted) continue;
+      for (const instance& it : print(l).items) {
+        if (it.element < 0 || first_anywhere < load.position || first[static_cast<std::size_t>(it.element)] < load.position) continue;
+        // A store after the load in program order covers it only from an earlier iteration.
+        bool covered = false;
+        for (int j = 0; j < n && !covered; ++j) {
+          const auto& s = ir.accesses[static_cast<std::size_t>(j)];
+          if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
+          if (common_loops(ir, context_of(load), context_of(s)) == 0) continue;
+          for (const instance& st : print(j).items) covered = covered || st.element < 0 || st.element == it.element;
+        }
+        if (covered) continue;
+        finding f{rule::W022, l};
         f.element = it.element;
         f.thread1 = it.thread;
         return f;
       }
+    }
   }
 
   // W020 / W021: two threads, one element, one phase.
@@ -339,7 +358,7 @@ constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const l
   if (!ra.ok || !rc.ok) return false;
   const long long d = offset.constant_part();
   const long long hi = ra.hi > rc.hi + d ? ra.hi : rc.hi + d, lo = ra.lo < rc.lo + d ? ra.lo : rc.lo + d;
-  return radix_injective(ir, shape, blocks_a, facts{}, varying{true, false}, hi - lo);
+  return radix_injective(ir, shape, blocks_a, facts{}, varying{true, false, false}, hi - lo);
 }
 
 constexpr rule global_rule(const dsl::ir_access& a, const dsl::ir_access& c) {

@@ -1,0 +1,96 @@
+// The differential fuzzer: random programs, the static checker's verdict (the very constexpr
+// functions a kernel's static_assert calls), and the recording mode's observations over several
+// grids. A program the checker accepts must never record a race or a divergent barrier.
+//
+//   fuzz [--programs N] [--seed S]      prints counts; exits 1 on an accepted-but-racy program
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <warden/check/rules.hpp>
+
+#include "random_program.hpp"
+
+namespace w = warden;
+
+namespace {
+
+const char* code_name(w::check::rule r) {
+  const char* names[] = {"none", "W010", "W011", "W012", "W020", "W021", "W022", "W030", "W040"};
+  return names[static_cast<int>(r)];
+}
+
+void print_program(const w::dsl::ir_builder& ir) {
+  for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
+    const auto& a = ir.accesses[i];
+    const char* kinds[] = {"load", "store", "atomic"};
+    std::printf("  #%zu %s %s%d[%s] phase %d, %d guard(s), %d loop(s)\n", i, kinds[static_cast<int>(a.kind)],
+                a.memory == w::dsl::memory_kind::global ? "p" : "tile", a.target, w::dsl::render(ir, a.index, {}).c_str(),
+                a.phase, a.guard_end - a.guard_begin, a.loop_end - a.loop_begin);
+    for (int g = a.guard_begin; g < a.guard_end; ++g)
+      std::printf("      when %s%s\n", ir.guard_pool[static_cast<std::size_t>(g)].negated ? "not " : "",
+                  w::dsl::render(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition, {}).c_str());
+  }
+  std::printf("  %zu sync(s)\n", ir.syncs.size());
+}
+
+bool racy(const w::recording& r) {
+  for (const auto& c : r.conflicts())
+    if (c.kind != w::conflict_kind::uninitialised_shared_load) return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long programs = 2000;
+  unsigned seed = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--programs") == 0) programs = std::atol(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--seed") == 0) seed = static_cast<unsigned>(std::atol(argv[i + 1]));
+  }
+  long accepted = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[9] = {};
+  w::fuzz::generator gen(seed);
+  for (long k = 0; k < programs; ++k) {
+    const w::fuzz::program p = gen.make();
+    const w::dsl::ir_builder ir = w::fuzz::lowering(p).run();
+    const w::check::finding verdict = w::check::analyse(ir, {p.block, 1, 1});
+    bool any_race = false, oob = false;
+    w::recording witness;
+    // A kernel that never names a block coordinate runs on one block: launch throws E102 otherwise.
+    const int max_grid = w::check::grid_rank_of(ir) == 0 ? 1 : 3;
+    for (int grid = 1; grid <= max_grid; ++grid)
+      for (int n : {3, 40}) {
+        auto result = w::fuzz::interpreter(p, grid, n, seed + static_cast<unsigned>(k)).run();
+        oob = oob || result.out_of_bounds;
+        if (!result.out_of_bounds && racy(result.record) && !any_race) {
+          any_race = true;
+          witness = std::move(result.record);
+        }
+      }
+    if (oob) {  // launch would throw E101 before running: neither side judged
+      ++out_of_bounds;
+      continue;
+    }
+    ++by_code[static_cast<int>(verdict.code)];
+    if (verdict.code == w::check::rule::none) {
+      ++accepted;
+      if (any_race) {
+        ++unsound;
+        std::printf("UNSOUND: program %ld (seed %u, block %d) accepted, but recorded: %s\n", k, seed, p.block,
+                    witness.report(3).c_str());
+        print_program(ir);
+      }
+    } else {
+      ++rejected;
+      false_positive += !any_race;
+    }
+  }
+  std::printf("programs %ld  accepted %ld  rejected %ld  false-positive %ld  out-of-bounds %ld  accepted-but-racy %ld\n",
+              programs, accepted, rejected, false_positive, out_of_bounds, unsound);
+  std::printf("rejections by code:");
+  for (int c = 1; c < 9; ++c) std::printf(" %s %ld", code_name(static_cast<w::check::rule>(c)), by_code[c]);
+  std::printf("\n");
+  return unsound == 0 ? 0 : 1;
+}
