@@ -69,21 +69,20 @@ TEST_CASE("accepted: a guarded 2-D index row * n + col", "[checker][accept]") {
 }
 
 // A histogram with atomics: many threads, one bin.
-WARDEN_KERNEL(histogram_accept_k, w::kernel<w::block<128>, w::in<int>, w::atomic<int>, w::value<int>>(
-                                      [](auto k, auto in, auto bins, auto count) {
-                                        auto i = k.global_id();
-                                        return w::when(i < in.size(), w::atomic_add(bins[in[i] % count], 1));
-                                      }));
+WARDEN_KERNEL(histogram_accept_k, w::kernel<w::block<128>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto bins) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(bins[in[i] & 7], 1));  // & keeps the bin in [0, 8)
+}));
 
 TEST_CASE("accepted: a histogram with atomics", "[checker][accept]") {
   std::vector<int> host(3000);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 7919) % 101);
   auto in = w::to_device(host);
-  auto bins = w::to_device(std::vector<int>(10, 0));
-  const auto r = w::record(histogram_accept_k, w::grid_for(host.size()), in, bins, 10);
+  auto bins = w::to_device(std::vector<int>(8, 0));
+  const auto r = w::record(histogram_accept_k, w::grid_for(host.size()), in, bins);
   CHECK(r.clean());
-  std::vector<int> expect(10, 0);
-  for (int v : host) ++expect[static_cast<std::size_t>(v % 10)];
+  std::vector<int> expect(8, 0);
+  for (int v : host) ++expect[static_cast<std::size_t>(v & 7)];
   CHECK(w::to_host(bins) == expect);
 }
 

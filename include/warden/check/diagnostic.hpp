@@ -91,18 +91,6 @@ struct W040_atomic_plain_mix {
 
 namespace check {
 
-template <rule R, class What>
-constexpr int fail_with() {
-  if constexpr (R == rule::W010) return static_cast<void>(sizeof(W010_global_write_write_race<What>)), 0;
-  else if constexpr (R == rule::W011) return static_cast<void>(sizeof(W011_global_read_write_race<What>)), 0;
-  else if constexpr (R == rule::W012) return static_cast<void>(sizeof(W012_data_dependent_store<What>)), 0;
-  else if constexpr (R == rule::W020) return static_cast<void>(sizeof(W020_shared_race<What>)), 0;
-  else if constexpr (R == rule::W021) return static_cast<void>(sizeof(W021_loop_carried_shared_race<What>)), 0;
-  else if constexpr (R == rule::W022) return static_cast<void>(sizeof(W022_uninitialised_shared_load<What>)), 0;
-  else if constexpr (R == rule::W030) return static_cast<void>(sizeof(W030_barrier_divergence<What>)), 0;
-  else if constexpr (R == rule::W040) return static_cast<void>(sizeof(W040_atomic_plain_mix<What>)), 0;
-  else return 0;
-}
 
 // What the checker says of a kernel: the first finding and its explanation.
 struct verdict {
@@ -110,23 +98,41 @@ struct verdict {
   detail::text_buffer text;
 };
 
-// `Source::value` is a constexpr verdict; a finding becomes a compile error (and only one: the
-// code's own static_assert fails, while report() itself still returns 0).
-template <class Source>
-constexpr int report() {
-  constexpr const verdict& v = Source::value;
-  if constexpr (v.finding.code == rule::none) {
-    return 0;
-  } else {
+// The explanation as a type the compilers print legibly.
+template <class Source, class Indices>
+struct text_of;
+template <class Source, std::size_t... I>
+struct text_of<Source, std::index_sequence<I...>> {
 #if WARDEN_DETAIL_CHARS_AS_PACK
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return fail_with<Source::value.finding.code, what<Source::value.text.data[I]...>>();
-    }(std::make_index_sequence<static_cast<std::size_t>(v.text.size)>{});
+  using type = what<Source::value.text.data[I]...>;
 #else
-    return fail_with<v.finding.code, what<fixed_text<static_cast<std::size_t>(v.text.size) + 1>(v.text)>>();
+  using type = what<fixed_text<sizeof...(I) + 1>(Source::value.text)>;
 #endif
-  }
-}
+};
+
+template <rule R, class What>
+struct diagnostic_for { using type = int; };
+template <class What> struct diagnostic_for<rule::W010, What> { using type = W010_global_write_write_race<What>; };
+template <class What> struct diagnostic_for<rule::W011, What> { using type = W011_global_read_write_race<What>; };
+template <class What> struct diagnostic_for<rule::W012, What> { using type = W012_data_dependent_store<What>; };
+template <class What> struct diagnostic_for<rule::W020, What> { using type = W020_shared_race<What>; };
+template <class What> struct diagnostic_for<rule::W021, What> { using type = W021_loop_carried_shared_race<What>; };
+template <class What> struct diagnostic_for<rule::W022, What> { using type = W022_uninitialised_shared_load<What>; };
+template <class What> struct diagnostic_for<rule::W030, What> { using type = W030_barrier_divergence<What>; };
+template <class What> struct diagnostic_for<rule::W040, What> { using type = W040_atomic_plain_mix<What>; };
+
+// `Source::value` is a constexpr verdict. With a finding, `report<Source>` names the code's class,
+// whose instantiation (sizeof at the use) fails its static_assert: one error, no cascade.
+template <class Source, bool Found = Source::value.finding.code != rule::none>
+struct report {
+  using type = int;
+};
+template <class Source>
+struct report<Source, true> {
+  using type = typename diagnostic_for<
+      Source::value.finding.code,
+      typename text_of<Source, std::make_index_sequence<static_cast<std::size_t>(Source::value.text.size)>>::type>::type;
+};
 
 }  // namespace check
 }  // namespace warden

