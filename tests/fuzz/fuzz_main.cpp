@@ -16,11 +16,6 @@ namespace w = warden;
 
 namespace {
 
-const char* code_name(w::check::rule r) {
-  const char* names[] = {"none", "W010", "W011", "W012", "W020", "W021", "W022", "W030", "W040"};
-  return names[static_cast<int>(r)];
-}
-
 void print_program(const w::dsl::ir_builder& ir) {
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
     const auto& a = ir.accesses[i];
@@ -90,7 +85,7 @@ int main(int argc, char** argv) {
   std::printf("programs %ld  accepted %ld  rejected %ld  false-positive %ld  out-of-bounds %ld  accepted-but-racy %ld\n",
               programs, accepted, rejected, false_positive, out_of_bounds, unsound);
   std::printf("rejections by code:");
-  for (int c = 1; c < 9; ++c) std::printf(" %s %ld", code_name(static_cast<w::check::rule>(c)), by_code[c]);
+  for (int c = 1; c < 9; ++c) std::printf(" %s %ld", w::check::to_string(static_cast<w::check::rule>(c)), by_code[c]);
   std::printf("\n");
   return unsound == 0 ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
 #include <vector>
 
 namespace w = warden;
@@ -75,7 +76,8 @@ TEST_CASE("accepted: a transpose through a padded tile", "[checker][accept]") {
     for (int j = 0; j < cols; ++j) REQUIRE(got[static_cast<std::size_t>(j * rows + i)] == host[static_cast<std::size_t>(i * cols + j)]);
 }
 
-// Tiled matrix multiply, two barriers per k-tile.
+// Tiled matrix multiply, two barriers per k-tile. (The column kt * 8 + tx is written as the guard
+// writes it, so that launch's bounds check narrows it by the guard.)
 WARDEN_KERNEL(matmul_k, w::kernel<w::block<8, 8>, w::in<float>, w::in<float>, w::out<float>, w::value<int>>(
                             [](auto k, auto a, auto b, auto c, auto n) {
                               return w::shared<float, 8, 8>(k, [&](auto k, auto ta) {
@@ -88,7 +90,7 @@ WARDEN_KERNEL(matmul_k, w::kernel<w::block<8, 8>, w::in<float>, w::in<float>, w:
                                     return w::seq(
                                         w::for_range(k, 0, (n + 7) / 8, [&](auto k, auto kt) {
                                           return w::seq(
-                                              w::when(row < n && kt * 8 + tx < n, ta(ty, tx) = a[row * n + kt * 8 + tx])
+                                              w::when(row < n && kt * 8 + tx < n, ta(ty, tx) = a[row * n + (kt * 8 + tx)])
                                                   .otherwise(ta(ty, tx) = 0.f),
                                               w::when(col < n && kt * 8 + ty < n, tb(ty, tx) = b[(kt * 8 + ty) * n + col])
                                                   .otherwise(tb(ty, tx) = 0.f),
@@ -103,10 +105,6 @@ WARDEN_KERNEL(matmul_k, w::kernel<w::block<8, 8>, w::in<float>, w::in<float>, w:
                             }));
 
 TEST_CASE("accepted: a tiled matrix multiply with two barriers per tile", "[checker][accept]") {
-  // The checker accepts this kernel (it compiles). Running it is blocked by the launch-time bounds
-  // analysis (E101), whose intervals cannot yet follow this index (open, see docs/soundness.md);
-  // this test pins that down so that it is noticed when E101 learns it.
-
   const int n = 19;
   const auto ha = ramp(n * n);
   auto hb = ramp(n * n);
@@ -114,7 +112,15 @@ TEST_CASE("accepted: a tiled matrix multiply with two barriers per tile", "[chec
   auto a = w::to_device(ha);
   auto b = w::to_device(hb);
   w::device_buffer<float> c(ha.size());
-  CHECK_THROWS_AS(w::record(matmul_k, w::grid((n + 7) / 8, (n + 7) / 8), a, b, c, n), w::bounds_error);
+  const auto r = w::record(matmul_k, w::grid((n + 7) / 8, (n + 7) / 8), a, b, c, n);
+  CHECK(r.clean());
+  const auto got = w::to_host(c);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      float expect = 0.f;
+      for (int q = 0; q < n; ++q) expect += ha[static_cast<std::size_t>(i * n + q)] * hb[static_cast<std::size_t>(q * n + j)];
+      REQUIRE(got[static_cast<std::size_t>(i * n + j)] == Approx(expect));
+    }
 }
 
 // 1-D three-point stencil with one halo element on each side.
@@ -212,15 +218,20 @@ WARDEN_KERNEL(blelloch_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](au
 }));
 
 TEST_CASE("accepted: a Blelloch scan", "[checker][accept]") {
-  // The checker accepts this kernel (it compiles). Running it is blocked by the launch-time bounds
-  // analysis (E101), whose intervals cannot yet follow this index (open, see docs/soundness.md);
-  // this test pins that down so that it is noticed when E101 learns it.
-
   std::vector<int> host(300);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 13) % 7);
   auto in = w::to_device(host);
   w::device_buffer<int> out(host.size());
-  CHECK_THROWS_AS(w::record(blelloch_k, w::grid(3), in, out), w::bounds_error);
+  const auto r = w::record(blelloch_k, w::grid(3), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t b = 0; b * 128 < host.size(); ++b) {
+    int sum = 0;
+    for (std::size_t i = b * 128; i < std::min<std::size_t>(host.size(), (b + 1) * 128); ++i) {
+      REQUIRE(got[i] == sum);
+      sum += host[i];
+    }
+  }
 }
 
 // Bitonic sort of 64 elements per block: partners t ^ j exchange through the tile.
@@ -247,13 +258,45 @@ WARDEN_KERNEL(bitonic_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](aut
 }));
 
 TEST_CASE("accepted: a bitonic sort with t ^ j partners", "[checker][accept]") {
-  // The checker accepts this kernel (it compiles). Running it is blocked by the launch-time bounds
-  // analysis (E101), whose intervals cannot yet follow this index (open, see docs/soundness.md);
-  // this test pins that down so that it is noticed when E101 learns it.
-
   std::vector<int> host(128);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 7919) % 1000);
   auto in = w::to_device(host);
   w::device_buffer<int> out(host.size());
-  CHECK_THROWS_AS(w::record(bitonic_k, w::grid(2), in, out), w::bounds_error);
+  const auto r = w::record(bitonic_k, w::grid(2), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t b = 0; b < 2; ++b) {
+    std::vector<int> expect(host.begin() + static_cast<long>(b * 64), host.begin() + static_cast<long>(b * 64 + 64));
+    std::sort(expect.begin(), expect.end());
+    REQUIRE(std::vector<int>(got.begin() + static_cast<long>(b * 64), got.begin() + static_cast<long>(b * 64 + 64)) == expect);
+  }
+}
+
+// Launch's bounds check (E101) takes a tile index the intervals cannot follow from the checker's
+// exact per-thread footprint: t ^ 32 stays inside 64 elements, t ^ 64 does not.
+WARDEN_KERNEL(xor_inside_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto out) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::seq(tile[t ^ 32] = t, w::sync(), out[t] = tile[t]);
+  });
+}));
+WARDEN_KERNEL(xor_outside_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto out) {
+  return w::shared<int, 128>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::seq(tile[t] = t, w::sync(), out[t] = tile[(t ^ 64) + 64]);
+  });
+}));
+
+TEST_CASE("launch bounds a tile index exactly where intervals cannot", "[checker][bounds]") {
+  w::device_buffer<int> out(64);
+  const auto r = w::record(xor_inside_k, w::grid(1), out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (int t = 0; t < 64; ++t) REQUIRE(got[static_cast<std::size_t>(t)] == (t ^ 32));
+  try {
+    w::record(xor_outside_k, w::grid(1), out);
+    FAIL("E101 expected");
+  } catch (const w::bounds_error& e) {
+    CHECK(std::string(e.what()).find("reaches index 191, but tile0 has 128 rows") != std::string::npos);
+  }
 }

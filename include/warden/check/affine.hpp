@@ -33,12 +33,6 @@ struct scope {
   int loop_begin = 0, loop_end = 0;
 };
 
-// Why an index is not a polynomial: it holds loaded data (W012 territory), or an operation the
-// polynomial form cannot follow (division, masks, ...).
-enum class opacity : unsigned char { none, data, non_affine };
-
-constexpr opacity worst(opacity a, opacity b) { return a == opacity::data || b == opacity::data ? opacity::data : a == opacity::none ? b : a; }
-
 // Does the expression depend on loaded data (loads, thread-private variables, user calls)?
 constexpr bool depends_on_data(const ir_builder& ir, int id) {
   if (id < 0) return false;
@@ -61,17 +55,15 @@ constexpr int loop_of(const ir_builder& ir, scope s, int level, int* position = 
   return -1;
 }
 
-constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int id, opacity* why = nullptr) {
-  auto opaque = [&](opacity o) {
-    if (why != nullptr) *why = worst(*why, o);
-    return polynomial::invalid();
-  };
-  if (id < 0) return opaque(opacity::non_affine);
+// An index expression as a polynomial; invalid when it is not one (loaded data, division, masks,
+// ...: W012 tells data apart through depends_on_data).
+constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int id) {
+  if (id < 0) return polynomial::invalid();
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   const int d = static_cast<int>(e.value % 3);
   switch (e.op) {
     case ir_op::constant:
-      if (e.is_float) return opaque(opacity::non_affine);
+      if (e.is_float) return polynomial::invalid();
       return polynomial::constant(e.value);
     case ir_op::thread_id:
       if (shape.extent(d) == 1) return polynomial::constant(0);
@@ -92,41 +84,35 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
     case ir_op::loop_var: {
       int position = 0;
       const int l = loop_of(ir, s, static_cast<int>(e.value), &position);
-      if (l < 0) return opaque(opacity::non_affine);
+      if (l < 0) return polynomial::invalid();
       const auto& loop = ir.loops[static_cast<std::size_t>(l)];
       const scope outer{s.loop_begin, position};
-      const polynomial lo = lower(ir, shape, outer, loop.lo, why);
-      const polynomial step = lower(ir, shape, outer, loop.step, why);
+      const polynomial lo = lower(ir, shape, outer, loop.lo);
+      const polynomial step = lower(ir, shape, outer, loop.step);
       const polynomial counted = step * polynomial::of_symbol(symbol::counter(l));
       return lo + counted;
     }
-    case ir_op::load: case ir_op::tile_load: case ir_op::local_var: case ir_op::call: return opaque(opacity::data);
+    case ir_op::load: case ir_op::tile_load: case ir_op::local_var: case ir_op::call: return polynomial::invalid();
     // (Operands in named locals: g++ 12 mishandles two temporaries of a class with a vector
     // member in one return expression during constant evaluation.)
     case ir_op::add: case ir_op::sub: case ir_op::mul: {
-      const polynomial x = lower(ir, shape, s, e.a, why);
-      const polynomial y = lower(ir, shape, s, e.b, why);
+      const polynomial x = lower(ir, shape, s, e.a);
+      const polynomial y = lower(ir, shape, s, e.b);
       if (e.op == ir_op::add) return x + y;
       if (e.op == ir_op::sub) return x - y;
       return x * y;
     }
     case ir_op::negate: {
-      const polynomial x = lower(ir, shape, s, e.a, why);
+      const polynomial x = lower(ir, shape, s, e.a);
       return (-1) * x;
     }
     case ir_op::shl: {
-      const polynomial amount = lower(ir, shape, s, e.b, why);
-      if (!amount.is_constant() || amount.constant_part() < 0 || amount.constant_part() > 30) {
-        lower(ir, shape, s, e.a, why);  // still learn whether the operand holds data
-        return opaque(opacity::non_affine);
-      }
-      const polynomial x = lower(ir, shape, s, e.a, why);
+      const polynomial amount = lower(ir, shape, s, e.b);
+      if (!amount.is_constant() || amount.constant_part() < 0 || amount.constant_part() > 30) return polynomial::invalid();
+      const polynomial x = lower(ir, shape, s, e.a);
       return (1LL << amount.constant_part()) * x;
     }
-    default:
-      if (e.a >= 0) lower(ir, shape, s, e.a, why);
-      if (e.b >= 0) lower(ir, shape, s, e.b, why);
-      return opaque(opacity::non_affine);
+    default: return polynomial::invalid();
   }
 }
 

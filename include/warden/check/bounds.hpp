@@ -21,6 +21,7 @@
 
 #include "../backend/slots.hpp"
 #include "../dsl/ir.hpp"
+#include "rules.hpp"
 
 namespace warden::check {
 
@@ -298,6 +299,27 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
       target = "tile" + std::to_string(a.target);
     }
     const std::string text = target + "[" + dsl::render(ir, a.index, names) + "]";
+    // A tile index the intervals cannot follow (`t ^ j`, `(1 << d) * (2 * t + 2) - 1`) usually
+    // depends only on the thread and static loops: then the checker's per-thread footprint gives
+    // its exact range. Only computed when the intervals fail, so other launches do not pay for it.
+    if (a.memory == dsl::memory_kind::shared && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
+      const footprint exact = footprint_of(ir, block_shape{facts.block.x, facts.block.y, facts.block.z}, a);
+      if (exact.all_known) {
+        long long cols = 0;
+        for (const dsl::ir_tile& t : ir.tiles)
+          if (t.level == a.target) cols = t.cols;
+        const bool never = exact.row_lo > exact.row_hi;  // no thread runs it
+        if (!never && (exact.row_lo < 0 || exact.row_hi >= size))
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " +
+                 std::to_string(exact.row_lo < 0 ? exact.row_lo : exact.row_hi) + ", but " + target + " has " +
+                 std::to_string(size) + " rows";
+        if (!never && a.column >= 0 && (exact.col_lo < 0 || exact.col_hi >= cols))
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
+                 ", " + dsl::render(ir, a.column, names) + "): the column reaches " +
+                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")";
+        continue;
+      }
+    }
     if (!index.bounded())
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
              ": the index cannot be bounded (it depends on loaded data, a thread-private variable or a "

@@ -14,6 +14,11 @@ namespace warden::check {
 
 enum class rule : unsigned char { none, W010, W011, W012, W020, W021, W022, W030, W040 };
 
+constexpr const char* to_string(rule r) {
+  constexpr const char* names[] = {"none", "W010", "W011", "W012", "W020", "W021", "W022", "W030", "W040"};
+  return names[static_cast<int>(r)];
+}
+
 struct finding {
   rule code = rule::none;
   int first = -1, second = -1;  // accesses
@@ -76,9 +81,20 @@ struct instance {
 struct footprint {
   std::vector<instance> items;
   std::vector<long long> counter_pool;
-  int loops = 0;
+  // The exact range of the row (1-D: the index) and column over every thread and iteration, when
+  // every index was known: launch's E101 uses it for tiles (no interval can follow `t ^ j`).
+  bool all_known = true;
+  long long row_lo = LLONG_MAX, row_hi = LLONG_MIN, col_lo = LLONG_MAX, col_hi = LLONG_MIN;
   constexpr long long counter(const instance& i, int depth) const {
     return counter_pool[static_cast<std::size_t>(i.counters + depth)];
+  }
+  constexpr void note(const maybe_value& v, long long& lo, long long& hi) {
+    if (!v.known) {
+      all_known = false;
+      return;
+    }
+    if (v.v < lo) lo = v.v;
+    if (v.v > hi) hi = v.v;
   }
 };
 
@@ -124,16 +140,20 @@ constexpr void enumerate(const ir_builder& ir, block_shape shape, const dsl::ir_
   instance it;
   it.thread = thread;
   const maybe_value row = evaluate(ir, shape, sc, a.index, env);
-  const dsl::ir_tile* tile = tile_of(ir, a.target);
+  out.note(row, out.row_lo, out.row_hi);
+  maybe_value col{true, 0};
   if (a.column >= 0) {
-    const maybe_value col = evaluate(ir, shape, sc, a.column, env);
-    if (row.known && col.known && tile != nullptr) it.element = row.v * (tile->cols + tile->pad) + col.v;
-  } else if (row.known) {
-    it.element = row.v;
+    col = evaluate(ir, shape, sc, a.column, env);
+    out.note(col, out.col_lo, out.col_hi);
   }
-  // An index outside the tile is E101's business at launch; here it just touches nothing shared.
-  if (it.element >= 0 && tile != nullptr && it.element >= tile_elements(*tile)) return;
-  if (row.known && it.element < -1) return;
+  if (row.known && col.known) {
+    // An index outside the tile is E101's business at launch; here it touches nothing shared.
+    const dsl::ir_tile* tile = tile_of(ir, a.target);
+    if (tile == nullptr) return;
+    const long long rows = a.column >= 0 ? tile->rows : tile_elements(*tile);
+    if (row.v < 0 || row.v >= rows || col.v < 0 || (a.column >= 0 && col.v >= tile->cols)) return;
+    it.element = a.column >= 0 ? row.v * (tile->cols + tile->pad) + col.v : row.v;
+  }
   it.counters = static_cast<int>(out.counter_pool.size());
   for (int d = 0; d < nloops; ++d)
     out.counter_pool.push_back(counters[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(a.loop_begin + d)])]);
@@ -142,7 +162,6 @@ constexpr void enumerate(const ir_builder& ir, block_shape shape, const dsl::ir_
 
 constexpr footprint footprint_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a) {
   footprint f;
-  f.loops = a.loop_end - a.loop_begin;
   std::vector<long long> counters(ir.loops.size(), unknown_counter);
   thread_env env;
   env.counters = &counters;
@@ -384,14 +403,17 @@ constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int
   const polynomial offset = lc.rest - la.rest;
   const bool constant_offset = same && offset.is_constant();
   const long long d = constant_offset ? offset.constant_part() : 0;
+  // Same variable part, constant offset: equal indices need equal variables (d == 0), or a
+  // multiple of the coefficients' gcd (d != 0).
+  auto never_meet = [&](varying vary) {
+    return constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, vary) : gcd_excludes(la, d, known, vary));
+  };
   // No two distinct threads of the grid ever meet.
-  if (constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, varying{true, true}) : gcd_excludes(la, d, known, varying{true, true})))
-    return {};
+  if (never_meet(varying{true, true})) return {};
   if (shape.grid_rank > 0 && !blocks_separated(ir, shape, la, lc)) return conflict;
   conflict.across_blocks = false;
   // Inside one block: the same tests with the block ids equal, then barrier order.
-  if (constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, varying{false, true}) : gcd_excludes(la, d, known, varying{false, true})))
-    return {};
+  if (never_meet(varying{false, true})) return {};
   const context ca = context_of(a), cc = context_of(c);
   if (!ordered_same_iteration(ir, ca, cc)) return conflict;
   const int common = common_loops(ir, ca, cc);
