@@ -91,7 +91,6 @@ struct W040_atomic_plain_mix {
 
 namespace check {
 
-
 // What the checker says of a kernel: the first finding and its explanation.
 struct verdict {
   check::finding finding;
