@@ -3,7 +3,7 @@
 
 namespace w = warden;
 
-inline constexpr auto half = w::kernel<w::block<32>, w::inout<float>, w::value<int>>([](auto k, auto a, auto n) {
+inline constexpr auto first_half = w::kernel<w::block<32>, w::inout<float>, w::value<int>>([](auto k, auto a, auto n) {
   auto t = k.thread_id();
 #ifdef WARDEN_DEFECT
   return w::when(t < 16, a[t] = 1.f, w::sync());
@@ -12,4 +12,4 @@ inline constexpr auto half = w::kernel<w::block<32>, w::inout<float>, w::value<i
 #endif
 });
 
-int main() { return half.describe().accesses.empty() ? 1 : 0; }
+int main() { return first_half.describe().accesses.empty() ? 1 : 0; }
