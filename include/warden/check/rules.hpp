@@ -3,11 +3,11 @@
 // analyse() returns the first violation; the kernel's static_assert turns it into a diagnostic,
 // and tests and the fuzzer call the very same function at run time.
 
-#include <algorithm>
 #include <vector>
 
 #include "affine.hpp"
-#include "concrete.hpp"
+#include "uniform.hpp"
+#include "footprint.hpp"
 #include "order.hpp"
 
 namespace warden::check {
@@ -70,182 +70,7 @@ constexpr finding check_data_indices(const ir_builder& ir) {
   return {};
 }
 
-// ---- shared memory: per-thread footprints -----------------------------------------------------
-
-struct instance {
-  int thread = 0;
-  long long element = -1;  // -1: unknown
-  int counters = 0;        // offset into the counter pool: one value per enclosing loop
-};
-
-struct footprint {
-  std::vector<instance> items;
-  std::vector<long long> counter_pool;
-  // The exact range of the row (1-D: the index) and column over every thread and iteration, when
-  // every index was known: launch's E101 uses it for tiles (no interval can follow `t ^ j`).
-  bool all_known = true;
-  long long row_lo = LLONG_MAX, row_hi = LLONG_MIN, col_lo = LLONG_MAX, col_hi = LLONG_MIN;
-  constexpr long long counter(const instance& i, int depth) const {
-    return counter_pool[static_cast<std::size_t>(i.counters + depth)];
-  }
-  constexpr void note(const maybe_value& v, long long& lo, long long& hi) {
-    if (!v.known) {
-      all_known = false;
-      return;
-    }
-    if (v.v < lo) lo = v.v;
-    if (v.v > hi) hi = v.v;
-  }
-};
-
-inline constexpr long long max_enumerated_trips = 4096;
-
-constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int level) {
-  for (const auto& t : ir.tiles)
-    if (t.level == level) return &t;
-  return nullptr;
-}
-constexpr long long tile_elements(const dsl::ir_tile& t) { return t.cols == 0 ? t.rows : static_cast<long long>(t.rows) * (t.cols + t.pad); }
-
-constexpr void enumerate(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, thread_env& env,
-                         std::vector<long long>& counters, int thread, int depth, footprint& out) {
-  const int nloops = a.loop_end - a.loop_begin;
-  if (depth < nloops) {
-    const int l = ir.loop_pool[static_cast<std::size_t>(a.loop_begin + depth)];
-    const auto& loop = ir.loops[static_cast<std::size_t>(l)];
-    const scope outer{a.loop_begin, a.loop_begin + depth};
-    const maybe_value lo = evaluate(ir, shape, outer, loop.lo, env), hi = evaluate(ir, shape, outer, loop.hi, env),
-                      step = evaluate(ir, shape, outer, loop.step, env);
-    if (!loop.grid_stride && lo.known && hi.known && step.known && step.v > 0) {
-      const long long trips = hi.v <= lo.v ? 0 : (hi.v - lo.v + step.v - 1) / step.v;
-      if (trips <= max_enumerated_trips) {
-        for (long long k = 0; k < trips; ++k) {
-          counters[static_cast<std::size_t>(l)] = k;
-          enumerate(ir, shape, a, env, counters, thread, depth + 1, out);
-        }
-        counters[static_cast<std::size_t>(l)] = unknown_counter;
-        return;
-      }
-    }
-    counters[static_cast<std::size_t>(l)] = unknown_counter;  // some iteration, not known which
-    enumerate(ir, shape, a, env, counters, thread, depth + 1, out);
-    return;
-  }
-  const scope sc = scope_of(a);
-  for (int g = a.guard_begin; g < a.guard_end; ++g) {
-    const auto& guard = ir.guard_pool[static_cast<std::size_t>(g)];
-    const maybe_value v = evaluate(ir, shape, sc, guard.condition, env);
-    if (v.known && (v.v != 0) == guard.negated) return;  // this thread never runs the access
-  }
-  instance it;
-  it.thread = thread;
-  const maybe_value row = evaluate(ir, shape, sc, a.index, env);
-  out.note(row, out.row_lo, out.row_hi);
-  maybe_value col{true, 0};
-  if (a.column >= 0) {
-    col = evaluate(ir, shape, sc, a.column, env);
-    out.note(col, out.col_lo, out.col_hi);
-  }
-  if (row.known && col.known) {
-    // An index outside the tile is E101's business at launch; here it touches nothing shared.
-    const dsl::ir_tile* tile = tile_of(ir, a.target);
-    if (tile == nullptr) return;
-    const long long rows = a.column >= 0 ? tile->rows : tile_elements(*tile);
-    if (row.v < 0 || row.v >= rows || col.v < 0 || (a.column >= 0 && col.v >= tile->cols)) return;
-    it.element = a.column >= 0 ? row.v * (tile->cols + tile->pad) + col.v : row.v;
-  }
-  it.counters = static_cast<int>(out.counter_pool.size());
-  for (int d = 0; d < nloops; ++d)
-    out.counter_pool.push_back(counters[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(a.loop_begin + d)])]);
-  out.items.push_back(it);
-}
-
-constexpr footprint footprint_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a) {
-  footprint f;
-  std::vector<long long> counters(ir.loops.size(), unknown_counter);
-  thread_env env;
-  env.counters = &counters;
-  for (int z = 0; z < shape.z; ++z)
-    for (int y = 0; y < shape.y; ++y)
-      for (int x = 0; x < shape.x; ++x) {
-        env.t[0] = x;
-        env.t[1] = y;
-        env.t[2] = z;
-        enumerate(ir, shape, a, env, counters, x + shape.x * (y + shape.y * z), 0, f);
-      }
-  return f;
-}
-
-// Relation between two executions' iterations: -1 = the same iteration of every common loop;
-// d >= 0 = the same outside common loop number d, different in it.
-constexpr bool iterations_match(const footprint& fa, const instance& ia, const footprint& fc, const instance& ic, int common,
-                                int relation) {
-  const int same_upto = relation < 0 ? common : relation;
-  for (int d = 0; d < same_upto; ++d) {
-    const long long x = fa.counter(ia, d), y = fc.counter(ic, d);
-    if (x != unknown_counter && y != unknown_counter && x != y) return false;
-  }
-  if (relation >= 0) {
-    const long long x = fa.counter(ia, relation), y = fc.counter(ic, relation);
-    if (x != unknown_counter && y != unknown_counter && x == y) return false;
-  }
-  return true;
-}
-
-// A key for (element, counters of the first `depth` loops): instances that may meet in the same
-// iterations share it. Unknown parts make no key (-1).
-constexpr long long meeting_key(const footprint& f, const instance& i, int depth) {
-  if (i.element < 0) return -1;
-  unsigned long long key = static_cast<unsigned long long>(i.element);
-  for (int d = 0; d < depth; ++d) {
-    const long long k = f.counter(i, d);
-    if (k == unknown_counter) return -1;
-    key = key * 1000003ULL + static_cast<unsigned long long>(k) + 1ULL;
-  }
-  return static_cast<long long>(key >> 1);
-}
-
-// Two instances by different threads, related as `relation` says, at one element (or unknown).
-// c's instances are sorted by meeting key, so each of a's looks only at those it may meet.
-constexpr bool find_collision(const footprint& fa, const footprint& fc, int common, int relation, finding& witness) {
-  const int depth = relation < 0 ? common : relation;
-  struct keyed {
-    long long key;
-    int index;
-    constexpr bool operator<(const keyed& o) const { return key < o.key; }
-  };
-  std::vector<keyed> sorted;
-  std::vector<int> wild;  // no key: compared with everything
-  for (int i = 0; i < static_cast<int>(fc.items.size()); ++i) {
-    const long long key = meeting_key(fc, fc.items[static_cast<std::size_t>(i)], depth);
-    if (key < 0) wild.push_back(i);
-    else sorted.push_back({key, i});
-  }
-  std::sort(sorted.begin(), sorted.end());
-  auto hit = [&](const instance& ia, const instance& ic) {
-    if (ia.thread == ic.thread || (ia.element >= 0 && ic.element >= 0 && ia.element != ic.element) ||
-        !iterations_match(fa, ia, fc, ic, common, relation))
-      return false;
-    witness.thread1 = ia.thread;
-    witness.thread2 = ic.thread;
-    witness.element = ia.element >= 0 ? ia.element : ic.element;
-    return true;
-  };
-  for (const instance& ia : fa.items) {
-    const long long key = meeting_key(fa, ia, depth);
-    if (key < 0) {
-      for (const instance& ic : fc.items)
-        if (hit(ia, ic)) return true;
-      continue;
-    }
-    auto at = std::lower_bound(sorted.begin(), sorted.end(), keyed{key, 0});
-    for (; at != sorted.end() && at->key == key; ++at)
-      if (hit(ia, fc.items[static_cast<std::size_t>(at->index)])) return true;
-    for (int i : wild)
-      if (hit(ia, fc.items[static_cast<std::size_t>(i)])) return true;
-  }
-  return false;
-}
+// ---- shared memory: per-thread footprints (footprint.hpp) -----------------------------------
 
 // Can loop number `depth` of the context run two or more iterations?
 constexpr bool may_repeat(const ir_builder& ir, block_shape shape, const context& c, int depth) {
@@ -281,35 +106,50 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
     const dsl::ir_tile* tile = tile_of(ir, a.target);
     if (tile == nullptr) continue;
     constexpr int never = 1 << 30;
-    std::vector<int> first(static_cast<std::size_t>(tile_elements(*tile)), never);
+    detail::scratch<int> first(static_cast<int>(tile_elements(*tile)), never);
     int first_anywhere = never;
     for (int j = 0; j < n; ++j) {
       const auto& s = ir.accesses[static_cast<std::size_t>(j)];
       if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
-      for (const instance& it : print(j).items) {
-        int& slot = it.element < 0 ? first_anywhere : first[static_cast<std::size_t>(it.element)];
-        if (s.position < slot) slot = s.position;
+      const footprint& stores = print(j);
+      int* first_at = first.data();
+      for (int p = 0; p < stores.passes; ++p) {
+        const long long* pass = stores.pass(p);
+        for (int t = 0; t < stores.threads; ++t) {
+          const long long e = pass[t];
+          if (e == no_instance) continue;
+          int& slot = e < 0 ? first_anywhere : first_at[e];
+          slot = s.position < slot ? s.position : slot;
+        }
       }
     }
     for (int l = i; l < n; ++l) {
       const auto& load = ir.accesses[static_cast<std::size_t>(l)];
       if (!is_shared(load) || load.target != a.target || load.kind != dsl::access_kind::load || load.trusted) continue;
-      for (const instance& it : print(l).items) {
-        if (it.element < 0 || first_anywhere < load.position || first[static_cast<std::size_t>(it.element)] < load.position) continue;
-        // A store after the load in program order covers it only from an earlier iteration.
-        bool covered = false;
-        for (int j = 0; j < n && !covered; ++j) {
-          const auto& s = ir.accesses[static_cast<std::size_t>(j)];
-          if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
-          if (common_loops(ir, context_of(load), context_of(s)) == 0) continue;
-          for (const instance& st : print(j).items) covered = covered || st.element < 0 || st.element == it.element;
+      const footprint& loads = print(l);
+      const int* first_at = first.data();
+      for (int p = 0; p < loads.passes; ++p)
+        for (int thread = 0; thread < loads.threads; ++thread) {
+          const long long element = loads.pass(p)[thread];
+          if (element < 0 || first_anywhere < load.position || first_at[element] < load.position) continue;
+          // A store after the load in program order covers it only from an earlier iteration.
+          bool covered = false;
+          for (int j = 0; j < n && !covered; ++j) {
+            const auto& s = ir.accesses[static_cast<std::size_t>(j)];
+            if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
+            if (common_loops(ir, context_of(load), context_of(s)) == 0) continue;
+            const footprint& later = print(j);
+            for (int p2 = 0; p2 < later.passes && !covered; ++p2) {
+              const long long* pass = later.pass(p2);
+              for (int t = 0; t < later.threads && !covered; ++t) covered = pass[t] == unknown_element || pass[t] == element;
+            }
+          }
+          if (covered) continue;
+          finding f{rule::W022, l};
+          f.element = element;
+          f.thread1 = thread;
+          return f;
         }
-        if (covered) continue;
-        finding f{rule::W022, l};
-        f.element = it.element;
-        f.thread1 = it.thread;
-        return f;
-      }
     }
   }
 
@@ -330,7 +170,12 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
           continue;
         finding f{relation < 0 ? rule::W020 : rule::W021, i, j};
         if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
-        if (find_collision(print(i), print(j), common, relation, f)) return f;
+        if (const meeting m = find_meeting(print(i), print(j), common, relation, tile_elements(*tile))) {
+          f.thread1 = m.thread1;
+          f.thread2 = m.thread2;
+          f.element = m.element;
+          return f;
+        }
       }
     }
   return {};
@@ -390,14 +235,22 @@ constexpr rule global_rule(const dsl::ir_access& a, const dsl::ir_access& c) {
   return rule::none;
 }
 
-constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int i, int j) {
+// The index of access i as a linear form.
+constexpr linear_form index_form(const ir_builder& ir, block_shape shape, int i) {
   const auto& a = ir.accesses[static_cast<std::size_t>(i)];
-  const auto& c = ir.accesses[static_cast<std::size_t>(j)];
-  finding conflict{global_rule(a, c), i, j};
-  const linear_form la = linearise(lower(ir, shape, scope_of(a), a.index));
-  const linear_form lc = linearise(lower(ir, shape, scope_of(c), c.index));
-  conflict.across_blocks = true;
-  if (!la.ok || !lc.ok) return conflict;
+  return linearise(lower(ir, shape, scope_of(a), a.index));
+}
+
+// How far apart two global accesses' indices stay, from the indices and guards alone.
+enum class separation : unsigned char {
+  never_meet,     // no two distinct threads of the grid compute one index
+  across_blocks,  // threads of different blocks may meet
+  within_block,   // only threads of one block may meet: barriers decide
+};
+
+constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
+                              const linear_form& la, const linear_form& lc) {
+  if (!la.ok || !lc.ok) return separation::across_blocks;
   const facts known = common_facts(ir, shape, a, c);
   const bool same = la.same_variables(lc);
   const polynomial offset = lc.rest - la.rest;
@@ -408,12 +261,33 @@ constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int
   auto never_meet = [&](varying vary) {
     return constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, vary) : gcd_excludes(la, d, known, vary));
   };
-  // No two distinct threads of the grid ever meet.
-  if (never_meet(varying{true, true})) return {};
-  if (shape.grid_rank > 0 && !blocks_separated(ir, shape, la, lc)) return conflict;
-  conflict.across_blocks = false;
-  // Inside one block: the same tests with the block ids equal, then barrier order.
-  if (never_meet(varying{false, true})) return {};
+  if (never_meet(varying{true, true})) return separation::never_meet;
+  if (shape.grid_rank > 0 && !blocks_separated(ir, shape, la, lc)) return separation::across_blocks;
+  // Inside one block: the same tests with the block ids equal.
+  return never_meet(varying{false, true}) ? separation::never_meet : separation::within_block;
+}
+
+// How many guards two accesses share (the common prefix of their guard lists).
+constexpr int common_guards(const ir_builder& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
+  const int n = a.guard_end - a.guard_begin < c.guard_end - c.guard_begin ? a.guard_end - a.guard_begin : c.guard_end - c.guard_begin;
+  for (int g = 0; g < n; ++g) {
+    const auto& x = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)];
+    const auto& y = ir.guard_pool[static_cast<std::size_t>(c.guard_begin + g)];
+    if (x.condition != y.condition || x.negated != y.negated) return g;
+  }
+  return n;
+}
+
+constexpr bool same_form(const linear_form& x, const linear_form& y) {
+  return x.ok == y.ok && x.same_variables(y) && x.rest == y.rest;
+}
+
+constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int i, int j, separation apart) {
+  const auto& a = ir.accesses[static_cast<std::size_t>(i)];
+  const auto& c = ir.accesses[static_cast<std::size_t>(j)];
+  finding conflict{global_rule(a, c), i, j};
+  conflict.across_blocks = apart == separation::across_blocks;
+  if (apart != separation::within_block) return apart == separation::never_meet ? finding{} : conflict;
   const context ca = context_of(a), cc = context_of(c);
   if (!ordered_same_iteration(ir, ca, cc)) return conflict;
   const int common = common_loops(ir, ca, cc);
@@ -427,13 +301,54 @@ constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int
 
 constexpr finding check_global(const ir_builder& ir, block_shape shape) {
   const int n = static_cast<int>(ir.accesses.size());
+  // Each access's index form, computed once and numbered by distinct form: kernels repeat the
+  // same index (`out[i]` in every round), and a separation depends only on the two forms and the
+  // guards both accesses are under, so it is computed once per such combination.
+  std::vector<linear_form> forms;
+  std::vector<int> form_of(static_cast<std::size_t>(n), -1);
+  auto form = [&](int i) {
+    int& id = form_of[static_cast<std::size_t>(i)];
+    if (id < 0) {
+      const linear_form f = index_form(ir, shape, i);
+      for (int k = 0; k < static_cast<int>(forms.size()) && id < 0; ++k)
+        if (same_form(forms[static_cast<std::size_t>(k)], f)) id = k;
+      if (id < 0) {
+        forms.push_back(f);
+        id = static_cast<int>(forms.size()) - 1;
+      }
+    }
+    return id;
+  };
+  struct known_separation {
+    int form_a, form_c, access, guards;  // access: one of the pair it was computed for
+    separation apart;
+  };
+  std::vector<known_separation> memo;
   for (int i = 0; i < n; ++i)
     for (int j = i; j < n; ++j) {
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
       if (is_shared(a) || is_shared(c) || a.target != c.target || a.trusted || c.trusted) continue;
       if (global_rule(a, c) == rule::none) continue;
-      if (finding f = check_global_pair(ir, shape, i, j)) return f;
+      const int fa = form(i), fc = form(j), guards = common_guards(ir, a, c);
+      int hit = -1;
+      for (int m = 0; m < static_cast<int>(memo.size()) && hit < 0; ++m) {
+        const known_separation& k = memo[static_cast<std::size_t>(m)];
+        if (k.form_a != fa || k.form_c != fc || k.guards != guards) continue;
+        const auto& r = ir.accesses[static_cast<std::size_t>(k.access)];
+        bool same_guards = true;
+        for (int g = 0; g < guards && same_guards; ++g) {
+          const auto& x = ir.guard_pool[static_cast<std::size_t>(r.guard_begin + g)];
+          const auto& y = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)];
+          same_guards = x.condition == y.condition && x.negated == y.negated;
+        }
+        if (same_guards) hit = m;
+      }
+      if (hit < 0) {
+        memo.push_back({fa, fc, i, guards, separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)])});
+        hit = static_cast<int>(memo.size()) - 1;
+      }
+      if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart)) return f;
     }
   return {};
 }

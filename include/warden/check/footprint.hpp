@@ -1,0 +1,357 @@
+#pragma once
+// Per-thread footprints of a shared-memory access, and the search for two threads that meet in
+// them. A tile index usually depends only on the thread and static loops, so every thread's
+// elements can be listed exactly, iteration by iteration.
+//
+// A footprint is a list of passes: one per combination of loop counters (the same for every
+// thread in the pass), each with every thread's element. This runs in constant evaluation, where
+// each operation costs about a microsecond and growing a vector element by element costs tens:
+// storage is allocated per pass, whole, and the searches below are flat loops over it.
+
+#include <climits>
+#include <vector>
+
+#include "../detail/scratch.hpp"
+#include "affine.hpp"
+#include "tape.hpp"
+
+namespace warden::check {
+
+// An element of a pass: the tile element a thread touches, or one of these.
+inline constexpr long long no_instance = -2;      // the thread does not run the access in this pass
+inline constexpr long long unknown_element = -1;  // it does, at an element not known
+
+struct footprint {
+  int threads = 0;
+  int depth = 0;   // the loops around the access
+  int passes = 0;
+  detail::scratch<long long> counters;  // `depth` per pass; unknown_counter: not enumerated
+  detail::scratch<long long> elements;  // `threads` per pass
+  // Loop levels at which some pass has a known / an unknown counter, as bit masks.
+  unsigned long long known_levels = 0, unknown_levels = 0;
+  bool some_unknown_element = false;
+  // The exact range of the row (1-D: the index) and column over every thread and iteration, when
+  // every index was known: launch's E101 uses it for tiles (no interval can follow `t ^ j`).
+  bool all_known = true;
+  long long row_lo = LLONG_MAX, row_hi = LLONG_MIN, col_lo = LLONG_MAX, col_hi = LLONG_MIN;
+
+  constexpr const long long* pass(int p) const { return elements.data() + p * threads; }
+  constexpr long long counter(int p, int level) const { return counters[p * depth + level]; }
+
+  // Room for one more pass (capacity doubles), its counters copied from `at`.
+  constexpr long long* add_pass(const long long* at) {
+    if ((passes + 1) * threads > elements.size()) {
+      const int capacity = passes < 4 ? 8 : 2 * passes;
+      elements = elements.resized(capacity * threads);
+      counters = counters.resized(capacity * depth);
+    }
+    long long* c = counters.data() + passes * depth;
+    for (int d = 0; d < depth; ++d) {
+      c[d] = at[d];
+      if (at[d] == unknown_counter) unknown_levels |= 1ULL << d;
+      else known_levels |= 1ULL << d;
+    }
+    return elements.data() + passes++ * threads;
+  }
+};
+
+inline constexpr long long max_enumerated_trips = 4096;
+
+constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int level) {
+  for (const auto& t : ir.tiles)
+    if (t.level == level) return &t;
+  return nullptr;
+}
+constexpr long long tile_elements(const dsl::ir_tile& t) { return t.cols == 0 ? t.rows : static_cast<long long>(t.rows) * (t.cols + t.pad); }
+
+// Lists one access's passes: loop level by loop level, all threads at once.
+class footprint_builder {
+ public:
+  constexpr footprint_builder(const ir_builder& ir, block_shape shape, const dsl::ir_access& a)
+      : ir_(ir), a_(a), tape_(ir, shape, scope{a.loop_begin, a.loop_end}), threads_(shape.threads()) {
+    out_.threads = threads_;
+    out_.depth = a.loop_end - a.loop_begin;
+    if (const dsl::ir_tile* tile = tile_of(ir, a.target)) {
+      rows_ = a.column >= 0 ? tile->rows : tile_elements(*tile);
+      cols_ = tile->cols;
+      pitch_ = tile->cols + tile->pad;
+    }
+    for (int d = 0; d < out_.depth; ++d) {
+      const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(a.loop_begin + d)])];
+      grid_stride_.push_back(loop.grid_stride ? 1 : 0);
+      bounds_.push_back(place(tape_.compile(loop.lo)));
+      bounds_.push_back(place(tape_.compile(loop.hi)));
+      bounds_.push_back(place(tape_.compile(loop.step)));
+      tape_.end_section();
+    }
+    for (int g = a.guard_begin; g < a.guard_end; ++g) {
+      guards_.push_back(place(tape_.compile(ir.guard_pool[static_cast<std::size_t>(g)].condition)));
+      negated_.push_back(ir.guard_pool[static_cast<std::size_t>(g)].negated ? 1 : 0);
+    }
+    row_ = place(tape_.compile(a.index));
+    column_ = a.column >= 0 ? place(tape_.compile(a.column)) : placed{};
+    tape_.end_section();
+    registers_ = tape_.make_registers();
+    counters_ = detail::scratch<long long>(out_.depth, unknown_counter);
+    // Per level: which threads run it (all at level 0), and each thread's trip count there.
+    active_ = detail::scratch<char>((out_.depth + 1) * threads_, 1);
+    trips_ = detail::scratch<long long>(out_.depth * threads_);
+  }
+
+  constexpr footprint run() {
+    enumerate(0);
+    return static_cast<footprint&&>(out_);
+  }
+
+ private:
+  struct placed {  // a slot's place in the register file
+    int offset = 0, stride = 0;
+  };
+  constexpr placed place(int slot) const { return {tape_.offset(slot), tape_.stride(slot)}; }
+
+  constexpr void enumerate(int depth) {
+    long long* r = registers_.data();
+    tape_.run(depth, counters_.data(), r);
+    const char* active = active_.data() + depth * threads_;
+    if (depth < out_.depth) {
+      // Each running thread's trip count; -1 where not static (then one pass, counter unknown).
+      long long* trips = trips_.data() + depth * threads_;
+      const placed lo = bounds_[static_cast<std::size_t>(3 * depth)], hi = bounds_[static_cast<std::size_t>(3 * depth + 1)],
+                   step = bounds_[static_cast<std::size_t>(3 * depth + 2)];
+      const bool grid_stride = grid_stride_[static_cast<std::size_t>(depth)] != 0;
+      long long most = 0;
+      bool some_unknown = false;
+      for (int t = 0; t < threads_; ++t) {
+        if (!active[t]) continue;
+        const long long l = r[lo.offset + t * lo.stride], h = r[hi.offset + t * hi.stride], s = r[step.offset + t * step.stride];
+        long long n = -1;
+        if (!grid_stride && l != unknown_value && h != unknown_value && s != unknown_value && s > 0) {
+          n = h <= l ? 0 : (h - l + s - 1) / s;
+          if (n > max_enumerated_trips) n = -1;
+        }
+        trips[t] = n;
+        some_unknown = some_unknown || n < 0;
+        most = n > most ? n : most;
+      }
+      char* next = active_.data() + (depth + 1) * threads_;
+      for (long long k = 0; k < most; ++k) {
+        bool any = false;
+        for (int t = 0; t < threads_; ++t) {
+          next[t] = active[t] && trips[t] > k ? 1 : 0;
+          any = any || next[t];
+        }
+        if (!any) continue;
+        counters_[depth] = k;
+        enumerate(depth + 1);
+      }
+      if (some_unknown) {  // some iteration, not known which
+        for (int t = 0; t < threads_; ++t) next[t] = active[t] && trips[t] < 0 ? 1 : 0;
+        counters_[depth] = unknown_counter;
+        enumerate(depth + 1);
+      }
+      counters_[depth] = unknown_counter;
+      return;
+    }
+    // The pass: every thread's element. (No calls per thread: see tape.hpp.)
+    footprint& f = out_;
+    long long* element = f.add_pass(counters_.data());
+    const int guards = static_cast<int>(guards_.size());
+    const placed* guard = guards_.data();
+    const char* negated = negated_.data();
+    bool any = false;
+    for (int t = 0; t < threads_; ++t) {
+      element[t] = no_instance;
+      if (!active[t]) continue;
+      bool runs = true;
+      for (int g = 0; g < guards && runs; ++g) {
+        const long long v = r[guard[g].offset + t * guard[g].stride];
+        runs = v == unknown_value || (v != 0) != (negated[g] != 0);
+      }
+      if (!runs) continue;
+      const long long row = r[row_.offset + t * row_.stride];
+      const long long col = a_.column < 0 ? 0 : r[column_.offset + t * column_.stride];
+      if (row == unknown_value || col == unknown_value) {
+        f.all_known = false;
+        f.some_unknown_element = true;
+        element[t] = unknown_element;
+        any = true;
+        continue;
+      }
+      f.row_lo = row < f.row_lo ? row : f.row_lo;
+      f.row_hi = row > f.row_hi ? row : f.row_hi;
+      if (a_.column >= 0) {
+        f.col_lo = col < f.col_lo ? col : f.col_lo;
+        f.col_hi = col > f.col_hi ? col : f.col_hi;
+      }
+      // An index outside the tile is E101's business at launch; here it touches nothing shared.
+      if (row < 0 || row >= rows_ || col < 0 || (a_.column >= 0 && col >= cols_)) continue;
+      element[t] = a_.column >= 0 ? row * pitch_ + col : row;
+      any = true;
+    }
+    if (!any) --f.passes;  // no thread runs it here: drop the pass
+  }
+
+  const ir_builder& ir_;
+  const dsl::ir_access& a_;
+  tape tape_;
+  int threads_;
+  long long rows_ = 0, cols_ = 0, pitch_ = 0;  // the tile's rows (1-D: elements), columns, row pitch
+  std::vector<char> grid_stride_;              // by level
+  std::vector<placed> bounds_;                 // lo, hi, step by level
+  std::vector<placed> guards_;
+  std::vector<char> negated_;
+  placed row_, column_;
+  detail::scratch<long long> registers_;
+  detail::scratch<long long> counters_;  // by level
+  detail::scratch<char> active_;         // by level, by thread
+  detail::scratch<long long> trips_;     // by level, by thread
+  footprint out_;
+};
+
+constexpr footprint footprint_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a) {
+  footprint_builder builder(ir, shape, a);
+  return builder.run();
+}
+
+// ---- two threads that meet --------------------------------------------------------------------
+
+struct meeting {
+  int thread1 = -1, thread2 = -1;
+  long long element = -1;
+  constexpr explicit operator bool() const { return thread1 >= 0; }
+};
+
+// Relation between two executions' iterations: -1 = the same iteration of every common loop;
+// d >= 0 = the same outside common loop number d, different in it.
+constexpr bool iterations_match(const footprint& fa, int pa, const footprint& fc, int pc, int common, int relation) {
+  const int same_upto = relation < 0 ? common : relation;
+  for (int d = 0; d < same_upto; ++d) {
+    const long long x = fa.counter(pa, d), y = fc.counter(pc, d);
+    if (x != unknown_counter && y != unknown_counter && x != y) return false;
+  }
+  if (relation >= 0) {
+    const long long x = fa.counter(pa, relation), y = fc.counter(pc, relation);
+    if (x != unknown_counter && y != unknown_counter && x == y) return false;
+  }
+  return true;
+}
+
+// The same iteration of the `common` loops, every element known, and each loop level's counter
+// known in every pass of both or in none (then it never tells passes apart): a slot per
+// (element, counters of the known levels) records the first two threads there, and an instance
+// meets another thread exactly when its slot holds one. Returns false when it does not apply.
+constexpr bool meet_by_slots(const footprint& fa, const footprint& fc, int common, long long elements, meeting& out) {
+  if (fa.some_unknown_element || fc.some_unknown_element) return false;
+  long long slots = elements;
+  std::vector<long long> radix(static_cast<std::size_t>(common), 0);  // 0: the level is left out
+  for (int d = 0; d < common; ++d) {
+    const unsigned long long bit = 1ULL << d;
+    const bool known = ((fa.known_levels | fc.known_levels) & bit) != 0;
+    if (known && ((fa.unknown_levels | fc.unknown_levels) & bit) != 0) return false;
+    if (!known) continue;
+    long long most = 0;
+    for (int p = 0; p < fa.passes; ++p) most = fa.counter(p, d) > most ? fa.counter(p, d) : most;
+    for (int p = 0; p < fc.passes; ++p) most = fc.counter(p, d) > most ? fc.counter(p, d) : most;
+    radix[static_cast<std::size_t>(d)] = most + 1;
+    slots *= most + 1;
+    if (slots > (1LL << 22)) return false;
+  }
+  auto base_of = [&](const footprint& f, int p) {
+    long long s = 0;
+    for (int d = common - 1; d >= 0; --d)
+      if (radix[static_cast<std::size_t>(d)] > 0) s = s * radix[static_cast<std::size_t>(d)] + f.counter(p, d);
+    return s * elements;
+  };
+  detail::scratch<int> first(static_cast<int>(slots), -1), second(static_cast<int>(slots), -1);
+  int* first_at = first.data();
+  int* second_at = second.data();
+  for (int p = 0; p < fc.passes; ++p) {
+    const long long base = base_of(fc, p);
+    const long long* e = fc.pass(p);
+    for (int t = 0; t < fc.threads; ++t) {
+      if (e[t] < 0) continue;
+      const long long s = base + e[t];
+      if (first_at[s] < 0) first_at[s] = t;
+      else if (first_at[s] != t && second_at[s] < 0) second_at[s] = t;
+    }
+  }
+  for (int p = 0; p < fa.passes; ++p) {
+    const long long base = base_of(fa, p);
+    const long long* e = fa.pass(p);
+    for (int t = 0; t < fa.threads; ++t) {
+      if (e[t] < 0) continue;
+      const long long s = base + e[t];
+      const int other = first_at[s] >= 0 && first_at[s] != t ? first_at[s] : second_at[s];
+      if (other >= 0) {
+        out = meeting{t, other, e[t]};
+        return true;
+      }
+    }
+  }
+  return true;
+}
+
+// The general search: c's instances bucketed by element (unknown elements meet every one), each
+// of a's compared with its bucket and with every unknown one.
+constexpr meeting meet_by_buckets(const footprint& fa, const footprint& fc, int common, int relation, long long elements) {
+  // c's instances as (pass, thread), in buckets by element; unknown ones apart.
+  detail::scratch<int> start(static_cast<int>(elements + 2), 0);
+  int* starts = start.data();
+  int count = 0, wild_count = 0;
+  for (int p = 0; p < fc.passes; ++p) {
+    const long long* pass = fc.pass(p);
+    for (int t = 0; t < fc.threads; ++t) {
+      if (pass[t] >= 0) ++starts[pass[t] + 1];
+      count += pass[t] >= 0 ? 1 : 0;
+      wild_count += pass[t] == unknown_element ? 1 : 0;
+    }
+  }
+  for (long long e = 0; e < elements; ++e) starts[e + 1] += starts[e];
+  detail::scratch<int> fill(start);
+  detail::scratch<int> pass_of(count), thread_of(count), wild_pass(wild_count), wild_thread(wild_count);
+  for (int p = 0, w = 0; p < fc.passes; ++p) {
+    const long long* pass = fc.pass(p);
+    for (int t = 0; t < fc.threads; ++t) {
+      if (pass[t] == unknown_element) {
+        wild_pass[w] = p;
+        wild_thread[w++] = t;
+      } else if (pass[t] >= 0) {
+        const int k = fill[static_cast<int>(pass[t])]++;
+        pass_of[k] = p;
+        thread_of[k] = t;
+      }
+    }
+  }
+  for (int pa = 0; pa < fa.passes; ++pa) {
+    const long long* pass = fa.pass(pa);
+    for (int ta = 0; ta < fa.threads; ++ta) {
+      const long long e = pass[ta];
+      if (e == no_instance) continue;
+      auto meets = [&](int pc, int tc) { return ta != tc && iterations_match(fa, pa, fc, pc, common, relation); };
+      if (e == unknown_element) {  // meets any instance of another thread
+        for (int pc = 0; pc < fc.passes; ++pc) {
+          const long long* other = fc.pass(pc);
+          for (int tc = 0; tc < fc.threads; ++tc)
+            if (other[tc] != no_instance && meets(pc, tc)) return {ta, tc, other[tc]};
+        }
+        continue;
+      }
+      for (int k = starts[e]; k < starts[e + 1]; ++k)
+        if (meets(pass_of[k], thread_of[k]))
+          return {ta, thread_of[k], e};
+      for (int w = 0; w < wild_count; ++w)
+        if (meets(wild_pass[w], wild_thread[w]))
+          return {ta, wild_thread[w], e};
+    }
+  }
+  return {};
+}
+
+// Two instances by different threads, related as `relation` says, at one element (or unknown).
+constexpr meeting find_meeting(const footprint& fa, const footprint& fc, int common, int relation, long long elements) {
+  meeting m;
+  if (relation < 0 && meet_by_slots(fa, fc, common, elements, m)) return m;
+  return meet_by_buckets(fa, fc, common, relation, elements);
+}
+
+}  // namespace warden::check

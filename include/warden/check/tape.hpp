@@ -1,0 +1,184 @@
+#pragma once
+// Every thread's values of an access's expressions (loop bounds, guards, index), for the
+// footprints. The block shape is static, so a thread's ids are numbers; loop counters are
+// numbers where trip counts are static; everything else (block ids, parameters, loaded data) is
+// unknown.
+//
+// The expressions are compiled once into a flat list of operations over slots; a slot holds one
+// value when it is the same in every thread (constants, counters, `128 >> level`) and one per
+// thread otherwise, and each operation runs over all the block's threads at once. This runs in
+// constant evaluation, where g++ and clang spend about a microsecond per operation and more than
+// ten per function call, so the per-thread loop makes no calls: the operators' semantics are
+// written out in it, once.
+
+#include <climits>
+#include <vector>
+
+#include "../detail/scratch.hpp"
+#include "affine.hpp"
+
+namespace warden::check {
+
+// A value the checker cannot know (a block id, a parameter, loaded data, or derived from one).
+inline constexpr long long unknown_value = LLONG_MIN;
+// A loop iteration the checker does not enumerate (its trip count is not static).
+inline constexpr long long unknown_counter = LLONG_MIN;
+
+class tape {
+ public:
+  constexpr tape(const ir_builder& ir, block_shape shape, scope s)
+      : ir_(ir), shape_(shape), scope_(s), threads_(shape.threads()), slot_of_(ir.exprs.size(), -1) {
+    add_slot(slot::constant, false, unknown_value);  // slot 0: unknown
+  }
+
+  constexpr int threads() const { return threads_; }
+
+  // Compiles an expression into the current section; returns the slot that will hold its value.
+  constexpr int compile(int id) {
+    if (id < 0) return 0;
+    if (slot_of_[static_cast<std::size_t>(id)] >= 0) return slot_of_[static_cast<std::size_t>(id)];
+    const auto& e = ir_.exprs[static_cast<std::size_t>(id)];
+    const int d = static_cast<int>(e.value % 3);
+    int out = 0;
+    switch (e.op) {
+      case ir_op::constant:
+        if (!e.is_float) out = add_slot(slot::constant, false, e.value);
+        break;
+      case ir_op::block_dim: out = add_slot(slot::constant, false, shape_.extent(d)); break;
+      case ir_op::thread_id: out = shape_.extent(d) == 1 ? add_slot(slot::constant, false, 0) : add_slot(slot::thread, true, d); break;
+      case ir_op::loop_var: {
+        int position = 0;
+        const int l = loop_of(ir_, scope_, static_cast<int>(e.value), &position);
+        if (l < 0) break;
+        const auto& loop = ir_.loops[static_cast<std::size_t>(l)];
+        const int lo = compile(loop.lo), step = compile(loop.step);
+        out = emit(ir_op::loop_var, lo, step, position - scope_.loop_begin);
+        break;
+      }
+      default:
+        if (e.op < ir_op::add) break;  // block ids, parameters, data: unknown
+        {
+          const int a = compile(e.a);
+          const int b = e.op >= ir_op::negate ? 0 : compile(e.b);
+          out = emit(e.op, a, b, 0);
+        }
+    }
+    slot_of_[static_cast<std::size_t>(id)] = out;
+    return out;
+  }
+
+  // Ends a section: the code compiled since the previous one. Sections run separately (one per
+  // loop level, then the guards and index), each once its inputs are set.
+  constexpr void end_section() { sections_.push_back(static_cast<int>(ops_.size())); }
+
+  // The register file: every slot's storage, constants and thread ids filled in.
+  constexpr detail::scratch<long long> make_registers() const {
+    detail::scratch<long long> registers(size_, unknown_value);
+    long long* r = registers.data();
+    for (int k = 0; k < static_cast<int>(slots_.size()); ++k) {
+      const slot& s = slots_[static_cast<std::size_t>(k)];
+      if (s.kind == slot::constant) r[s.offset] = s.value;
+      if (s.kind != slot::thread) continue;
+      long long* ids = r + s.offset;
+      for (int z = 0, i = 0; z < shape_.z; ++z)
+        for (int y = 0; y < shape_.y; ++y)
+          for (int x = 0; x < shape_.x; ++x, ++i) ids[i] = s.value == 0 ? x : s.value == 1 ? y : z;
+    }
+    return registers;
+  }
+
+  // Where thread i's value of a slot lies in the register file.
+  constexpr int offset(int s) const { return slots_[static_cast<std::size_t>(s)].offset; }
+  constexpr int stride(int s) const { return slots_[static_cast<std::size_t>(s)].varying ? 1 : 0; }
+
+  // Runs one section for every thread; counters by depth in the access's loops.
+  constexpr void run(int section, const long long* counters, long long* r) const {
+    constexpr long long u = unknown_value;
+    const int end = sections_[static_cast<std::size_t>(section)];
+    for (int k = section == 0 ? 0 : sections_[static_cast<std::size_t>(section - 1)]; k < end; ++k) {
+      const op& o = ops_[static_cast<std::size_t>(k)];
+      const long long* a = r + o.a;
+      const long long* b = r + o.b;
+      long long* out = r + o.out;
+      const int n = o.varying ? threads_ : 1;
+      const long long counter = o.code == ir_op::loop_var ? counters[o.depth] : 0;
+      for (int i = 0; i < n; ++i) {
+        const long long x = a[i * o.a_stride], y = b[i * o.b_stride];
+        const bool unknown = x == u || y == u;
+        long long v = u;
+        switch (o.code) {
+          case ir_op::loop_var: v = unknown || counter == unknown_counter ? u : x + y * counter; break;
+          // `and` / `or` are decided by one known operand, as C++ evaluates them.
+          case ir_op::logical_and: v = x == 0 || y == 0 ? 0 : unknown ? u : 1; break;
+          case ir_op::logical_or: v = (x != u && x != 0) || (y != u && y != 0) ? 1 : unknown ? u : 0; break;
+          case ir_op::negate: v = x == u ? u : -x; break;
+          case ir_op::logical_not: v = x == u ? u : x == 0; break;
+          case ir_op::bit_not: v = x == u ? u : ~x; break;
+          default:
+            if (unknown) break;
+            switch (o.code) {
+              case ir_op::add: v = x + y; break;
+              case ir_op::sub: v = x - y; break;
+              case ir_op::mul: v = x * y; break;
+              case ir_op::div: v = y == 0 ? u : x / y; break;
+              case ir_op::mod: v = y == 0 ? u : x % y; break;
+              case ir_op::shl: v = y < 0 || y > 62 ? u : x << y; break;
+              case ir_op::shr: v = y < 0 || y > 62 ? u : x >> y; break;
+              case ir_op::bit_and: v = x & y; break;
+              case ir_op::bit_or: v = x | y; break;
+              case ir_op::bit_xor: v = x ^ y; break;
+              case ir_op::less: v = x < y; break;
+              case ir_op::less_equal: v = x <= y; break;
+              case ir_op::greater: v = x > y; break;
+              case ir_op::greater_equal: v = x >= y; break;
+              case ir_op::equal: v = x == y; break;
+              case ir_op::not_equal: v = x != y; break;
+              case ir_op::min: v = x < y ? x : y; break;
+              case ir_op::max: v = x < y ? y : x; break;
+              default: break;
+            }
+        }
+        out[i] = v;
+      }
+    }
+  }
+
+ private:
+  struct slot {
+    enum kind_t : unsigned char { constant, thread, computed } kind = constant;
+    bool varying = false;  // one value per thread
+    long long value = 0;   // constant: the value; thread: the dimension
+    int offset = 0;        // in the register file
+  };
+  struct op {
+    ir_op code = ir_op::constant;
+    int a = 0, b = 0, out = 0;     // offsets in the register file
+    int a_stride = 0, b_stride = 0;
+    bool varying = false;
+    int depth = 0;                 // loop_var: the loop's depth in the scope (a = lo, b = step)
+  };
+
+  constexpr int add_slot(slot::kind_t kind, bool varying, long long value) {
+    slots_.push_back(slot{kind, varying, value, size_});
+    size_ += varying ? threads_ : 1;
+    return static_cast<int>(slots_.size()) - 1;
+  }
+  constexpr int emit(ir_op code, int a, int b, int depth) {
+    const bool varying = slots_[static_cast<std::size_t>(a)].varying || slots_[static_cast<std::size_t>(b)].varying;
+    const int out = add_slot(slot::computed, varying, 0);
+    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth});
+    return out;
+  }
+
+  const ir_builder& ir_;
+  block_shape shape_;
+  scope scope_;
+  int threads_;
+  std::vector<int> slot_of_;  // by expression id; -1: not compiled yet
+  std::vector<slot> slots_;
+  int size_ = 0;              // of the register file
+  std::vector<op> ops_;
+  std::vector<int> sections_;  // where each section ends in ops_
+};
+
+}  // namespace warden::check
