@@ -255,6 +255,10 @@ class interpreter {
     }
   }
 
+  // The buffers: their initial contents before run(), their final ones after.
+  const std::vector<long long>& inout() const { return inout_; }
+  const std::vector<long long>& in() const { return in_; }
+
   run_result run() {
     for (block_ = 0; block_ < grid_ && !result_.out_of_bounds; ++block_) {
       tile_.assign(static_cast<std::size_t>(p_.tile), 0);
