@@ -87,6 +87,22 @@ TEST_CASE("mixed types promote as in C++, and user functions are called on value
   for (int i = 0; i < 40; ++i) REQUIRE(out[i] == Approx(static_cast<double>(a[i] * b[i]) * 0.5 + smoothstep{}(b[i])));
 }
 
+// Floating-point constants outside long long's range (a max-reduction's -INFINITY, 1e30f) are
+// fine in kernels: the description keeps no value for them that would overflow.
+WARDEN_KERNEL(extreme_constants_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), out[i] = w::max(w::min(in[i], 1e30f), -INFINITY));
+}));
+
+TEST_CASE("floating-point constants beyond the integer range compile and keep their value", "[kernel][expr]") {
+  const std::vector<float> in{-INFINITY, -1.f, 0.f, 2.5f, 1e31f};
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(in.size());
+  w::launch(extreme_constants_k, w::grid_for(in.size()), din, dout);
+  const auto out = w::to_host(dout);
+  REQUIRE(out == std::vector<float>{-INFINITY, -1.f, 0.f, 2.5f, 1e30f});
+}
+
 WARDEN_KERNEL(clamp_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
   auto i = k.global_id();
   return w::when(i < in.size(),

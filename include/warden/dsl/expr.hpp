@@ -36,7 +36,17 @@ struct lit : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C&) const {
     return value;
   }
-  constexpr int describe(ir_builder& b) const { return b.constant(static_cast<long long>(value), std::is_floating_point_v<T>); }
+  // A floating-point constant is described by its integer part, for diagnostics only (the checker
+  // treats it as unknown); 0 when that does not fit (INFINITY, NaN, 1e30f), whose conversion
+  // would not be a constant expression.
+  constexpr int describe(ir_builder& b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      const bool fits = value > -9.0e18 && value < 9.0e18;
+      return b.constant(fits ? static_cast<long long>(value) : 0, true);
+    } else {
+      return b.constant(static_cast<long long>(value), false);
+    }
+  }
 };
 
 // An operand as an expression node. Assignable handles (buffer and tile elements, locals) become

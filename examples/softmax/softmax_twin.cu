@@ -1,0 +1,82 @@
+// Softmax over rows (cols <= 256), one block per row and one element per thread, written by hand
+// in CUDA: the baseline for examples/softmax (same trees, barriers and launch shape).
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+constexpr int block_size = 256;
+
+__global__ void softmax_twin(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  __shared__ float tile[block_size];
+  const int t = threadIdx.x, at = blockIdx.x * cols + t;
+  const float x = t < cols ? in[at] : -INFINITY;
+  tile[t] = x;
+  __syncthreads();
+  for (int half = block_size / 2; half > 0; half >>= 1) {
+    if (t < half) tile[t] = fmaxf(tile[t], tile[t + half]);
+    __syncthreads();
+  }
+  const float row_max = tile[0];
+  __syncthreads();
+  const float e = t < cols ? expf(x - row_max) : 0.f;
+  tile[t] = e;
+  __syncthreads();
+  for (int half = block_size / 2; half > 0; half >>= 1) {
+    if (t < half) tile[t] = tile[t] + tile[t + half];
+    __syncthreads();
+  }
+  if (t < cols) out[at] = e / tile[0];
+}
+
+namespace {
+
+constexpr int skipped = 77;
+
+bool ok(cudaError_t status, const char* call) {
+  if (status == cudaSuccess) return true;
+  std::fprintf(stderr, "softmax_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
+  return false;
+}
+
+bool run(int rows, int cols) {
+  const size_t n = static_cast<size_t>(rows) * cols, bytes = n * sizeof(float);
+  std::vector<float> in(n), out(n);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 37) % 23) * 0.25f - 3.f;
+  float *din = nullptr, *dout = nullptr;
+  bool good = ok(cudaMalloc(&din, bytes), "cudaMalloc") && ok(cudaMalloc(&dout, bytes), "cudaMalloc") &&
+              ok(cudaMemcpy(din, in.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+  if (good) {
+    softmax_twin<<<rows, block_size>>>(din, dout, cols);
+    good = ok(cudaGetLastError(), "softmax_twin<<<>>>") && ok(cudaMemcpy(out.data(), dout, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  }
+  cudaFree(din);
+  cudaFree(dout);
+  if (!good) return false;
+  double max_error = 0;
+  for (int r = 0; r < rows; ++r) {
+    const float* x = in.data() + static_cast<size_t>(r) * cols;
+    double m = x[0], sum = 0;
+    for (int c = 1; c < cols; ++c) m = std::fmax(m, x[c]);
+    for (int c = 0; c < cols; ++c) sum += std::exp(x[c] - m);
+    for (int c = 0; c < cols; ++c) max_error = std::fmax(max_error, std::fabs(out[static_cast<size_t>(r) * cols + c] - std::exp(x[c] - m) / sum));
+  }
+  const bool good_result = max_error <= 1e-6;
+  std::printf("softmax_twin: %d x %d on the GPU: max |error| vs reference = %g -> %s\n", rows, cols, max_error, good_result ? "OK" : "MISMATCH");
+  return good_result;
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::printf("softmax_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
+    return skipped;
+  }
+  bool good = run(512, 256);
+  good = run(300, 100) && good;
+  return good ? 0 : 1;
+}
