@@ -1,0 +1,76 @@
+// Sum reduction through a shared-memory tree, one partial sum per block, reduced again until one
+// is left, written by hand in CUDA: the baseline for examples/reduction (same tree, barriers,
+// passes and launch shape).
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <vector>
+
+constexpr int block_size = 256;
+
+__global__ void reduction_twin(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[block_size];
+  const int t = threadIdx.x, i = blockIdx.x * block_size + t;
+  tile[t] = i < n ? in[i] : 0.f;
+  __syncthreads();
+  for (int half = block_size / 2; half > 0; half >>= 1) {
+    if (t < half) tile[t] = tile[t] + tile[t + half];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = tile[0];
+}
+
+namespace {
+
+constexpr int skipped = 77;
+
+bool ok(cudaError_t status, const char* call) {
+  if (status == cudaSuccess) return true;
+  std::fprintf(stderr, "reduction_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
+  return false;
+}
+
+bool run(int n) {
+  std::vector<float> in(n);
+  double reference = 0;
+  for (int i = 0; i < n; ++i) {
+    in[i] = static_cast<float>(i % 7) * 0.5f;
+    reference += in[i];
+  }
+  float *a = nullptr, *b = nullptr;
+  const int first = (n + block_size - 1) / block_size;
+  bool good = ok(cudaMalloc(&a, sizeof(float) * n), "cudaMalloc") && ok(cudaMalloc(&b, sizeof(float) * first), "cudaMalloc") &&
+              ok(cudaMemcpy(a, in.data(), sizeof(float) * n, cudaMemcpyHostToDevice), "cudaMemcpy");
+  float got = 0.f;
+  for (int size = n; good && size > 1;) {  // each pass leaves one partial sum per block
+    const int blocks = (size + block_size - 1) / block_size;
+    reduction_twin<<<blocks, block_size>>>(a, b, size);
+    good = ok(cudaGetLastError(), "reduction_twin<<<>>>");
+    float* swap = a;
+    a = b;
+    b = swap;
+    size = blocks;
+  }
+  good = good && ok(cudaMemcpy(&got, a, sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  cudaFree(a);
+  cudaFree(b);
+  if (!good) return false;
+  const bool good_result = got == reference;
+  std::printf("reduction_twin: n=%d on the GPU: sum %g, reference %g -> %s\n", n, static_cast<double>(got), reference,
+              good_result ? "OK" : "MISMATCH");
+  return good_result;
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::printf("reduction_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
+    return skipped;
+  }
+  bool good = true;
+  for (int n : {1 << 20, 1000}) good = run(n) && good;
+  return good ? 0 : 1;
+}
