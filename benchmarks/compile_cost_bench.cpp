@@ -34,7 +34,10 @@ compiler_command command_for(const std::string& name) {
   if (name == "clang++")
     return {name, std::string(WARDEN_CLANGXX) + " -std=c++20 -fsyntax-only -fconstexpr-steps=2147483647" + include, " " + source};
   if (name == "nvcc")  // no syntax-only mode: the object is thrown away
-    return {name, std::string(WARDEN_NVCC) + " -std=c++20 --expt-relaxed-constexpr --extended-lambda -x cu -c -o /dev/null" + include,
+    return {name,
+            std::string(WARDEN_NVCC) +
+                " -std=c++20 --expt-relaxed-constexpr --extended-lambda -Xcudafe=--max_cost_constexpr_call=2000000000"
+                " -Xcompiler=-fconstexpr-ops-limit=4294967295 -x cu -c -o /dev/null" + include,
             " " + source};
   throw std::invalid_argument("compile_cost_bench: --compiler must be g++, clang++ or nvcc, not " + name);
 }

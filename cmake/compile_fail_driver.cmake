@@ -29,7 +29,9 @@ if(KIND STREQUAL "nvcc")
   if(NOT DEFINED CUDA_ARCH)
     set(CUDA_ARCH 90)
   endif()
+  # The checker's budgets, as warden::warden sets them for nvcc (cmake/warden_library.cmake).
   set(command "${COMPILER}" -std=c++20 --expt-relaxed-constexpr --extended-lambda
+      -Xcudafe=--max_cost_constexpr_call=2000000000 -Xcompiler=-fconstexpr-ops-limit=4294967295
       -arch=sm_${CUDA_ARCH} -x cu ${include_flags} ${defect_flags}
       -c "${SOURCE}" -o "${WORKDIR}/case.o")
 else()
