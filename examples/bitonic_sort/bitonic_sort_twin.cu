@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int block_size = 256;
 constexpr int stages = 8;
 
@@ -33,13 +35,7 @@ __global__ void bitonic_sort_twin(const int* __restrict__ in, int* __restrict__ 
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "bitonic_sort_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"bitonic_sort_twin"};
 
 bool run(int n) {
   std::vector<int> in(n), out(n);
@@ -66,12 +62,7 @@ bool run(int n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("bitonic_sort_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("bitonic_sort_twin")) return twin::skipped;
   bool good = true;
   for (int n : {1 << 16, 1000}) good = run(n) && good;
   return good ? 0 : 1;

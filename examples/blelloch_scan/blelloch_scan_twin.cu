@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int threads = 128;
 constexpr int elements = 2 * threads;
 constexpr int levels = 8;
@@ -37,13 +39,7 @@ __global__ void blelloch_scan_twin(const int* __restrict__ in, int* __restrict__
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "blelloch_scan_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"blelloch_scan_twin"};
 
 bool run(int n) {
   std::vector<int> in(n), out(n);
@@ -72,12 +68,7 @@ bool run(int n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("blelloch_scan_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("blelloch_scan_twin")) return twin::skipped;
   bool good = true;
   for (int n : {1 << 18, 1000}) good = run(n) && good;
   return good ? 0 : 1;

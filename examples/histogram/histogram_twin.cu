@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int bins = 256;
 constexpr int block_size = 256;
 
@@ -15,13 +17,7 @@ __global__ void histogram_twin(const int* __restrict__ in, int n, int* bins_out)
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "histogram_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"histogram_twin"};
 
 bool run(int n) {
   std::vector<int> in(n), reference(bins, 0), got(bins, 0);
@@ -52,12 +48,7 @@ bool run(int n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("histogram_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("histogram_twin")) return twin::skipped;
   bool good = true;
   for (int n : {1 << 20, 1000}) good = run(n) && good;
   return good ? 0 : 1;

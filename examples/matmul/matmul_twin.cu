@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int tile_size = 16;
 
 __global__ void matmul_twin(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
@@ -26,13 +28,7 @@ __global__ void matmul_twin(const float* __restrict__ a, const float* __restrict
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "matmul_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"matmul_twin"};
 
 bool run(int n) {
   const size_t size = static_cast<size_t>(n) * n, bytes = size * sizeof(float);
@@ -69,12 +65,7 @@ bool run(int n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("matmul_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("matmul_twin")) return twin::skipped;
   bool good = run(256);
   good = run(77) && good;
   return good ? 0 : 1;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int block_size = 256;
 
 __global__ void reduction_twin(const float* __restrict__ in, float* __restrict__ out, int n) {
@@ -22,13 +24,7 @@ __global__ void reduction_twin(const float* __restrict__ in, float* __restrict__
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "reduction_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"reduction_twin"};
 
 bool run(int n) {
   std::vector<float> in(n);
@@ -64,12 +60,7 @@ bool run(int n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("reduction_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("reduction_twin")) return twin::skipped;
   bool good = true;
   for (int n : {1 << 20, 1000}) good = run(n) && good;
   return good ? 0 : 1;

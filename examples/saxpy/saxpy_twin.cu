@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 __global__ void saxpy_twin(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -13,14 +15,7 @@ __global__ void saxpy_twin(int n, float a, const float* __restrict__ x, float* _
 
 namespace {
 
-constexpr int skipped = 77;  // CTest's SKIP_RETURN_CODE for examples
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "saxpy_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status),
-               cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"saxpy_twin"};
 
 bool run(int n) {
   std::vector<float> x(n), y(n), reference(n);
@@ -54,13 +49,7 @@ bool run(int n) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("saxpy_twin: skipped, no CUDA device (%s)\n",
-                status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("saxpy_twin")) return twin::skipped;
   bool good = true;
   for (int n : {1 << 20, 1000}) good = run(n) && good;
   return good ? 0 : 1;

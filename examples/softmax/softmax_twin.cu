@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int block_size = 256;
 
 __global__ void softmax_twin(const float* __restrict__ in, float* __restrict__ out, int cols) {
@@ -32,13 +34,7 @@ __global__ void softmax_twin(const float* __restrict__ in, float* __restrict__ o
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "softmax_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"softmax_twin"};
 
 bool run(int rows, int cols) {
   const size_t n = static_cast<size_t>(rows) * cols, bytes = n * sizeof(float);
@@ -70,12 +66,7 @@ bool run(int rows, int cols) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("softmax_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("softmax_twin")) return twin::skipped;
   bool good = run(512, 256);
   good = run(300, 100) && good;
   return good ? 0 : 1;

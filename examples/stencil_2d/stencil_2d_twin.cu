@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "../twin_support.cuh"
+
 constexpr int tile_size = 16;
 
 __global__ void stencil_2d_twin(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
@@ -25,13 +27,7 @@ __global__ void stencil_2d_twin(const float* __restrict__ in, float* __restrict_
 
 namespace {
 
-constexpr int skipped = 77;
-
-bool ok(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "stencil_2d_twin: %s failed: %s (%s)\n", call, cudaGetErrorName(status), cudaGetErrorString(status));
-  return false;
-}
+const twin::checker ok{"stencil_2d_twin"};
 
 bool run(int rows, int cols) {
   const size_t n = static_cast<size_t>(rows) * cols, bytes = n * sizeof(float);
@@ -65,12 +61,7 @@ bool run(int rows, int cols) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("stencil_2d_twin: skipped, no CUDA device (%s)\n", status == cudaSuccess ? "0 devices" : cudaGetErrorName(status));
-    return skipped;
-  }
+  if (!twin::device_present("stencil_2d_twin")) return twin::skipped;
   bool good = run(1024, 1024);
   good = run(100, 75) && good;
   return good ? 0 : 1;

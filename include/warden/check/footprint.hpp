@@ -5,8 +5,8 @@
 //
 // A footprint is a list of passes: one per combination of loop counters (the same for every
 // thread in the pass), each with every thread's element. This runs in constant evaluation, where
-// each operation costs about a microsecond and growing a vector element by element costs tens:
-// storage is allocated per pass, whole, and the searches below are flat loops over it.
+// growing a vector element by element costs far more than arithmetic: storage is allocated whole,
+// and the searches below are flat loops over it.
 
 #include <climits>
 #include <vector>

@@ -183,14 +183,28 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
 
 // ---- global memory: symbolic separation -------------------------------------------------------
 
-// Facts from the guards both accesses are under (the common prefix of their guard lists).
+// How many of the guards starting at x and at y agree, up to n: the same conditions, the same way.
+constexpr int agreeing_guards(const ir_builder& ir, int x, int y, int n) {
+  for (int g = 0; g < n; ++g) {
+    const auto& gx = ir.guard_pool[static_cast<std::size_t>(x + g)];
+    const auto& gy = ir.guard_pool[static_cast<std::size_t>(y + g)];
+    if (gx.condition != gy.condition || gx.negated != gy.negated) return g;
+  }
+  return n;
+}
+
+// How many guards two accesses share (the common prefix of their guard lists).
+constexpr int common_guards(const ir_builder& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
+  const int n = a.guard_end - a.guard_begin < c.guard_end - c.guard_begin ? a.guard_end - a.guard_begin : c.guard_end - c.guard_begin;
+  return agreeing_guards(ir, a.guard_begin, c.guard_begin, n);
+}
+
+// Facts from the guards both accesses are under.
 constexpr facts common_facts(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c) {
   facts out;
-  const int n = a.guard_end - a.guard_begin < c.guard_end - c.guard_begin ? a.guard_end - a.guard_begin : c.guard_end - c.guard_begin;
+  const int n = common_guards(ir, a, c);
   for (int g = 0; g < n; ++g) {
     const auto& x = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)];
-    const auto& y = ir.guard_pool[static_cast<std::size_t>(c.guard_begin + g)];
-    if (x.condition != y.condition || x.negated != y.negated) break;
     learn(ir, shape, scope_of(a), x.condition, x.negated, out);
   }
   return out;
@@ -267,17 +281,6 @@ constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl
   return never_meet(varying{false, true}) ? separation::never_meet : separation::within_block;
 }
 
-// How many guards two accesses share (the common prefix of their guard lists).
-constexpr int common_guards(const ir_builder& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
-  const int n = a.guard_end - a.guard_begin < c.guard_end - c.guard_begin ? a.guard_end - a.guard_begin : c.guard_end - c.guard_begin;
-  for (int g = 0; g < n; ++g) {
-    const auto& x = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)];
-    const auto& y = ir.guard_pool[static_cast<std::size_t>(c.guard_begin + g)];
-    if (x.condition != y.condition || x.negated != y.negated) return g;
-  }
-  return n;
-}
-
 constexpr bool same_form(const linear_form& x, const linear_form& y) {
   return x.ok == y.ok && x.same_variables(y) && x.rest == y.rest;
 }
@@ -336,13 +339,7 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
         const known_separation& k = memo[static_cast<std::size_t>(m)];
         if (k.form_a != fa || k.form_c != fc || k.guards != guards) continue;
         const auto& r = ir.accesses[static_cast<std::size_t>(k.access)];
-        bool same_guards = true;
-        for (int g = 0; g < guards && same_guards; ++g) {
-          const auto& x = ir.guard_pool[static_cast<std::size_t>(r.guard_begin + g)];
-          const auto& y = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)];
-          same_guards = x.condition == y.condition && x.negated == y.negated;
-        }
-        if (same_guards) hit = m;
+        if (agreeing_guards(ir, r.guard_begin, a.guard_begin, guards) == guards) hit = m;
       }
       if (hit < 0) {
         memo.push_back({fa, fc, i, guards, separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)])});

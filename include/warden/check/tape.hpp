@@ -7,9 +7,8 @@
 // The expressions are compiled once into a flat list of operations over slots; a slot holds one
 // value when it is the same in every thread (constants, counters, `128 >> level`) and one per
 // thread otherwise, and each operation runs over all the block's threads at once. This runs in
-// constant evaluation, where g++ and clang spend about a microsecond per operation and more than
-// ten per function call, so the per-thread loop makes no calls: the operators' semantics are
-// written out in it, once.
+// constant evaluation, where a function call costs g++ and clang many times an operation, so the
+// per-thread loop makes no calls: the operators' semantics are written out in it, once.
 
 #include <climits>
 #include <vector>
@@ -30,8 +29,6 @@ class tape {
       : ir_(ir), shape_(shape), scope_(s), threads_(shape.threads()), slot_of_(ir.exprs.size(), -1) {
     add_slot(slot::constant, false, unknown_value);  // slot 0: unknown
   }
-
-  constexpr int threads() const { return threads_; }
 
   // Compiles an expression into the current section; returns the slot that will hold its value.
   constexpr int compile(int id) {

@@ -1,7 +1,7 @@
 #pragma once
 // scratch<T>: an owning array for the checker's constant-evaluated hot loops. std::vector's
-// constructors initialise element by element through several library calls, which costs
-// microseconds per element in g++'s and clang's constant evaluators; `new T[n]` costs next to
+// constructors initialise element by element through several library calls, which is slow in
+// g++'s and clang's constant evaluators; `new T[n]` costs next to
 // nothing, and the checker writes every element before reading it (reading one it did not write
 // is a compile error in constant evaluation, so a mistake cannot go unnoticed there).
 
