@@ -1,6 +1,6 @@
-// Sum reduction through a shared-memory tree, one partial sum per block, reduced again until one
-// is left, written by hand in CUDA: the baseline for examples/reduction (same tree, barriers,
-// passes and launch shape).
+// Sum reduction through a shared-memory tree and a warp-shuffle stage, one partial sum per block,
+// reduced again until one is left, written by hand in CUDA: the baseline for examples/reduction
+// (same tree, barriers, shuffles, passes and launch shape).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -15,11 +15,15 @@ __global__ void reduction_twin(const float* __restrict__ in, float* __restrict__
   const int t = threadIdx.x, i = blockIdx.x * block_size + t;
   tile[t] = i < n ? in[i] : 0.f;
   __syncthreads();
-  for (int half = block_size / 2; half > 0; half >>= 1) {
+  for (int half = block_size / 2; half >= 64; half >>= 1) {
     if (t < half) tile[t] = tile[t] + tile[t + half];
     __syncthreads();
   }
-  if (t == 0) out[blockIdx.x] = tile[0];
+  if (t < 32) {
+    float sum = tile[t] + tile[t + 32];
+    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (t == 0) out[blockIdx.x] = sum;
+  }
 }
 
 namespace {

@@ -292,6 +292,37 @@ void exec(const Ctx& ctx, const dsl::local_s<L, T, Init, Body>& s, const active_
   exec(scope<L, T, 1>(ctx, values.get()), s.body, active);
 }
 
+// A warp shuffle, as the hardware does it: every active lane's value first, then each lane takes
+// its source lane's. A warp only part of which arrives is reported (the GPU result is undefined).
+template <class Ctx, int L, class T, dsl::shuffle_kind K, class V, class Lane, class Body>
+void exec(const Ctx& ctx, const dsl::shuffle_s<L, T, K, V, Lane, Body>& s, const active_threads& active) {
+  constexpr int n = Ctx::threads, lanes = dsl::warp_lanes;
+  std::unique_ptr<T[]> mine(new T[n]()), theirs(new T[n]());
+  std::vector<int> arrived((n + lanes - 1) / lanes, 0);
+  std::vector<char> reached(n, 0);
+  for (int t : active) {
+    mine[static_cast<std::size_t>(t)] = static_cast<T>(eval_at(ctx, t, s.value));
+    reached[static_cast<std::size_t>(t)] = 1;
+    ++arrived[static_cast<std::size_t>(t / lanes)];
+  }
+  if (ctx.state->record != nullptr)
+    for (int w = 0; w < static_cast<int>(arrived.size()); ++w)
+      if (arrived[static_cast<std::size_t>(w)] != 0 && arrived[static_cast<std::size_t>(w)] != lanes)
+        ctx.state->record->divergent_shuffle(ctx.state->block_linear, ctx.state->phase, w, arrived[static_cast<std::size_t>(w)]);
+  for (int t : active) {
+    const int operand = eval_at(ctx, t, s.lane);
+    if (operand < 0 || operand >= lanes)
+      throw bounds_error("E101 [out-of-bounds] " + std::string(ctx.state->kernel_name) + ": shuffle lane operand " +
+                         std::to_string(operand) + " in thread " + std::to_string(t) + ", outside [0, 32) (cpu backend)");
+    const int lane = t % lanes;
+    const int source = dsl::source_lane(K, lane, operand);
+    const int from = source < 0 ? t : t - lane + source;
+    const bool present = from < n && reached[static_cast<std::size_t>(from)] != 0;
+    theirs[static_cast<std::size_t>(t)] = mine[static_cast<std::size_t>(present ? from : t)];
+  }
+  exec(scope<L, T, 1>(ctx, theirs.get()), s.body, active);
+}
+
 template <class Ctx, int L, class T, int R, int C, int P, class Body>
 void exec(const Ctx& ctx, const dsl::shared_s<L, T, R, C, P, Body>& s, const active_threads& active) {
   constexpr int n = dsl::shared_s<L, T, R, C, P, Body>::elements;

@@ -65,6 +65,19 @@ struct cuda_context {
   }
   __device__ void sync() const { __syncthreads(); }
 
+  // Every lane takes part (the checker's W031 guarantees that all 32 reach the shuffle), so the
+  // mask is the full warp. Types narrower than int travel as int: CUDA has no overload for them.
+  template <dsl::shuffle_kind Kind, class T>
+  __device__ T shuffle(T v, int operand) const {
+    using W = std::conditional_t<(std::is_integral_v<T> && sizeof(T) < sizeof(int)), int, T>;
+    constexpr unsigned all_lanes = 0xffffffffu;
+    const W x = static_cast<W>(v);
+    if constexpr (Kind == dsl::shuffle_kind::down) return static_cast<T>(__shfl_down_sync(all_lanes, x, static_cast<unsigned>(operand)));
+    else if constexpr (Kind == dsl::shuffle_kind::up) return static_cast<T>(__shfl_up_sync(all_lanes, x, static_cast<unsigned>(operand)));
+    else if constexpr (Kind == dsl::shuffle_kind::xor_lanes) return static_cast<T>(__shfl_xor_sync(all_lanes, x, operand));
+    else return static_cast<T>(__shfl_sync(all_lanes, x, operand));
+  }
+
   template <int L, class T>
   __device__ T& var() const;  // never called: every level is bound by a scope (see bound_* below)
   template <int L, class T>

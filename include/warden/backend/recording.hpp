@@ -5,7 +5,8 @@
 //     is atomic and the other plain, unless a barrier orders them: same block and different phases;
 //     accesses from different blocks are never ordered;
 //   * a load from shared memory that no earlier phase (nor the same thread) stored is reported;
-//   * a barrier reached by only part of a block is reported.
+//   * a barrier reached by only part of a block is reported, and so is a warp shuffle reached by
+//     only part of a warp.
 // It is the dynamic oracle the static checker is tested against.
 
 #include <algorithm>
@@ -29,7 +30,7 @@ struct access_event {
   dsl::access_kind kind = dsl::access_kind::load;
 };
 
-enum class conflict_kind { write_write, read_write, atomic_plain, uninitialised_shared_load, barrier_divergence };
+enum class conflict_kind { write_write, read_write, atomic_plain, uninitialised_shared_load, barrier_divergence, shuffle_divergence };
 
 inline const char* to_string(conflict_kind k) {
   switch (k) {
@@ -38,6 +39,7 @@ inline const char* to_string(conflict_kind k) {
     case conflict_kind::atomic_plain: return "atomic and plain access";
     case conflict_kind::uninitialised_shared_load: return "load of unwritten shared memory";
     case conflict_kind::barrier_divergence: return "barrier divergence";
+    case conflict_kind::shuffle_divergence: return "shuffle divergence";
   }
   return "?";
 }
@@ -57,6 +59,10 @@ struct conflict {
     if (kind == conflict_kind::barrier_divergence)
       return std::string(to_string(kind)) + ": block " + std::to_string(first.block) + ", phase " +
              std::to_string(first.phase) + ": " + std::to_string(first.thread) + " threads reached sync()";
+    if (kind == conflict_kind::shuffle_divergence)
+      return std::string(to_string(kind)) + ": block " + std::to_string(first.block) + ", phase " +
+             std::to_string(first.phase) + ", warp " + std::to_string(first.target) + ": " +
+             std::to_string(first.thread) + " of 32 lanes reached the shuffle";
     if (kind == conflict_kind::uninitialised_shared_load) return std::string(to_string(kind)) + ": " + location + ": " + where(first);
     return std::string(to_string(kind)) + " on " + location + ": " + where(first) + ", " + where(second);
   }
@@ -72,6 +78,15 @@ class recording {
     e.phase = phase;
     e.thread = arrived;
     reports_.push_back({conflict_kind::barrier_divergence, e, e});
+  }
+
+  void divergent_shuffle(int block, int phase, int warp, int arrived) {
+    access_event e;
+    e.block = block;
+    e.phase = phase;
+    e.target = warp;
+    e.thread = arrived;
+    reports_.push_back({conflict_kind::shuffle_divergence, e, e});
   }
 
   const std::vector<access_event>& events() const { return events_; }

@@ -83,6 +83,12 @@ struct W030_barrier_divergence {
                 "move sync() out, or make the condition uniform (parameters, block ids)");
 };
 template <class What>
+struct W031_shuffle_divergence {
+  static_assert(check::always_false<What>,
+                "W031 [shuffle-divergence] a warp shuffle that part of a warp skips: keep it out of conditions and "
+                "loops that differ within a warp (t < 32 is fine, i < n is not), in a block of whole warps");
+};
+template <class What>
 struct W040_atomic_plain_mix {
   static_assert(check::always_false<What>,
                 "W040 [atomic-plain-mix] one element is accessed atomically and plainly in one phase: make "
@@ -118,6 +124,7 @@ template <class What> struct diagnostic_for<rule::W020, What> { using type = W02
 template <class What> struct diagnostic_for<rule::W021, What> { using type = W021_loop_carried_shared_race<What>; };
 template <class What> struct diagnostic_for<rule::W022, What> { using type = W022_uninitialised_shared_load<What>; };
 template <class What> struct diagnostic_for<rule::W030, What> { using type = W030_barrier_divergence<What>; };
+template <class What> struct diagnostic_for<rule::W031, What> { using type = W031_shuffle_divergence<What>; };
 template <class What> struct diagnostic_for<rule::W040, What> { using type = W040_atomic_plain_mix<What>; };
 
 // `Source::value` is a constexpr verdict. With a finding, `report<Source>` names the code's class,

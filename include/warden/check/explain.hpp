@@ -65,6 +65,32 @@ struct explainer {
           out << "), which differs between threads";
         }
         break;
+      case rule::W031: {
+        const auto& s = ir.shuffles[static_cast<std::size_t>(f.shuffle)];
+        const char* names[] = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_from"};
+        out << names[static_cast<int>(s.kind)] << "(..., ";
+        expr(out, s.lane);
+        out << ") ";
+        if (f.expr < 0) {
+          out << "in a block of " << f.element << " threads: its last warp is partial";
+          break;
+        }
+        if (f.loop >= 0) {
+          out << "in ";
+          loop(out, f.loop);
+          out << " whose bound ";
+          expr(out, f.expr);
+        } else {
+          out << "under when(";
+          expr(out, f.expr);
+          out << ")";
+        }
+        if (f.thread1 >= 0)
+          out << ": thread " << f.thread1 << " reaches it, thread " << f.thread2 << " of the same warp does not";
+        else
+          out << ", which may differ within a warp";
+        break;
+      }
       case rule::W012:
         access(out, f.first);
         out << ": the index depends on loaded data";

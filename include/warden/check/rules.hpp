@@ -12,10 +12,10 @@
 
 namespace warden::check {
 
-enum class rule : unsigned char { none, W010, W011, W012, W020, W021, W022, W030, W040 };
+enum class rule : unsigned char { none, W010, W011, W012, W020, W021, W022, W030, W031, W040 };
 
 constexpr const char* to_string(rule r) {
-  constexpr const char* names[] = {"none", "W010", "W011", "W012", "W020", "W021", "W022", "W030", "W040"};
+  constexpr const char* names[] = {"none", "W010", "W011", "W012", "W020", "W021", "W022", "W030", "W031", "W040"};
   return names[static_cast<int>(r)];
 }
 
@@ -23,37 +23,108 @@ struct finding {
   rule code = rule::none;
   int first = -1, second = -1;  // accesses
   int sync = -1;                // W030: the barrier
-  int expr = -1;                // W030: the thread-dependent condition or bound; W012: the index
-  int loop = -1;                // W021, W030: the loop
+  int expr = -1;                // W030, W031: the thread-dependent condition or bound; W012: the index
+  int loop = -1;                // W021, W030, W031: the loop
   bool across_blocks = false;   // W010, W011, W040: threads of different blocks
   long long element = -1;       // shared memory: an element both touch
   int thread1 = -1, thread2 = -1;
+  int shuffle = -1;             // W031: the shuffle (then `element` is the block's thread count)
   constexpr explicit operator bool() const { return code != rule::none; }
 };
 
 constexpr scope scope_of(const dsl::ir_access& a) { return {a.loop_begin, a.loop_end}; }
 
-// ---- W030: barriers under thread-dependent control ------------------------------------------
+// ---- W030, W031: collectives under thread-dependent control -------------------------------------
 
+// The bound of loop number `p` in the loop pool (its loops from `loop_begin` outward in) that is
+// not the same in every thread of the block, or -1.
+constexpr int varying_bound(const ir_builder& ir, int loop_begin, int p) {
+  const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+  const scope outer{loop_begin, p};
+  for (int bound : {loop.lo, loop.hi, loop.step})
+    if (loop.grid_stride || !uniform(ir, outer, bound)) return loop.grid_stride ? loop.lo : bound;
+  return -1;
+}
+
+// The first condition or loop bound around a collective (a barrier or a shuffle) that is not the
+// same in every thread of the block, or -1; its loop in `loop_out` (-1 for a condition).
+constexpr int first_varying_control(const ir_builder& ir, int guard_begin, int guard_end, int loop_begin, int loop_end,
+                                    int& loop_out) {
+  loop_out = -1;
+  const scope sc{loop_begin, loop_end};
+  for (int g = guard_begin; g < guard_end; ++g) {
+    const int cond = ir.guard_pool[static_cast<std::size_t>(g)].condition;
+    if (!uniform(ir, sc, cond)) return cond;
+  }
+  for (int p = loop_begin; p < loop_end; ++p)
+    if (const int bound = varying_bound(ir, loop_begin, p); bound >= 0) {
+      loop_out = ir.loop_pool[static_cast<std::size_t>(p)];
+      return bound;
+    }
+  return -1;
+}
+
+// A barrier every thread of the block must reach: its control must be uniform over the block.
 constexpr finding check_barriers(const ir_builder& ir) {
   for (int i = 0; i < static_cast<int>(ir.syncs.size()); ++i) {
     const auto& s = ir.syncs[static_cast<std::size_t>(i)];
     if (s.trusted) continue;
+    finding f{rule::W030, -1, -1, i};
+    f.expr = first_varying_control(ir, s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, f.loop);
+    if (f.expr >= 0) return f;
+  }
+  return {};
+}
+
+// A shuffle exchanges registers among the 32 lanes of a warp (consecutive linear thread ids, x
+// fastest), all of which must reach it. Control uniform over the block passes at once; otherwise
+// the threads that reach the shuffle are listed iteration by iteration (as a footprint with no
+// element) and every warp must be reached whole or not at all. Control that a thread's ids do not
+// decide (a parameter, loaded data) and that is not uniform may split a warp: rejected.
+constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
+  for (int i = 0; i < static_cast<int>(ir.shuffles.size()); ++i) {
+    const auto& s = ir.shuffles[static_cast<std::size_t>(i)];
+    if (s.trusted) continue;
+    finding f{rule::W031};
+    f.shuffle = i;
+    f.element = shape.threads();
+    if (shape.threads() % dsl::warp_lanes != 0) return f;  // a partial last warp: its missing lanes never arrive
+    f.expr = first_varying_control(ir, s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, f.loop);
+    if (f.expr < 0) continue;
+    dsl::ir_access reach;
+    reach.target = -1;
+    reach.guard_begin = s.guard_begin;
+    reach.guard_end = s.guard_end;
+    reach.loop_begin = s.loop_begin;
+    reach.loop_end = s.loop_end;
+    const footprint print = footprint_of(ir, shape, reach);
     const scope sc{s.loop_begin, s.loop_end};
     for (int g = s.guard_begin; g < s.guard_end; ++g) {
       const int cond = ir.guard_pool[static_cast<std::size_t>(g)].condition;
-      if (!uniform(ir, sc, cond)) return {rule::W030, -1, -1, i, cond};
+      const int bit = g - s.guard_begin < 63 ? g - s.guard_begin : 63;
+      if ((print.unknown_guards >> bit & 1) != 0 && !uniform(ir, sc, cond)) {
+        f.expr = cond;
+        f.loop = -1;
+        return f;
+      }
     }
-    for (int p = s.loop_begin; p < s.loop_end; ++p) {
-      const int l = ir.loop_pool[static_cast<std::size_t>(p)];
-      const auto& loop = ir.loops[static_cast<std::size_t>(l)];
-      const scope outer{s.loop_begin, p};
-      for (int bound : {loop.lo, loop.hi, loop.step})
-        if (loop.grid_stride || !uniform(ir, outer, bound)) {
-          finding f{rule::W030, -1, -1, i, loop.grid_stride ? loop.lo : bound};
-          f.loop = l;
-          return f;
-        }
+    for (int d = 0; d < print.depth; ++d) {
+      if ((print.unknown_levels >> d & 1) == 0) continue;
+      if (const int bound = varying_bound(ir, s.loop_begin, s.loop_begin + d); bound >= 0) {
+        f.expr = bound;
+        f.loop = ir.loop_pool[static_cast<std::size_t>(s.loop_begin + d)];
+        return f;
+      }
+    }
+    for (int p = 0; p < print.passes; ++p) {
+      const long long* pass = print.pass(p);
+      for (int w = 0; w < print.threads; w += dsl::warp_lanes)
+        for (int t = w + 1; t < w + dsl::warp_lanes; ++t)
+          if ((pass[t] == no_instance) != (pass[w] == no_instance)) {
+            f.thread1 = pass[w] == no_instance ? t : w;  // reaches it
+            f.thread2 = pass[w] == no_instance ? w : t;  // does not
+            return f;
+          }
     }
   }
   return {};
@@ -365,6 +436,7 @@ constexpr int grid_rank_of(const ir_builder& ir) {
 constexpr finding analyse(const ir_builder& ir, block_shape shape) {
   shape.grid_rank = grid_rank_of(ir);
   if (finding f = check_barriers(ir)) return f;
+  if (finding f = check_shuffles(ir, shape)) return f;
   if (finding f = check_data_indices(ir)) return f;
   if (finding f = check_shared(ir, shape)) return f;
   return check_global(ir, shape);

@@ -76,6 +76,19 @@ struct ir_sync {
   bool trusted = false;
 };
 
+// A warp shuffle: every lane of the warp must reach it (W031). Not an access and not a barrier:
+// it exchanges registers, so it takes no part in the phase or program order of memory accesses.
+enum class shuffle_kind : unsigned char { down, up, xor_lanes, index };
+inline constexpr int warp_lanes = 32;  // lanes are consecutive linear thread ids, x fastest
+
+struct ir_shuffle {
+  shuffle_kind kind = shuffle_kind::down;
+  int lane = -1;  // the delta, lane mask or source lane expression
+  int guard_begin = 0, guard_end = 0;
+  int loop_begin = 0, loop_end = 0;
+  bool trusted = false;
+};
+
 struct ir_builder {
   std::vector<ir_expr> exprs;
   std::vector<ir_access> accesses;
@@ -84,6 +97,7 @@ struct ir_builder {
   std::vector<ir_loop> loops;
   std::vector<ir_tile> tiles;
   std::vector<ir_sync> syncs;
+  std::vector<ir_shuffle> shuffles;
 
   // The context of the statement being described.
   std::vector<ir_guard> guard_stack;
@@ -130,6 +144,15 @@ struct ir_builder {
     syncs.push_back(s);
     for (int l : loop_stack) loops[static_cast<std::size_t>(l)].has_barrier = true;
     ++phase;
+  }
+
+  constexpr void shuffle(shuffle_kind kind, int lane) {
+    ir_shuffle s;
+    s.kind = kind;
+    s.lane = lane;
+    snapshot(s.guard_begin, s.guard_end, s.loop_begin, s.loop_end);
+    s.trusted = trusted_depth > 0;
+    shuffles.push_back(s);
   }
 
  private:

@@ -293,6 +293,40 @@ struct local_s : stmt_node {
   }
 };
 
+// Where a shuffle takes lane `lane`'s value from, as CUDA's __shfl_*_sync(0xffffffff, v, operand)
+// does with width 32; -1 where the lane keeps its own value (down past the last lane, up before
+// the first). `operand` must lie in [0, 32): the backends check it (cpu) or pass it on (cuda).
+constexpr int source_lane(shuffle_kind kind, int lane, int operand) {
+  switch (kind) {
+    case shuffle_kind::down: return lane + operand < warp_lanes ? lane + operand : -1;
+    case shuffle_kind::up: return lane - operand >= 0 ? lane - operand : -1;
+    case shuffle_kind::xor_lanes: return lane ^ operand;
+    case shuffle_kind::index: return operand;
+  }
+  return -1;
+}
+
+// shuffle_*(k, value, operand, body): `value` of another lane of the warp (source_lane above),
+// bound read-only at level L for `body`. Every lane of the warp must reach it (W031).
+template <int L, class T, shuffle_kind Kind, class V, class Lane, class Body>
+struct shuffle_s : stmt_node {
+  V value;
+  Lane lane;
+  Body body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    const T theirs = c.template shuffle<Kind>(static_cast<T>(value.eval(c)), lane.eval(c));
+    auto inner = c.template bind<L, T>(theirs);
+    body.run(inner);
+  }
+  constexpr void describe(ir_builder& b) const {
+    value.describe(b);
+    b.shuffle(Kind, lane.describe(b));
+    body.describe(b);
+  }
+};
+
 // A block-shared tile of Rows elements (Cols == 0) or Rows x Cols elements with rows Cols + Pad
 // apart, at level L, visible in `body`.
 template <int L, class T, int Rows, int Cols, int Pad, class Body>
