@@ -323,3 +323,88 @@ TEST_CASE("E101: a data-dependent index must be provably in range, sign included
   }
   CHECK(w::to_host(hist) == std::vector<int>(8, 0));
 }
+
+// ---- warp shuffles ---------------------------------------------------------------------------
+
+// Each lane's value from another lane, by the four kinds, at a size that leaves the last block
+// partly without data (those lanes still take part, with 0).
+WARDEN_KERNEL(shuffle_kinds_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::out<int>, w::out<int>, w::out<int>>(
+                                   [](auto k, auto in, auto down, auto up, auto flip, auto from) {
+                                     auto i = k.global_id();
+                                     return w::local(k, 0, [&](auto k, auto v) {
+                                       auto keep = [&](auto target) {
+                                         return [&, target](auto, auto other) { return w::when(i < target.size(), target[i] = other); };
+                                       };
+                                       return w::seq(w::when(i < in.size(), v = in[i]),
+                                                     w::shuffle_down(k, v, 3, keep(down)), w::shuffle_up(k, v, 5, keep(up)),
+                                                     w::shuffle_xor(k, v, 6, keep(flip)), w::shuffle_from(k, v * 2, 7, keep(from)));
+                                     });
+                                   }));
+
+TEST_CASE("warp shuffles: down, up, xor and from a lane, as CUDA's __shfl_*_sync with width 32", "[kernel][shuffle]") {
+  const int n = 200;  // 4 blocks of 64: two warps each, the last block's second warp without data
+  const std::vector<int> in = iota(n, 1000);
+  auto din = w::to_device(in);
+  w::device_buffer<int> down(n), up(n), flip(n), from(n);
+  w::launch(shuffle_kinds_k, w::grid_for(n), din, down, up, flip, from);
+  auto value = [&](int i) { return i < n ? in[static_cast<std::size_t>(i)] : 0; };
+  std::vector<int> want_down(n), want_up(n), want_flip(n), want_from(n);
+  for (int i = 0; i < n; ++i) {
+    const int lane = i % 32, warp_start = i - lane;
+    want_down[static_cast<std::size_t>(i)] = lane + 3 < 32 ? value(i + 3) : value(i);
+    want_up[static_cast<std::size_t>(i)] = lane >= 5 ? value(i - 5) : value(i);
+    want_flip[static_cast<std::size_t>(i)] = value(warp_start + (lane ^ 6));
+    want_from[static_cast<std::size_t>(i)] = 2 * value(warp_start + 7);
+  }
+  CHECK(w::to_host(down) == want_down);
+  CHECK(w::to_host(up) == want_up);
+  CHECK(w::to_host(flip) == want_flip);
+  CHECK(w::to_host(from) == want_from);
+}
+
+// A warp's sum by five shuffles, under t < 32 (a condition every warp takes whole or not at all).
+WARDEN_KERNEL(first_warp_sum_k, w::kernel<w::block<128>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::when(t < 32, w::local(k, 0.f, [&](auto k, auto sum) {
+                   return w::seq(w::when(i < in.size(), sum = in[i]),
+                                 w::for_range(k, 0, 5, [&](auto k, auto step) {
+                                   return w::shuffle_down(k, sum, 16 >> step, [&](auto, auto other) { return sum += other; });
+                                 }),
+                                 w::when(t == 0, out[k.block_id()] = sum));
+                 }));
+}));
+
+TEST_CASE("warp shuffles: a warp sum in a loop, the first warp of each block", "[kernel][shuffle]") {
+  const int n = 300;  // 3 blocks; the last block's first warp is partly without data
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = static_cast<float>(i % 5);
+  auto din = w::to_device(in);
+  w::device_buffer<float> out(3);
+  w::launch(first_warp_sum_k, w::grid_for(n), din, out);
+  std::vector<float> want(3, 0.f);
+  for (int b = 0; b < 3; ++b)
+    for (int i = b * 128; i < b * 128 + 32 && i < n; ++i) want[static_cast<std::size_t>(b)] += in[static_cast<std::size_t>(i)];
+  CHECK(w::to_host(out) == want);
+}
+
+WARDEN_KERNEL(shuffle_by_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>>([](auto k, auto a, auto delta) {
+  auto i = k.global_id();
+  return w::shuffle_down(k, a[i], delta, [&](auto, auto other) { return a[i] = other; });
+}));
+
+TEST_CASE("E101: a shuffle's lane operand outside [0, 32) is refused before the launch", "[kernel][shuffle][launch]") {
+  auto a = w::to_device(iota(32));
+  try {
+    w::launch(shuffle_by_k, w::grid_for(32), a, 40);
+    FAIL("a lane operand of 40 must throw");
+  } catch (const w::bounds_error& e) {
+    CHECK(std::string(e.what()).find("shuffle_down lane operand p1 may reach 40, outside the warp's lanes [0, 32)") !=
+          std::string::npos);
+  }
+  CHECK(w::to_host(a) == iota(32));
+  w::launch(shuffle_by_k, w::grid_for(32), a, 1);
+  std::vector<int> want = iota(32, 1);
+  want[31] = 31;
+  CHECK(w::to_host(a) == want);
+}

@@ -218,6 +218,101 @@ TEST_CASE("the description is computed at compile time too", "[recording][ir]") 
   STATIC_REQUIRE(counts.second == 1);
 }
 
+// A shuffle that lanes 16-31 of the second warp skip (t < 48), and its fix (t < 32: whole warps).
+constexpr auto split_warp_body = [](auto k, auto a) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::when(t < 48, w::shuffle_xor(k, a[i], 1, [&](auto, auto other) { return a[i] = other; }));
+};
+WARDEN_KERNEL(split_warp_k, w::kernel<w::block<64>, w::inout<int>>(trusting(split_warp_body)));
+WARDEN_KERNEL(whole_warp_k, w::kernel<w::block<64>, w::inout<int>>([](auto k, auto a) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::when(t < 32, w::shuffle_xor(k, a[i], 1, [&](auto, auto other) { return a[i] = other; }));
+}));
+
+TEST_CASE("recording: a shuffle part of a warp skips, and its fix", "[recording][shuffle]") {
+  auto a = w::to_device(std::vector<int>(128, 1));
+  const auto split = w::record(split_warp_k, w::grid_for(128), a);
+  REQUIRE(has(split, conflict_kind::shuffle_divergence));
+  CHECK(split.report().find("shuffle divergence: block 0, phase 0, warp 1: 16 of 32 lanes reached the shuffle") !=
+        std::string::npos);
+  CHECK(w::record(whole_warp_k, w::grid_for(128), a).clean());
+}
+
+// Which controls split a warp: lanes are consecutive linear thread ids, x fastest.
+// (The shuffled value lands in a thread-private variable: only the shuffle is under test.)
+constexpr auto shuffle_under = [](auto condition) {
+  return [](auto k, auto a, auto n) {
+    return w::local(k, 0, [&](auto k, auto v) {
+      return w::when(decltype(condition)::of(k, a, n),
+                     w::shuffle_down(k, k.thread_id(), 1, [&](auto, auto other) { return v = other; }));
+    });
+  };
+};
+struct below_32 { static constexpr auto of(auto k, auto, auto) { return k.thread_id() < 32; } };
+struct second_warp { static constexpr auto of(auto k, auto, auto) { return k.thread_id() / 32 == 1; } };
+struct parameter { static constexpr auto of(auto, auto, auto n) { return n > 0; } };
+struct row_below_2 { static constexpr auto of(auto k, auto, auto) { return k.thread_id_y() < 2; } };
+struct row_below_1 { static constexpr auto of(auto k, auto, auto) { return k.thread_id_y() < 1; } };
+struct below_40 { static constexpr auto of(auto k, auto, auto) { return k.thread_id() < 40; } };
+struct in_range { static constexpr auto of(auto k, auto, auto n) { return k.global_id() < n; } };
+struct positive_data { static constexpr auto of(auto k, auto a, auto) { return a[k.global_id()] > 0; } };
+
+template <class Condition, class Block>
+constexpr w::check::rule shuffle_code() {
+  return code_of<Block, w::in<int>, w::value<int>>(shuffle_under(Condition{}));
+}
+
+TEST_CASE("W031: a shuffle every lane of each warp reaches, or a diagnostic", "[recording][checker][shuffle]") {
+  using w::check::rule;
+  // Accepted: conditions each warp takes whole, by enumeration or because the block shares them.
+  STATIC_REQUIRE(shuffle_code<below_32, w::block<64>>() == rule::none);
+  STATIC_REQUIRE(shuffle_code<second_warp, w::block<128>>() == rule::none);
+  STATIC_REQUIRE(shuffle_code<parameter, w::block<64>>() == rule::none);
+  STATIC_REQUIRE(shuffle_code<row_below_2, w::block<32, 4>>() == rule::none);  // a warp is a row of 32
+  STATIC_REQUIRE(shuffle_code<row_below_2, w::block<16, 4>>() == rule::none);  // rows 0-1 are warp 0
+  // Rejected: a warp split by the thread, the launch or the data, or a partial warp.
+  STATIC_REQUIRE(shuffle_code<row_below_1, w::block<16, 4>>() == rule::W031);  // warp 0 holds rows 0 and 1
+  STATIC_REQUIRE(shuffle_code<below_40, w::block<64>>() == rule::W031);
+  STATIC_REQUIRE(shuffle_code<in_range, w::block<64>>() == rule::W031);
+  STATIC_REQUIRE(shuffle_code<positive_data, w::block<64>>() == rule::W031);
+  STATIC_REQUIRE(shuffle_code<parameter, w::block<48>>() == rule::W031);
+  // The explanation names the shuffle, the control and two lanes of one warp.
+  constexpr auto text = [] {
+    const auto v = w::check::verdict_of(w::dsl::build_kernel<w::block<64>, w::in<int>, w::value<int>>(shuffle_under(below_40{})));
+    return v.text;
+  }();
+  CHECK(std::string(text.view()) ==
+        "shuffle_down(..., 1) under when(thread_id.x < 40): thread 32 reaches it, thread 40 of the same warp does not");
+}
+
+// Loops around a shuffle: trip counts must agree within each warp, and grid-stride ones do not.
+constexpr auto shuffle_in_loop = [](auto trips) {
+  return [](auto k, auto a, auto) {
+    auto i = k.global_id();
+    return w::for_range(k, 0, decltype(trips)::of(k), [&](auto k, auto) {
+      return w::shuffle_up(k, a[i], 1, [&](auto, auto other) { return a[i] = other; });
+    });
+  };
+};
+struct per_warp { static constexpr auto of(auto k) { return k.thread_id() / 32 + 1; } };
+struct per_thread { static constexpr auto of(auto k) { return k.thread_id() % 3; } };
+
+TEST_CASE("W031: loops around a shuffle", "[recording][checker][shuffle]") {
+  using w::check::rule;
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(shuffle_in_loop(per_warp{})) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(shuffle_in_loop(per_thread{})) == rule::W031);
+  constexpr auto grid_stride_body = [](auto k, auto a) {
+    return w::grid_stride(k, a.size(), [&](auto k, auto i) {
+      return w::shuffle_up(k, a[i], 1, [&](auto, auto other) { return a[i] = other; });
+    });
+  };
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(grid_stride_body) == rule::W031);
+  // trusted(...) is the escape hatch here too.
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(trusting(split_warp_body)) == rule::none);
+}
+
 TEST_CASE("the static checker rejects every race the recording mode sees, with its code", "[recording][checker]") {
   using w::check::rule;
   STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>>(halves_body) == rule::W010);
