@@ -309,6 +309,21 @@ TEST_CASE("W031: loops around a shuffle", "[recording][checker][shuffle]") {
     });
   };
   STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(grid_stride_body) == rule::W031);
+  // The explanation names the control that splits the warp, not the first thread-dependent one.
+  constexpr auto nested_body = [](auto k, auto a) {
+    auto t = k.thread_id();
+    return w::local(k, 0, [&](auto k, auto v) {
+      return w::when(t < 32, w::for_range(k, 0, 5, [&](auto k, auto step) {
+                       return w::when(t < (16 >> step), w::shuffle_down(k, v, 16 >> step, [&](auto, auto o) { return v += o; }));
+                     }));
+    });
+  };
+  constexpr auto nested = [] {
+    return w::check::verdict_of(w::dsl::build_kernel<w::block<64>, w::in<int>>(nested_body)).text;
+  }();
+  CHECK(std::string(nested.view()) ==
+        "shuffle_down(..., 16 >> i1) under when(thread_id.x < (16 >> i1)): thread 0 reaches it, thread 16 of the same "
+        "warp does not");
   // trusted(...) is the escape hatch here too.
   STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(trusting(split_warp_body)) == rule::none);
 }

@@ -76,6 +76,22 @@ constexpr finding check_barriers(const ir_builder& ir) {
   return {};
 }
 
+// Two lanes of one warp of which one reaches the footprint's access (`reaches`) and the other
+// does not (`skips`), in some pass; false when every warp is reached whole or not at all.
+constexpr bool splits_warp(const footprint& print, int& reaches, int& skips) {
+  for (int p = 0; p < print.passes; ++p) {
+    const long long* pass = print.pass(p);
+    for (int w = 0; w < print.threads; w += dsl::warp_lanes)
+      for (int t = w + 1; t < w + dsl::warp_lanes; ++t)
+        if ((pass[t] == no_instance) != (pass[w] == no_instance)) {
+          reaches = pass[w] == no_instance ? t : w;
+          skips = pass[w] == no_instance ? w : t;
+          return true;
+        }
+  }
+  return false;
+}
+
 // A shuffle exchanges registers among the 32 lanes of a warp (consecutive linear thread ids, x
 // fastest), all of which must reach it. Control uniform over the block passes at once; otherwise
 // the threads that reach the shuffle are listed iteration by iteration (as a footprint with no
@@ -91,41 +107,48 @@ constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
     if (shape.threads() % dsl::warp_lanes != 0) return f;  // a partial last warp: its missing lanes never arrive
     f.expr = first_varying_control(ir, s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, f.loop);
     if (f.expr < 0) continue;
-    dsl::ir_access reach;
-    reach.target = -1;
-    reach.guard_begin = s.guard_begin;
-    reach.guard_end = s.guard_end;
-    reach.loop_begin = s.loop_begin;
-    reach.loop_end = s.loop_end;
-    const footprint print = footprint_of(ir, shape, reach);
+    // Which threads reach the shuffle under the guards [begin, end) and all its loops.
+    auto reach = [&](int begin, int end) {
+      dsl::ir_access a;
+      a.target = -1;  // no tile: only whether each thread gets there
+      a.guard_begin = begin;
+      a.guard_end = end;
+      a.loop_begin = s.loop_begin;
+      a.loop_end = s.loop_end;
+      return footprint_of(ir, shape, a);
+    };
+    const footprint all = reach(s.guard_begin, s.guard_end);
     const scope sc{s.loop_begin, s.loop_end};
     for (int g = s.guard_begin; g < s.guard_end; ++g) {
       const int cond = ir.guard_pool[static_cast<std::size_t>(g)].condition;
       const int bit = g - s.guard_begin < 63 ? g - s.guard_begin : 63;
-      if ((print.unknown_guards >> bit & 1) != 0 && !uniform(ir, sc, cond)) {
+      if ((all.unknown_guards >> bit & 1) != 0 && !uniform(ir, sc, cond)) {
         f.expr = cond;
         f.loop = -1;
         return f;
       }
     }
-    for (int d = 0; d < print.depth; ++d) {
-      if ((print.unknown_levels >> d & 1) == 0) continue;
+    for (int d = 0; d < all.depth; ++d) {
+      if ((all.unknown_levels >> d & 1) == 0) continue;
       if (const int bound = varying_bound(ir, s.loop_begin, s.loop_begin + d); bound >= 0) {
         f.expr = bound;
         f.loop = ir.loop_pool[static_cast<std::size_t>(s.loop_begin + d)];
         return f;
       }
     }
-    for (int p = 0; p < print.passes; ++p) {
-      const long long* pass = print.pass(p);
-      for (int w = 0; w < print.threads; w += dsl::warp_lanes)
-        for (int t = w + 1; t < w + dsl::warp_lanes; ++t)
-          if ((pass[t] == no_instance) != (pass[w] == no_instance)) {
-            f.thread1 = pass[w] == no_instance ? t : w;  // reaches it
-            f.thread2 = pass[w] == no_instance ? w : t;  // does not
-            return f;
-          }
+    if (!splits_warp(all, f.thread1, f.thread2)) continue;
+    // Name the control that splits a warp on its own: a condition, else the loops' trip counts.
+    for (int g = s.guard_begin; g < s.guard_end; ++g) {
+      const int cond = ir.guard_pool[static_cast<std::size_t>(g)].condition;
+      if (!uniform(ir, sc, cond) && splits_warp(reach(g, g + 1), f.thread1, f.thread2)) {
+        f.expr = cond;
+        f.loop = -1;
+        return f;
+      }
     }
+    if (splits_warp(reach(0, 0), f.thread1, f.thread2))
+      f.expr = first_varying_control(ir, 0, 0, s.loop_begin, s.loop_end, f.loop);
+    return f;
   }
   return {};
 }
