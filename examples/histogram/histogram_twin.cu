@@ -6,14 +6,9 @@
 #include <vector>
 
 #include "../twin_support.cuh"
+#include "histogram_twin.cuh"
 
-constexpr int bins = 256;
-constexpr int block_size = 256;
-
-__global__ void histogram_twin(const int* __restrict__ in, int n, int* bins_out) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) atomicAdd(&bins_out[in[i] & (bins - 1)], 1);
-}
+using namespace twins::histogram;
 
 namespace {
 

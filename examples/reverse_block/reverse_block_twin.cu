@@ -5,17 +5,9 @@
 #include <vector>
 
 #include "../twin_support.cuh"
+#include "reverse_block_twin.cuh"
 
-constexpr int block_size = 256;
-
-__global__ void reverse_block_twin(const float* __restrict__ in, float* __restrict__ out) {
-  __shared__ float tile[block_size];
-  const int t = threadIdx.x;
-  const int g = blockIdx.x * blockDim.x + threadIdx.x;
-  tile[t] = in[g];
-  __syncthreads();
-  out[g] = tile[block_size - 1 - t];
-}
+using namespace twins::reverse_block;
 
 namespace {
 

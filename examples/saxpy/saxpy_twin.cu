@@ -7,11 +7,9 @@
 #include <vector>
 
 #include "../twin_support.cuh"
+#include "saxpy_twin.cuh"
 
-__global__ void saxpy_twin(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
-}
+using namespace twins::saxpy;
 
 namespace {
 

@@ -6,18 +6,9 @@
 #include <vector>
 
 #include "../twin_support.cuh"
+#include "transpose_twin.cuh"
 
-constexpr int tile_size = 16;
-
-__global__ void transpose_twin(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-  __shared__ float tile[tile_size][tile_size + 1];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x = blockIdx.x * tile_size + tx, y = blockIdx.y * tile_size + ty;
-  if (y < rows && x < cols) tile[ty][tx] = in[y * cols + x];
-  __syncthreads();
-  const int ox = blockIdx.y * tile_size + tx, oy = blockIdx.x * tile_size + ty;
-  if (oy < cols && ox < rows) out[oy * rows + ox] = tile[tx][ty];
-}
+using namespace twins::transpose;
 
 namespace {
 

@@ -1,0 +1,390 @@
+// The ten examples on the GPU: each warden kernel against its hand-written twin (examples/*/
+// *_twin.cuh) at three sizes, from cache-resident to well beyond L2, with library baselines where
+// they exist (CUB DeviceReduce, DeviceScan, DeviceHistogram; cuBLAS sgemm) and a device-to-device
+// copy as the bandwidth roof.
+//
+// Timing: CUDA events around the kernel(s) on one stream; before the start event a spin kernel
+// holds the GPU for `spin_us` while the host enqueues the work, so the events bracket the GPU's
+// work and not the host's launch path (the blocking-kernel method of NVIDIA's nvbench). Google
+// Benchmark repeats each case (manual time); run with --benchmark_repetitions and read the median
+// and the coefficient of variation (scripts/gpu-bench does, and benchmarks/gpu_report.py turns the
+// JSON into the tables of docs/benchmarks.md). Every case is checked once against its twin's
+// result before it is timed, so a fast wrong kernel cannot pass.
+//
+//   examples_gpu_bench --benchmark_repetitions=10 --benchmark_out=examples.json --benchmark_out_format=json
+#include <warden/warden.hpp>
+
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../../examples/bitonic_sort/bitonic_sort.hpp"
+#include "../../examples/bitonic_sort/bitonic_sort_twin.cuh"
+#include "../../examples/blelloch_scan/blelloch_scan.hpp"
+#include "../../examples/blelloch_scan/blelloch_scan_twin.cuh"
+#include "../../examples/histogram/histogram.hpp"
+#include "../../examples/histogram/histogram_twin.cuh"
+#include "../../examples/matmul/matmul.hpp"
+#include "../../examples/matmul/matmul_twin.cuh"
+#include "../../examples/reduction/reduction.hpp"
+#include "../../examples/reduction/reduction_twin.cuh"
+#include "../../examples/reverse_block/reverse_block.hpp"
+#include "../../examples/reverse_block/reverse_block_twin.cuh"
+#include "../../examples/saxpy/saxpy.hpp"
+#include "../../examples/saxpy/saxpy_twin.cuh"
+#include "../../examples/softmax/softmax.hpp"
+#include "../../examples/softmax/softmax_twin.cuh"
+#include "../../examples/stencil_2d/stencil_2d.hpp"
+#include "../../examples/stencil_2d/stencil_2d_twin.cuh"
+#include "../../examples/transpose/transpose.hpp"
+#include "../../examples/transpose/transpose_twin.cuh"
+
+namespace w = warden;
+
+namespace {
+
+void check(cudaError_t status, const char* call) { w::detail::cuda_check(status, call); }
+
+__global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// One stream, two events, and the spin that hides the host's enqueueing.
+class gpu_timer {
+ public:
+  gpu_timer() {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+    int khz = 0;
+    check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "cudaDeviceGetAttribute");
+    spin_cycles_ = static_cast<long long>(khz) * spin_us / 1000;
+  }
+  ~gpu_timer() {
+    w::detail::cuda_check_noexcept(cudaEventDestroy(start_), "cudaEventDestroy");
+    w::detail::cuda_check_noexcept(cudaEventDestroy(stop_), "cudaEventDestroy");
+  }
+  cudaStream_t native() const { return stream_.ref().native(); }
+  w::stream_ref ref() const { return stream_.ref(); }
+
+  // Seconds the GPU spends on `work` (which enqueues on this stream).
+  double seconds(const std::function<void()>& work) {
+    spin<<<1, 1, 0, native()>>>(spin_cycles_);
+    check(cudaEventRecord(start_, native()), "cudaEventRecord");
+    work();
+    check(cudaEventRecord(stop_, native()), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0.f;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+  static constexpr long long spin_us = 2000;
+
+ private:
+  w::stream stream_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  long long spin_cycles_ = 0;
+};
+
+gpu_timer& timer() {
+  static gpu_timer t;
+  return t;
+}
+
+// A case: buffers for one size, and the work of each implementation.
+struct bench_case {
+  double bytes = 0;  // memory traffic of one run (for GB/s), 0 when not bandwidth-bound
+  double flops = 0;  // for compute-bound cases
+  std::function<void()> warden, twin, library;  // library may be empty
+  std::function<bool()> agree;                   // runs warden and twin once and compares
+};
+
+enum impl { warden_impl, twin_impl, library_impl, copy_impl };
+
+template <class T>
+std::vector<T> pattern(std::size_t n, int modulo, int offset = 0) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<T>(static_cast<int>((i * 7919 + 13) % modulo) + offset);
+  return v;
+}
+
+template <class T>
+bool same(const w::device_buffer<T>& a, const w::device_buffer<T>& b, double tolerance = 0) {
+  const std::vector<T> x = w::to_host(a), y = w::to_host(b);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::abs(static_cast<double>(x[i]) - static_cast<double>(y[i])) > tolerance * (1 + std::abs(static_cast<double>(y[i]))))
+      return false;
+  return x.size() == y.size();
+}
+
+int blocks_for(std::size_t n, int block) { return static_cast<int>((n + block - 1) / block); }
+
+// ---- the ten examples ------------------------------------------------------------------------
+
+struct saxpy_case : bench_case {
+  w::device_buffer<float> x, y, y2;
+  explicit saxpy_case(std::size_t n) : x(w::to_device(pattern<float>(n, 100))), y(w::to_device(pattern<float>(n, 50))), y2(w::to_device(pattern<float>(n, 50))) {
+    bytes = 12.0 * n;
+    warden = [this, n] { w::launch(examples::saxpy, w::grid_for(n).on(timer().ref()), x, y, 2.f); };
+    twin = [this, n] { twins::saxpy::saxpy_twin<<<blocks_for(n, 256), 256, 0, timer().native()>>>(static_cast<int>(n), 2.f, x.data(), y2.data()); };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(y, y2); };
+  }
+};
+
+struct reverse_case : bench_case {
+  w::device_buffer<float> in, out, out2;
+  explicit reverse_case(std::size_t n) : in(w::to_device(pattern<float>(n, 1000))), out(n), out2(n) {
+    bytes = 8.0 * n;
+    warden = [this, n] { w::launch(examples::reverse_block, w::grid_for(n).on(timer().ref()), in, out); };
+    twin = [this, n] { twins::reverse_block::reverse_block_twin<<<static_cast<int>(n / 256), 256, 0, timer().native()>>>(in.data(), out2.data()); };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(out, out2); };
+  }
+};
+
+// The whole reduction (passes until one sum is left, each into a buffer of its exact size, as
+// examples/reduction does), against CUB's DeviceReduce::Sum.
+struct reduction_case : bench_case {
+  std::size_t n;
+  w::device_buffer<float> in, sum;
+  std::vector<w::device_buffer<float>> passes, passes2;  // partial sums after each pass
+  w::device_buffer<unsigned char> temp;
+  std::size_t temp_bytes = 0;
+  explicit reduction_case(std::size_t size) : n(size), in(w::to_device(pattern<float>(size, 4))), sum(1) {
+    for (std::size_t s = static_cast<std::size_t>(blocks_for(n, 256));; s = static_cast<std::size_t>(blocks_for(s, 256))) {
+      passes.emplace_back(s);
+      passes2.emplace_back(s);
+      if (s == 1) break;
+    }
+    bytes = 4.0 * n;
+    check(cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), sum.data(), static_cast<int>(n)), "cub::DeviceReduce::Sum");
+    temp = w::device_buffer<unsigned char>(temp_bytes);
+    warden = [this] {
+      const w::device_buffer<float>* from = &in;
+      for (auto& to : passes) {
+        w::launch(examples::reduction, w::grid_for(from->size()).on(timer().ref()), *from, to);
+        from = &to;
+      }
+    };
+    twin = [this] {
+      const float* from = in.data();
+      std::size_t size = n;
+      for (auto& to : passes2) {
+        twins::reduction::reduction_twin<<<blocks_for(size, 256), 256, 0, timer().native()>>>(from, to.data(), static_cast<int>(size));
+        from = to.data();
+        size = to.size();
+      }
+    };
+    library = [this] {
+      check(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), sum.data(), static_cast<int>(n), timer().native()), "cub::DeviceReduce::Sum");
+    };
+    agree = [this] {
+      warden();
+      twin();
+      library();
+      check(cudaStreamSynchronize(timer().native()), "sync");
+      const float got = w::to_host(passes.back())[0], want = w::to_host(passes2.back())[0], cub_sum = w::to_host(sum)[0];
+      return got == want && std::abs(got - cub_sum) <= 1e-5f * std::abs(cub_sum);
+    };
+  }
+};
+
+struct transpose_case : bench_case {
+  int side;
+  w::device_buffer<float> in, out, out2;
+  explicit transpose_case(std::size_t elements)
+      : side(static_cast<int>(std::lround(std::sqrt(static_cast<double>(elements))))),
+        in(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 1000))), out(in.size()), out2(in.size()) {
+    bytes = 8.0 * side * side;
+    const int g = blocks_for(static_cast<std::size_t>(side), 16);
+    warden = [this, g] { w::launch(examples::transpose, w::grid(g, g).on(timer().ref()), in, out, side, side); };
+    twin = [this, g] { twins::transpose::transpose_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(in.data(), out2.data(), side, side); };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(out, out2); };
+  }
+};
+
+// C = A B, n x n, row-major; cuBLAS computes it column-major as C^T = B^T A^T.
+struct matmul_case : bench_case {
+  int n;
+  w::device_buffer<float> a, b, c, c2, c3;
+  cublasHandle_t handle = nullptr;
+  explicit matmul_case(int side)
+      : n(side), a(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 7, -3))),
+        b(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 5, -2))), c(a.size()), c2(a.size()), c3(a.size()) {
+    flops = 2.0 * n * n * static_cast<double>(n);
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
+    cublasSetStream(handle, timer().native());
+    const int g = blocks_for(static_cast<std::size_t>(n), 16);
+    warden = [this, g] { w::launch(examples::matmul, w::grid(g, g).on(timer().ref()), a, b, c, n); };
+    twin = [this, g] { twins::matmul::matmul_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(a.data(), b.data(), c2.data(), n); };
+    library = [this] {
+      const float one = 1.f, zero = 0.f;
+      if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b.data(), n, a.data(), n, &zero, c3.data(), n) != CUBLAS_STATUS_SUCCESS)
+        throw std::runtime_error("cublasSgemm failed");
+    };
+    agree = [this] { warden(); twin(); library(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(c, c2) && same(c, c3, 1e-4); };
+  }
+  ~matmul_case() { cublasDestroy(handle); }
+};
+
+struct stencil_case : bench_case {
+  int side;
+  w::device_buffer<float> in, out, out2;
+  explicit stencil_case(std::size_t elements)
+      : side(static_cast<int>(std::lround(std::sqrt(static_cast<double>(elements))))),
+        in(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 100))), out(in.size()), out2(in.size()) {
+    bytes = 8.0 * side * side;
+    const int g = blocks_for(static_cast<std::size_t>(side), 16);
+    warden = [this, g] { w::launch(examples::stencil_2d, w::grid(g, g).on(timer().ref()), in, out, side, side); };
+    twin = [this, g] { twins::stencil_2d::stencil_2d_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(in.data(), out2.data(), side, side); };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(out, out2); };
+  }
+};
+
+struct histogram_case : bench_case {
+  std::size_t n;
+  w::device_buffer<int> in, bins, bins2, bins3;
+  w::device_buffer<unsigned char> temp;
+  std::size_t temp_bytes = 0;
+  explicit histogram_case(std::size_t size)
+      : n(size), in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
+    bytes = 4.0 * n;
+    check(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n)), "cub::DeviceHistogram");
+    temp = w::device_buffer<unsigned char>(temp_bytes);
+    auto zero = [this](w::device_buffer<int>& b) { check(cudaMemsetAsync(b.data(), 0, 256 * sizeof(int), timer().native()), "cudaMemsetAsync"); };
+    warden = [this, zero] { zero(bins); w::launch(examples::histogram, w::grid_for(n).on(timer().ref()), in, bins); };
+    twin = [this, zero] { zero(bins2); twins::histogram::histogram_twin<<<blocks_for(n, 256), 256, 0, timer().native()>>>(in.data(), static_cast<int>(n), bins2.data()); };
+    library = [this] {
+      check(cub::DeviceHistogram::HistogramEven(temp.data(), temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n), timer().native()), "cub::DeviceHistogram");
+    };
+    agree = [this] { warden(); twin(); library(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(bins, bins2) && same(bins, bins3); };
+  }
+};
+
+// The example scans each block's 256 elements; CUB's baseline scans the whole input.
+struct scan_case : bench_case {
+  std::size_t n;
+  w::device_buffer<int> in, out, out2, out3;
+  w::device_buffer<unsigned char> temp;
+  std::size_t temp_bytes = 0;
+  explicit scan_case(std::size_t size) : n(size), in(w::to_device(pattern<int>(size, 10))), out(size), out2(size), out3(size) {
+    bytes = 8.0 * n;
+    check(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in.data(), out3.data(), static_cast<int>(n)), "cub::DeviceScan");
+    temp = w::device_buffer<unsigned char>(temp_bytes);
+    warden = [this] { w::launch(examples::blelloch_scan, w::grid(blocks_for(n, 256)).on(timer().ref()), in, out); };
+    twin = [this] { twins::blelloch_scan::blelloch_scan_twin<<<blocks_for(n, 256), 128, 0, timer().native()>>>(in.data(), out2.data(), static_cast<int>(n)); };
+    library = [this] {
+      check(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, in.data(), out3.data(), static_cast<int>(n), timer().native()), "cub::DeviceScan");
+    };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(out, out2); };
+  }
+};
+
+// One block per row of 1024 columns.
+struct softmax_case : bench_case {
+  static constexpr int cols = 1024;
+  int rows;
+  w::device_buffer<float> in, out, out2;
+  explicit softmax_case(std::size_t elements)
+      : rows(static_cast<int>(elements / cols)), in(w::to_device(pattern<float>(elements, 17, -8))), out(elements), out2(elements) {
+    bytes = 8.0 * static_cast<double>(elements);
+    warden = [this] { w::launch(examples::softmax, w::grid(rows).on(timer().ref()), in, out, cols); };
+    twin = [this] { twins::softmax::softmax_twin<<<rows, 256, 0, timer().native()>>>(in.data(), out2.data(), cols); };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(out, out2, 1e-6); };
+  }
+};
+
+struct bitonic_case : bench_case {
+  std::size_t n;
+  w::device_buffer<int> in, out, out2;
+  explicit bitonic_case(std::size_t size) : n(size), in(w::to_device(pattern<int>(size, 100003, -50000))), out(size), out2(size) {
+    bytes = 8.0 * n;
+    warden = [this] { w::launch(examples::bitonic_sort, w::grid_for(n).on(timer().ref()), in, out); };
+    twin = [this] { twins::bitonic_sort::bitonic_sort_twin<<<blocks_for(n, 256), 256, 0, timer().native()>>>(in.data(), out2.data(), static_cast<int>(n)); };
+    agree = [this] { warden(); twin(); check(cudaStreamSynchronize(timer().native()), "sync"); return same(out, out2); };
+  }
+};
+
+// ---- registration ------------------------------------------------------------------------------
+
+// Three sizes: 2^16 elements (256 KiB of floats, cache-resident), 2^22 (16 MiB, inside an H100's
+// 50 MB L2) and 2^26 (256 MiB, well beyond it). matmul: n = 256, 1024, 4096.
+constexpr std::size_t sizes[] = {std::size_t{1} << 16, std::size_t{1} << 22, std::size_t{1} << 26};
+
+template <class Case, class Arg>
+void run_case(benchmark::State& state, Arg arg, impl which) {
+  Case c(arg);
+  if (!c.agree()) {
+    state.SkipWithError("warden and twin (or library) results differ");
+    return;
+  }
+  const std::function<void()>& work = which == warden_impl ? c.warden : which == twin_impl ? c.twin : c.library;
+  for (int warm = 0; warm < 3; ++warm) timer().seconds(work);
+  for (auto _ : state) state.SetIterationTime(timer().seconds(work));
+  if (c.bytes > 0) state.counters["GB/s"] = benchmark::Counter(c.bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  if (c.flops > 0) state.counters["GFLOP/s"] = benchmark::Counter(c.flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["elements"] = static_cast<double>(arg);
+}
+
+// The bandwidth roof: cudaMemcpyAsync device to device, read plus write.
+void copy_roof(benchmark::State& state, std::size_t elements) {
+  w::device_buffer<float> a(elements), b(elements);
+  auto work = [&] { check(cudaMemcpyAsync(b.data(), a.data(), elements * sizeof(float), cudaMemcpyDeviceToDevice, timer().native()), "cudaMemcpyAsync"); };
+  for (int warm = 0; warm < 3; ++warm) timer().seconds(work);
+  for (auto _ : state) state.SetIterationTime(timer().seconds(work));
+  state.counters["GB/s"] = benchmark::Counter(8.0 * elements / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["elements"] = static_cast<double>(elements);
+}
+
+template <class Case, class Arg>
+void add(const std::string& name, Arg arg, bool has_library) {
+  const char* names[] = {"warden", "twin", "library"};
+  for (int which = warden_impl; which <= (has_library ? library_impl : twin_impl); ++which)
+    benchmark::RegisterBenchmark((name + "/" + names[which] + "/" + std::to_string(arg)).c_str(),
+                                 [arg, which](benchmark::State& s) { run_case<Case>(s, arg, static_cast<impl>(which)); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+}
+
+void register_all() {
+  for (std::size_t n : sizes) {
+    benchmark::RegisterBenchmark(("copy/roof/" + std::to_string(n)).c_str(), [n](benchmark::State& s) { copy_roof(s, n); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+    add<saxpy_case>("saxpy", n, false);
+    add<reverse_case>("reverse_block", n, false);
+    add<reduction_case>("reduction", n, true);
+    add<transpose_case>("transpose", n, false);
+    add<stencil_case>("stencil_2d", n, false);
+    add<histogram_case>("histogram", n, true);
+    add<scan_case>("blelloch_scan", n, true);
+    add<softmax_case>("softmax", n, false);
+    add<bitonic_case>("bitonic_sort", n, false);
+  }
+  for (int side : {256, 1024, 4096}) add<matmul_case>("matmul", side, true);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("examples_gpu_bench: no CUDA device; nothing to measure\n");
+    return 0;
+  }
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
