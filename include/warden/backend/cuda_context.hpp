@@ -6,11 +6,10 @@
 #include "../config.hpp"
 
 #if defined(__CUDACC__)
-#include <cuda/atomic>
-
 #include <type_traits>
 
 #include "../dsl/stmt.hpp"
+#include "cuda_atomic.hpp"
 #include "slots.hpp"
 
 namespace warden::backend {
@@ -56,12 +55,7 @@ struct cuda_context {
   }
   template <int I, class T, dsl::atomic_op Op>
   __device__ void atomic(int i, T v, T expected) const {
-    cuda::atomic_ref<T, cuda::thread_scope_device> ref(detail::get<I>(slots).ptr[i]);
-    if constexpr (Op == dsl::atomic_op::add) ref.fetch_add(v, cuda::memory_order_relaxed);
-    else if constexpr (Op == dsl::atomic_op::min) ref.fetch_min(v, cuda::memory_order_relaxed);
-    else if constexpr (Op == dsl::atomic_op::max) ref.fetch_max(v, cuda::memory_order_relaxed);
-    else if constexpr (Op == dsl::atomic_op::exchange) ref.exchange(v, cuda::memory_order_relaxed);
-    else ref.compare_exchange_strong(expected, v, cuda::memory_order_relaxed);
+    atomic_update<Op>(detail::get<I>(slots).ptr + i, v, expected);
   }
   __device__ void sync() const { __syncthreads(); }
 
