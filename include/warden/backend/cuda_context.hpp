@@ -45,9 +45,17 @@ struct cuda_context {
   __device__ int size() const {
     return detail::get<I>(slots).size;
   }
+  // An in<T> buffer is read-only for the whole launch (W003) and shares no memory with a writable
+  // parameter (launch's E100): its loads may go through the read-only data cache, as a twin's
+  // `const T* __restrict__` loads do (ld.global.nc).
   template <int I, class T>
   __device__ T load(int i) const {
-    return detail::get<I>(slots).ptr[i];
+    const auto* p = detail::get<I>(slots).ptr + i;
+    constexpr bool read_only = std::is_const_v<std::remove_pointer_t<decltype(detail::get<I>(slots).ptr)>>;
+    if constexpr (read_only && std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8)
+      return __ldg(p);
+    else
+      return *p;
   }
   template <int I, class T>
   __device__ void store(int i, T v) const {

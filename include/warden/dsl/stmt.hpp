@@ -112,8 +112,13 @@ struct tile_store_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    const int at = std::is_same_v<Col, no_column> ? row.eval(c) : row.eval(c) * Stride + col.eval(c);
-    c.template tile_store<L, T>(at, static_cast<T>(value.eval(c)));
+    c.template tile_store<L, T>(flat(c), static_cast<T>(value.eval(c)));
+  }
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
+    if constexpr (std::is_same_v<Col, no_column>) return row.eval(c);
+    else return row.eval(c) * Stride + col.eval(c);
   }
   constexpr void describe(ir_builder& b) const {
     value.describe(b);
@@ -185,6 +190,39 @@ struct seq_s : stmt_node {
   }
 };
 
+// An index expression whose evaluation has no effect and cannot fault: ids, constants,
+// parameters, variables, and +, -, *, shifts and comparisons of them (no loads, no division).
+template <class E>
+struct pure_index : std::false_type {};
+template <ir_op Op, int D>
+struct pure_index<index_e<Op, D>> : std::true_type {};
+template <class T>
+struct pure_index<lit<T>> : std::true_type {};
+template <int I, class T>
+struct pure_index<value_e<I, T>> : std::true_type {};
+template <int I>
+struct pure_index<size_e<I>> : std::true_type {};
+template <int L, class T, bool Loop>
+struct pure_index<var_e<L, T, Loop>> : std::true_type {};
+template <>
+struct pure_index<no_column> : std::true_type {};
+template <class Op, class A, class B>
+struct pure_index<binary_e<Op, A, B>>
+    : std::bool_constant<!std::is_same_v<Op, op::div> && !std::is_same_v<Op, op::mod> && pure_index<A>::value && pure_index<B>::value> {};
+template <class Op, class A>
+struct pure_index<unary_e<Op, A>> : pure_index<A> {};
+
+// Is it `when(p, tile(r, c) = a).otherwise(tile(r2, c2) = b)`: one store of one tile in each branch,
+// at pure indices? Then the cuda backend stores once, `p ? a : b`, where the two indices agree.
+template <class Then, class Else>
+struct one_tile_element : std::false_type {};
+template <int L, class T, int S, class R1, class C1, class V1, class R2, class C2, class V2>
+struct one_tile_element<seq_s<tile_store_s<L, T, S, R1, C1, V1>>, seq_s<tile_store_s<L, T, S, R2, C2, V2>>>
+    : std::bool_constant<pure_index<R1>::value && pure_index<C1>::value && pure_index<R2>::value && pure_index<C2>::value> {
+  using value_type = T;
+  static constexpr int level = L;
+};
+
 template <class Cond, class Then, class Else>
 struct when_s : stmt_node {
   Cond condition;
@@ -193,8 +231,27 @@ struct when_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    if (condition.eval(c)) then_branch.run(c);
-    else else_branch.run(c);
+    if constexpr (one_tile_element<Then, Else>::value) {
+      // when(p, tile(r, c) = a).otherwise(tile(r, c) = b): one store of `p ? a : b`, as a twin
+      // writes it, where both branches name the same element (nvcc folds the comparison of the
+      // two constant-built indices); only the chosen value is evaluated, so a guarded load stays
+      // guarded.
+      const auto& yes = detail::get<0>(then_branch.body);
+      const auto& no = detail::get<0>(else_branch.body);
+      const bool p = condition.eval(c);
+      const int at = yes.flat(c);
+      if (at == no.flat(c)) {
+        using T = typename one_tile_element<Then, Else>::value_type;
+        c.template tile_store<one_tile_element<Then, Else>::level, T>(
+            at, p ? static_cast<T>(yes.value.eval(c)) : static_cast<T>(no.value.eval(c)));
+        return;
+      }
+      if (p) then_branch.run(c);
+      else else_branch.run(c);
+    } else {
+      if (condition.eval(c)) then_branch.run(c);
+      else else_branch.run(c);
+    }
   }
   constexpr void describe(ir_builder& b) const {
     const int cond = condition.describe(b);
