@@ -11,33 +11,27 @@ shared machine interference only adds time, so the fastest run is the best estim
 """
 import argparse
 import datetime
-import json
 import platform
 import re
-import subprocess
 import sys
-from collections import defaultdict
+
+from report_common import fastest_times, write_section
 
 BUDGET_S = 2.0  # a 1024-thread kernel with 32 accesses adds at most this
 
 
 def run(binary, compiler, repetitions, budget_only):
     command = [binary, f"--compiler={compiler}", f"--benchmark_repetitions={repetitions}",
-               "--benchmark_report_aggregates_only=true", "--benchmark_format=json"]
+               "--benchmark_report_aggregates_only=true"]
     if budget_only:
         command.append("--sweep=budget")
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     medians = {}
-    for b in json.loads(out)["benchmarks"]:
-        if b.get("aggregate_name") != "min":
-            continue
-        if b.get("error_occurred"):
-            sys.exit(f"compile_cost_report: {b['run_name']}: {b.get('error_message')}")
+    for run_name, seconds in fastest_times(command, "compile_cost_report").items():
         # name: "g++/shift/checked/threads:1024/rounds:8/iterations:1/manual_time"
-        m = re.match(r"([^/]+)/(\w+)/(\w+)/threads:(\d+)/rounds:(\d+)", b["run_name"])
+        m = re.match(r"([^/]+)/(\w+)/(\w+)/threads:(\d+)/rounds:(\d+)", run_name)
         _, family, mode, threads, rounds = m.groups()
-        medians[(family, int(threads), 4 * int(rounds), mode)] = b["real_time"] / 1e3  # ms -> s
-    return " ".join(c for c in command if c != "--benchmark_format=json"), medians
+        medians[(family, int(threads), 4 * int(rounds), mode)] = seconds
+    return " ".join(command), medians
 
 
 def main():
@@ -72,10 +66,7 @@ def main():
     machine = f"{platform.node()} ({platform.machine()}), {platform.processor() or 'cpu'}"
     text = "\n".join(lines) + "\n\nCommands (fastest of the repetitions; " + when + ", " + machine + "):\n" + \
         "\n".join(f"- {c}" for c in commands)
-    doc = open(args.doc).read()
-    begin, end = "<!-- compile-cost:begin -->", "<!-- compile-cost:end -->"
-    head, rest = doc.split(begin, 1)
-    open(args.doc, "w").write(head + begin + "\n" + text + "\n" + end + rest.split(end, 1)[1])
+    write_section(args.doc, "compile-cost", text)
     print(text)
     return 0 if all(ok for *_, ok in verdicts) else 1
 

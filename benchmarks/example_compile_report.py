@@ -11,11 +11,11 @@ most 2x its twin with nvcc.
 """
 import argparse
 import datetime
-import json
 import platform
 import re
-import subprocess
 import sys
+
+from report_common import fastest_times, write_section
 
 TARGET = 2.0
 
@@ -27,16 +27,11 @@ def main():
     parser.add_argument("--doc", default="docs/benchmarks.md")
     args = parser.parse_args()
     command = [args.binary, "--sweep=examples", f"--benchmark_repetitions={args.repetitions}",
-               "--benchmark_report_aggregates_only=true", "--benchmark_format=json"]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+               "--benchmark_report_aggregates_only=true"]
     times = {}
-    for b in json.loads(out)["benchmarks"]:
-        if b.get("aggregate_name") != "min":
-            continue
-        if b.get("error_occurred"):
-            sys.exit(f"example_compile_report: {b['run_name']}: {b.get('error_message')}")
-        name, variant = re.match(r"examples/(\w+)/([\w+-]+)", b["run_name"]).groups()
-        times.setdefault(name, {})[variant] = b["real_time"] / 1e3  # ms -> s
+    for run_name, seconds in fastest_times(command, "example_compile_report").items():
+        name, variant = re.match(r"examples/(\w+)/([\w+-]+)", run_name).groups()
+        times.setdefault(name, {})[variant] = seconds
     lines = ["| example | twin, nvcc s | warden, nvcc s | warden / twin (nvcc) | warden, g++ (cpu backend) s | g++ / twin nvcc |",
              "|---|---|---|---|---|---|"]
     ratios = []
@@ -49,14 +44,9 @@ def main():
     verdict = "met" if worst <= TARGET else "missed"
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     machine = f"{platform.node()} ({platform.machine()})"
-    shown = " ".join(c for c in command if c != "--benchmark_format=json")
     text = "\n".join(lines) + (f"\n\nTarget (warden at most {TARGET:.0f}x its twin with nvcc): **{verdict}** "
-                               f"(worst {worst:.2f}x). Command: `{shown}` ({when}, {machine}; fastest of the repetitions).")
-    doc = open(args.doc).read()
-    begin, end = "<!-- example-compile:begin -->", "<!-- example-compile:end -->"
-    if begin in doc:
-        head, rest = doc.split(begin, 1)
-        open(args.doc, "w").write(head + begin + "\n" + text + "\n" + end + rest.split(end, 1)[1])
+                               f"(worst {worst:.2f}x). Command: `{' '.join(command)}` ({when}, {machine}; fastest of the repetitions).")
+    write_section(args.doc, "example-compile", text)
     print(text)
     return 0
 

@@ -20,6 +20,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from report_common import write_section
+
 EXAMPLES = ["saxpy", "reverse_block", "reduction", "transpose", "matmul", "stencil_2d", "histogram",
             "blelloch_scan", "softmax", "bitonic_sort"]
 LIBRARY = {"reduction": "CUB DeviceReduce::Sum", "histogram": "CUB DeviceHistogram::HistogramEven",
@@ -104,10 +106,7 @@ def main():
         text += ["", "### The pool on the GPU", "", open(args.pool).read().strip()]
     section = "\n".join(text)
 
-    doc = open(args.doc).read()
-    begin, end = "<!-- gpu:begin -->", "<!-- gpu:end -->"
-    head, rest = doc.split(begin, 1)
-    open(args.doc, "w").write(head + begin + "\n" + section + "\n" + end + rest.split(end, 1)[1])
+    write_section(args.doc, "gpu", section)
 
     # The examples' READMEs and table carry the ratios.
     for example, points in per_example.items():

@@ -343,11 +343,10 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
     }
   }
   // A shuffle's lane operand (delta, mask or lane) must name a lane of the warp.
-  const char* shuffles[] = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_from"};
   for (const dsl::ir_shuffle& s : ir.shuffles) {
     const interval lane = evaluator.index_interval(s.lane, s.guard_begin, s.guard_end);
     if (!lane.bounded() || lane.lo < 0 || lane.hi >= dsl::warp_lanes)
-      return std::string(shuffles[static_cast<int>(s.kind)]) + " lane operand " + dsl::render(ir, s.lane, names) +
+      return std::string(dsl::name_of(s.kind)) + " lane operand " + dsl::render(ir, s.lane, names) +
              (lane.bounded() ? " may reach " + std::to_string(lane.lo < 0 ? lane.lo : lane.hi) : std::string(" cannot be bounded")) +
              ", outside the warp's lanes [0, 32)";
   }

@@ -67,8 +67,7 @@ struct explainer {
         break;
       case rule::W031: {
         const auto& s = ir.shuffles[static_cast<std::size_t>(f.shuffle)];
-        const char* names[] = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_from"};
-        out << names[static_cast<int>(s.kind)] << "(..., ";
+        out << dsl::name_of(s.kind) << "(..., ";
         expr(out, s.lane);
         out << ") ";
         if (f.expr < 0) {

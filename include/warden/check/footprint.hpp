@@ -30,9 +30,6 @@ struct footprint {
   // Loop levels at which some pass has a known / an unknown counter, as bit masks.
   unsigned long long known_levels = 0, unknown_levels = 0;
   bool some_unknown_element = false;
-  // Guards (by position around the access, the 64th standing for the rest) whose value some thread
-  // that reached them could not know: W031 asks whether they are uniform.
-  unsigned long long unknown_guards = 0;
   // The exact range of the row (1-D: the index) and column over every thread and iteration, when
   // every index was known: launch's E101 uses it for tiles (no interval can follow `t ^ j`).
   bool all_known = true;
@@ -168,7 +165,6 @@ class footprint_builder {
       bool runs = true;
       for (int g = 0; g < guards && runs; ++g) {
         const long long v = r[guard[g].offset + t * guard[g].stride];
-        if (v == unknown_value) f.unknown_guards |= 1ULL << (g < 63 ? g : 63);
         runs = v == unknown_value || (v != 0) != (negated[g] != 0);
       }
       if (!runs) continue;

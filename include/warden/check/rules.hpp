@@ -107,27 +107,29 @@ constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
     if (shape.threads() % dsl::warp_lanes != 0) return f;  // a partial last warp: its missing lanes never arrive
     f.expr = first_varying_control(ir, s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, f.loop);
     if (f.expr < 0) continue;
-    // Which threads reach the shuffle under the guards [begin, end) and all its loops.
-    auto reach = [&](int begin, int end) {
+    // The threads that reach the shuffle under the guards [begin, end) and all its loops, each
+    // with the value of `value` there (a footprint whose element is that value, outside any tile).
+    auto reach = [&](int begin, int end, int value) {
       dsl::ir_access a;
-      a.target = -1;  // no tile: only whether each thread gets there
+      a.target = -1;
+      a.index = value;
       a.guard_begin = begin;
       a.guard_end = end;
       a.loop_begin = s.loop_begin;
       a.loop_end = s.loop_end;
       return footprint_of(ir, shape, a);
     };
-    const footprint all = reach(s.guard_begin, s.guard_end);
+    // A thread-dependent condition some thread reaching it cannot evaluate may split a warp.
     const scope sc{s.loop_begin, s.loop_end};
     for (int g = s.guard_begin; g < s.guard_end; ++g) {
       const int cond = ir.guard_pool[static_cast<std::size_t>(g)].condition;
-      const int bit = g - s.guard_begin < 63 ? g - s.guard_begin : 63;
-      if ((all.unknown_guards >> bit & 1) != 0 && !uniform(ir, sc, cond)) {
+      if (!uniform(ir, sc, cond) && reach(s.guard_begin, g, cond).some_unknown_element) {
         f.expr = cond;
         f.loop = -1;
         return f;
       }
     }
+    const footprint all = reach(s.guard_begin, s.guard_end, -1);
     for (int d = 0; d < all.depth; ++d) {
       if ((all.unknown_levels >> d & 1) == 0) continue;
       if (const int bound = varying_bound(ir, s.loop_begin, s.loop_begin + d); bound >= 0) {
@@ -140,13 +142,13 @@ constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
     // Name the control that splits a warp on its own: a condition, else the loops' trip counts.
     for (int g = s.guard_begin; g < s.guard_end; ++g) {
       const int cond = ir.guard_pool[static_cast<std::size_t>(g)].condition;
-      if (!uniform(ir, sc, cond) && splits_warp(reach(g, g + 1), f.thread1, f.thread2)) {
+      if (!uniform(ir, sc, cond) && splits_warp(reach(g, g + 1, -1), f.thread1, f.thread2)) {
         f.expr = cond;
         f.loop = -1;
         return f;
       }
     }
-    if (splits_warp(reach(0, 0), f.thread1, f.thread2))
+    if (splits_warp(reach(0, 0, -1), f.thread1, f.thread2))
       f.expr = first_varying_control(ir, 0, 0, s.loop_begin, s.loop_end, f.loop);
     return f;
   }

@@ -81,6 +81,12 @@ struct ir_sync {
 enum class shuffle_kind : unsigned char { down, up, xor_lanes, index };
 inline constexpr int warp_lanes = 32;  // lanes are consecutive linear thread ids, x fastest
 
+// The kernel language's name of each kind, for messages.
+constexpr const char* name_of(shuffle_kind kind) {
+  constexpr const char* names[] = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_from"};
+  return names[static_cast<int>(kind)];
+}
+
 struct ir_shuffle {
   shuffle_kind kind = shuffle_kind::down;
   int lane = -1;  // the delta, lane mask or source lane expression

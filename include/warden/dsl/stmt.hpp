@@ -82,6 +82,14 @@ struct atomic_s : stmt_node {
   }
 };
 
+// A tile element's offset: the row (1-D: the index), or row * Stride + column.
+WARDEN_EXEC_CHECK_DISABLE
+template <int Stride, class Row, class Col, class C>
+constexpr WARDEN_HOST_DEVICE int flat_index(const Row& row, const Col& col, const C& c) {
+  if constexpr (std::is_same_v<Col, no_column>) return row.eval(c);
+  else return row.eval(c) * Stride + col.eval(c);
+}
+
 template <int L, class T, int Stride, class Row, class Col>
 struct tile_load_e : expr_node {
   Row row;
@@ -94,8 +102,7 @@ struct tile_load_e : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
-    if constexpr (std::is_same_v<Col, no_column>) return row.eval(c);
-    else return row.eval(c) * Stride + col.eval(c);
+    return flat_index<Stride>(row, col, c);
   }
   constexpr int describe(ir_builder& b) const {
     const int r = row.describe(b);
@@ -117,8 +124,7 @@ struct tile_store_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
-    if constexpr (std::is_same_v<Col, no_column>) return row.eval(c);
-    else return row.eval(c) * Stride + col.eval(c);
+    return flat_index<Stride>(row, col, c);
   }
   constexpr void describe(ir_builder& b) const {
     value.describe(b);
