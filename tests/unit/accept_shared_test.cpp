@@ -6,12 +6,13 @@
 
 #include <catch2/catch.hpp>
 
-// Two of the must-accept kernels are examples: tested here as they ship.
+// Four of the must-accept kernels are examples: tested here as they ship.
+#include "../../examples/bitonic_sort/bitonic_sort.hpp"
+#include "../../examples/matmul/matmul.hpp"
 #include "../../examples/stencil_2d/stencil_2d.hpp"
 #include "../../examples/transpose/transpose.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <string>
 #include <vector>
 
@@ -66,34 +67,7 @@ TEST_CASE("accepted: a transpose through a padded tile", "[checker][accept]") {
     for (int j = 0; j < cols; ++j) REQUIRE(got[static_cast<std::size_t>(j * rows + i)] == host[static_cast<std::size_t>(i * cols + j)]);
 }
 
-// Tiled matrix multiply, two barriers per k-tile. (The column kt * 8 + tx is written as the guard
-// writes it, so that launch's bounds check narrows it by the guard.)
-WARDEN_KERNEL(matmul_k, w::kernel<w::block<8, 8>, w::in<float>, w::in<float>, w::out<float>, w::value<int>>(
-                            [](auto k, auto a, auto b, auto c, auto n) {
-                              return w::shared<float, 8, 8>(k, [&](auto k, auto ta) {
-                                return w::shared<float, 8, 8>(k, [&](auto k, auto tb) {
-                                  auto tx = k.thread_id();
-                                  auto ty = k.thread_id_y();
-                                  auto row = k.global_id_y();
-                                  auto col = k.global_id();
-                                  return w::local(k, 0.f, [&](auto k, auto acc) {
-                                    return w::seq(
-                                        w::for_range(k, 0, (n + 7) / 8, [&](auto k, auto kt) {
-                                          return w::seq(
-                                              w::when(row < n && kt * 8 + tx < n, ta(ty, tx) = a[row * n + (kt * 8 + tx)])
-                                                  .otherwise(ta(ty, tx) = 0.f),
-                                              w::when(col < n && kt * 8 + ty < n, tb(ty, tx) = b[(kt * 8 + ty) * n + col])
-                                                  .otherwise(tb(ty, tx) = 0.f),
-                                              w::sync(),
-                                              w::for_range(k, 0, 8, [&](auto, auto j) { return acc += ta(ty, j) * tb(j, tx); }),
-                                              w::sync());
-                                        }),
-                                        w::when(row < n && col < n, c[row * n + col] = acc));
-                                  });
-                                });
-                              });
-                            }));
-
+// Tiled matrix multiply, two barriers per k-tile: examples/matmul.
 TEST_CASE("accepted: a tiled matrix multiply with two barriers per tile", "[checker][accept]") {
   const int n = 19;
   const auto ha = ramp(n * n);
@@ -102,7 +76,8 @@ TEST_CASE("accepted: a tiled matrix multiply with two barriers per tile", "[chec
   auto a = w::to_device(ha);
   auto b = w::to_device(hb);
   w::device_buffer<float> c(ha.size());
-  const auto r = w::record(matmul_k, w::grid((n + 7) / 8, (n + 7) / 8), a, b, c, n);
+  const int tiles = (n + examples::matmul_tile - 1) / examples::matmul_tile;
+  const auto r = w::record(examples::matmul, w::grid(tiles, tiles), a, b, c, n);
   CHECK(r.clean());
   const auto got = w::to_host(c);
   for (int i = 0; i < n; ++i)
@@ -200,41 +175,21 @@ TEST_CASE("accepted: a Blelloch scan", "[checker][accept]") {
   }
 }
 
-// Bitonic sort of 64 elements per block: partners t ^ j exchange through the tile.
-WARDEN_KERNEL(bitonic_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
-  return w::shared<int, 64>(k, [&](auto k, auto tile) {
-    auto t = k.thread_id();
-    auto i = k.global_id();
-    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = INT_MAX), w::sync(),
-                  w::for_range(k, 1, 7, [&](auto k, auto s) {
-                    return w::for_range(k, 0, s, [&](auto k, auto r) {
-                      auto j = 1 << (s - 1 - r);
-                      auto p = t ^ j;
-                      auto ascending = (t & (1 << s)) == 0;
-                      return w::seq(w::when(p > t, w::local(k, tile[t], [&](auto k, auto a) {
-                                              return w::local(k, tile[p], [&](auto, auto b) {
-                                                return w::when((a > b) == ascending, tile[t] = b, tile[p] = a);
-                                              });
-                                            })),
-                                    w::sync());
-                    });
-                  }),
-                  w::when(i < in.size(), out[i] = tile[t]));
-  });
-}));
-
+// Bitonic sort of each block's 256 elements, partners t ^ j exchanging through the tile:
+// examples/bitonic_sort.
 TEST_CASE("accepted: a bitonic sort with t ^ j partners", "[checker][accept]") {
-  std::vector<int> host(128);
+  constexpr std::size_t block = examples::bitonic_block;
+  std::vector<int> host(2 * block);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 7919) % 1000);
   auto in = w::to_device(host);
   w::device_buffer<int> out(host.size());
-  const auto r = w::record(bitonic_k, w::grid(2), in, out);
+  const auto r = w::record(examples::bitonic_sort, w::grid(2), in, out);
   CHECK(r.clean());
   const auto got = w::to_host(out);
   for (std::size_t b = 0; b < 2; ++b) {
-    std::vector<int> expect(host.begin() + static_cast<long>(b * 64), host.begin() + static_cast<long>(b * 64 + 64));
+    std::vector<int> expect(host.begin() + static_cast<long>(b * block), host.begin() + static_cast<long>((b + 1) * block));
     std::sort(expect.begin(), expect.end());
-    REQUIRE(std::vector<int>(got.begin() + static_cast<long>(b * 64), got.begin() + static_cast<long>(b * 64 + 64)) == expect);
+    REQUIRE(std::vector<int>(got.begin() + static_cast<long>(b * block), got.begin() + static_cast<long>((b + 1) * block)) == expect);
   }
 }
 
