@@ -72,21 +72,9 @@ class recording {
  public:
   void record(const access_event& e) { events_.push_back(e); }
   void uninitialised_load(const access_event& e) { reports_.push_back({conflict_kind::uninitialised_shared_load, e, e}); }
-  void divergent_barrier(int block, int phase, int arrived) {
-    access_event e;
-    e.block = block;
-    e.phase = phase;
-    e.thread = arrived;
-    reports_.push_back({conflict_kind::barrier_divergence, e, e});
-  }
-
+  void divergent_barrier(int block, int phase, int arrived) { divergence(conflict_kind::barrier_divergence, block, phase, 0, arrived); }
   void divergent_shuffle(int block, int phase, int warp, int arrived) {
-    access_event e;
-    e.block = block;
-    e.phase = phase;
-    e.target = warp;
-    e.thread = arrived;
-    reports_.push_back({conflict_kind::shuffle_divergence, e, e});
+    divergence(conflict_kind::shuffle_divergence, block, phase, warp, arrived);
   }
 
   const std::vector<access_event>& events() const { return events_; }
@@ -147,6 +135,16 @@ class recording {
         if (a.kind == access_kind::store || b.kind == access_kind::store) return conflict{conflict_kind::read_write, a, b};
       }
     return std::nullopt;
+  }
+
+  // A one-event report: `thread` holds how many threads arrived, `target` the warp (shuffles).
+  void divergence(conflict_kind kind, int block, int phase, int warp, int arrived) {
+    access_event e;
+    e.block = block;
+    e.phase = phase;
+    e.target = warp;
+    e.thread = arrived;
+    reports_.push_back({kind, e, e});
   }
 
   std::vector<access_event> events_;

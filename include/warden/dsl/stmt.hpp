@@ -237,6 +237,7 @@ struct when_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    const bool p = condition.eval(c);
     if constexpr (one_tile_element<Then, Else>::value) {
       // when(p, tile(r, c) = a).otherwise(tile(r, c) = b): one store of `p ? a : b`, as a twin
       // writes it, where both branches name the same element (nvcc folds the comparison of the
@@ -244,7 +245,6 @@ struct when_s : stmt_node {
       // guarded.
       const auto& yes = detail::get<0>(then_branch.body);
       const auto& no = detail::get<0>(else_branch.body);
-      const bool p = condition.eval(c);
       const int at = yes.flat(c);
       if (at == no.flat(c)) {
         using T = typename one_tile_element<Then, Else>::value_type;
@@ -252,12 +252,9 @@ struct when_s : stmt_node {
             at, p ? static_cast<T>(yes.value.eval(c)) : static_cast<T>(no.value.eval(c)));
         return;
       }
-      if (p) then_branch.run(c);
-      else else_branch.run(c);
-    } else {
-      if (condition.eval(c)) then_branch.run(c);
-      else else_branch.run(c);
     }
+    if (p) then_branch.run(c);
+    else else_branch.run(c);
   }
   constexpr void describe(ir_builder& b) const {
     const int cond = condition.describe(b);
