@@ -19,16 +19,9 @@ const twin::checker ok{"bitonic_sort_twin"};
 bool run(int n) {
   std::vector<int> in(n), out(n);
   for (int i = 0; i < n; ++i) in[i] = static_cast<int>((static_cast<long long>(i) * 7919 + 13) % 100003) - 50000;
-  int* din = nullptr;
-  int* dout = nullptr;
-  bool good = ok(cudaMalloc(&din, sizeof(int) * n), "cudaMalloc") && ok(cudaMalloc(&dout, sizeof(int) * n), "cudaMalloc") &&
-              ok(cudaMemcpy(din, in.data(), sizeof(int) * n, cudaMemcpyHostToDevice), "cudaMemcpy");
-  if (good) {
+  const bool good = twin::round_trip(ok, in, out, [&](const int* din, int* dout) {
     bitonic_sort_twin<<<(n + block_size - 1) / block_size, block_size>>>(din, dout, n);
-    good = ok(cudaGetLastError(), "bitonic_sort_twin<<<>>>") && ok(cudaMemcpy(out.data(), dout, sizeof(int) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  }
-  cudaFree(din);
-  cudaFree(dout);
+  });
   if (!good) return false;
   std::vector<int> reference = in;
   for (int s = 0; s < n; s += block_size) std::sort(reference.begin() + s, reference.begin() + std::min(n, s + block_size));

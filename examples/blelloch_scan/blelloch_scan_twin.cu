@@ -17,16 +17,9 @@ const twin::checker ok{"blelloch_scan_twin"};
 bool run(int n) {
   std::vector<int> in(n), out(n);
   for (int i = 0; i < n; ++i) in[i] = (i * 13) % 7 - 3;
-  int* din = nullptr;
-  int* dout = nullptr;
-  bool good = ok(cudaMalloc(&din, sizeof(int) * n), "cudaMalloc") && ok(cudaMalloc(&dout, sizeof(int) * n), "cudaMalloc") &&
-              ok(cudaMemcpy(din, in.data(), sizeof(int) * n, cudaMemcpyHostToDevice), "cudaMemcpy");
-  if (good) {
+  const bool good = twin::round_trip(ok, in, out, [&](const int* din, int* dout) {
     blelloch_scan_twin<<<(n + elements - 1) / elements, threads>>>(din, dout, n);
-    good = ok(cudaGetLastError(), "blelloch_scan_twin<<<>>>") && ok(cudaMemcpy(out.data(), dout, sizeof(int) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  }
-  cudaFree(din);
-  cudaFree(dout);
+  });
   if (!good) return false;
   int wrong = 0, sum = 0;
   for (int i = 0; i < n; ++i) {

@@ -16,18 +16,9 @@ const twin::checker ok{"reverse_block_twin"};
 bool run(int n) {
   std::vector<float> in(n), out(n);
   for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i);
-  const size_t bytes = sizeof(float) * static_cast<size_t>(n);
-  float* din = nullptr;
-  float* dout = nullptr;
-  bool good = ok(cudaMalloc(&din, bytes), "cudaMalloc") && ok(cudaMalloc(&dout, bytes), "cudaMalloc") &&
-              ok(cudaMemcpy(din, in.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-  if (good) {
+  const bool good = twin::round_trip(ok, in, out, [&](const float* din, float* dout) {
     reverse_block_twin<<<n / block_size, block_size>>>(din, dout);
-    good = ok(cudaGetLastError(), "reverse_block_twin<<<>>>") &&
-           ok(cudaMemcpy(out.data(), dout, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  }
-  cudaFree(din);
-  cudaFree(dout);
+  });
   if (!good) return false;
   int wrong = 0;
   for (int i = 0; i < n; ++i) {

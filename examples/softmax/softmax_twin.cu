@@ -16,18 +16,12 @@ namespace {
 const twin::checker ok{"softmax_twin"};
 
 bool run(int rows, int cols) {
-  const size_t n = static_cast<size_t>(rows) * cols, bytes = n * sizeof(float);
+  const size_t n = static_cast<size_t>(rows) * cols;
   std::vector<float> in(n), out(n);
   for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 37) % 23) * 0.25f - 3.f;
-  float *din = nullptr, *dout = nullptr;
-  bool good = ok(cudaMalloc(&din, bytes), "cudaMalloc") && ok(cudaMalloc(&dout, bytes), "cudaMalloc") &&
-              ok(cudaMemcpy(din, in.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-  if (good) {
+  const bool good = twin::round_trip(ok, in, out, [&](const float* din, float* dout) {
     softmax_twin<<<rows, block_size>>>(din, dout, cols);
-    good = ok(cudaGetLastError(), "softmax_twin<<<>>>") && ok(cudaMemcpy(out.data(), dout, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  }
-  cudaFree(din);
-  cudaFree(dout);
+  });
   if (!good) return false;
   double max_error = 0;
   for (int r = 0; r < rows; ++r) {

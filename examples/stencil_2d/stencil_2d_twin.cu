@@ -16,20 +16,13 @@ namespace {
 const twin::checker ok{"stencil_2d_twin"};
 
 bool run(int rows, int cols) {
-  const size_t n = static_cast<size_t>(rows) * cols, bytes = n * sizeof(float);
+  const size_t n = static_cast<size_t>(rows) * cols;
   std::vector<float> in(n), out(n);
   for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>((i * 37) % 11) - 5.f;
-  float* din = nullptr;
-  float* dout = nullptr;
-  bool good = ok(cudaMalloc(&din, bytes), "cudaMalloc") && ok(cudaMalloc(&dout, bytes), "cudaMalloc") &&
-              ok(cudaMemcpy(din, in.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-  if (good) {
+  const bool good = twin::round_trip(ok, in, out, [&](const float* din, float* dout) {
     const dim3 grid((cols + tile_size - 1) / tile_size, (rows + tile_size - 1) / tile_size), block(tile_size, tile_size);
     stencil_2d_twin<<<grid, block>>>(din, dout, rows, cols);
-    good = ok(cudaGetLastError(), "stencil_2d_twin<<<>>>") && ok(cudaMemcpy(out.data(), dout, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  }
-  cudaFree(din);
-  cudaFree(dout);
+  });
   if (!good) return false;
   auto at = [&](int i, int j) { return i < 0 || j < 0 || i >= rows || j >= cols ? 0.f : in[static_cast<size_t>(i) * cols + j]; };
   float max_error = 0.f;
