@@ -31,6 +31,7 @@
 #include "dsl/kernel.hpp"
 #include "error.hpp"
 #include "memory/buffer.hpp"
+#include "memory/transfer.hpp"
 #include "runtime.hpp"
 #include "stream.hpp"
 
@@ -245,16 +246,45 @@ void order_buffers(stream_ref s, bool after, std::index_sequence<I...>, Args&...
   (one(std::integral_constant<std::size_t, I>{}, args), ...);
 }
 
-// A device_buffer on a GPU is not host memory: the cpu backend cannot run on it.
-template <class K, class... Args, std::size_t... I>
-void require_host_memory(const K& kernel, std::index_sequence<I...>, Args&... args) {
-  if (!cuda_device_available()) return;
+// The cpu backend runs on host memory. On a GPU a device_buffer's memory is not the host's, so
+// the cpu backend runs on a host copy of each such buffer: copied in before the run (after the
+// buffer's last writer), and for writable parameters copied back after it, in stream order. An
+// error during the run copies nothing back: the device buffer keeps its contents.
+template <class A, bool = is_buffer<A>::value>
+struct host_copy_of {
+  using type = char;  // values and host-accessible buffers need none
+};
+template <class A>
+struct host_copy_of<A, true> {
+  using type = std::conditional_t<host_accessible<typename A::space_type>, char, std::vector<typename A::value_type>>;
+};
+
+template <class A>
+constexpr bool needs_host_copy() {
+  return !std::is_same_v<typename host_copy_of<std::remove_cvref_t<A>>::type, char>;
+}
+
+template <class K, class Slots, class Copies, class... Args, std::size_t... I>
+void copy_to_host(Slots& slots, Copies& copies, std::index_sequence<I...>, Args&... args) {
   auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
-    using A = std::remove_cvref_t<decltype(arg)>;
-    if constexpr (is_buffer<A>::value)
-      if constexpr (!host_accessible<typename A::space_type>)
-        throw error("warden::launch(on_cpu, " + std::string(kernel.name) + "): parameter " + std::to_string(P) +
-                    " is device memory on a GPU; the cpu backend needs managed or pinned buffers");
+    if constexpr (needs_host_copy<decltype(arg)>()) {
+      std::get<P>(copies) = to_host(arg);
+      detail::get<P>(slots).ptr = std::get<P>(copies).data();
+    }
+  };
+  (one(std::integral_constant<std::size_t, I>{}, args), ...);
+}
+
+template <class K, class Copies, class... Args, std::size_t... I>
+void copy_back(const Copies& copies, std::index_sequence<I...>, Args&... args) {
+  auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    using Param = typename K::template param<P>;
+    if constexpr (needs_host_copy<decltype(arg)>())
+      if constexpr (!std::is_same_v<typename Param::mode, access::read>) {
+        arg.order_before(arg.stream(), true);
+        copy_bytes(arg.data(), std::get<P>(copies).data(), arg.bytes(), arg.stream());  // staged: returns when taken
+        arg.record_write(arg.stream());
+      }
   };
   (one(std::integral_constant<std::size_t, I>{}, args), ...);
 }
@@ -266,7 +296,6 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const backend::dims3 blocks = config.template blocks<typename K::block_type>();
   dsl::ir_builder scratch;
   auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
-  require_host_memory(kernel, indices{}, args...);
   auto wait = [&]<std::size_t... I>(std::index_sequence<I...>) {
     auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
       using Param = typename K::template param<P>;
@@ -276,10 +305,14 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   };
   wait(indices{});
   if (blocks.count() == 0) return;
+  std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
+  const bool on_gpu = cuda_device_available() && (needs_host_copy<Args>() || ...);
+  if (on_gpu) copy_to_host<K>(slots, copies, indices{}, args...);
   backend::run_on_cpu<typename K::block_type>(kernel.program, slots, blocks, record, kernel.name);
+  if (on_gpu) copy_back<K>(copies, indices{}, args...);
 }
 
-#if defined(__CUDACC__)
+#if WARDEN_CUDA_RUNTIME
 // Launch errors, and (with WARDEN_SYNC_LAUNCHES, on by default in debug builds) asynchronous
 // errors, become cuda_error naming the kernel.
 inline void check_launch(std::string_view kernel, stream_ref s) {
@@ -310,7 +343,7 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   check_launch(kernel.name, s);
   order_buffers<K>(s, true, indices{}, args...);
 }
-#endif
+#endif  // WARDEN_CUDA_RUNTIME
 
 }  // namespace detail
 

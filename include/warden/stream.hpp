@@ -1,9 +1,19 @@
 #pragma once
 // Streams. A stream_ref names a queue of work (a cudaStream_t on the cuda backend; an id on the
 // cpu backend, where work runs at once). warden::stream owns one.
+//
+// Lifetime (docs/memory.md, "Lifetimes"): a warden::stream may die before the pools and buffers
+// that used it. Its destructor first tells every stream_clock (stream_observer::stream_retiring),
+// which records what it still needs on the live stream; and each warden::stream has an identity of
+// its own (its generation), so a later stream that the driver gives the same handle is a different
+// stream to the pool. A raw cudaStream_t has no such identity: keep it alive until the buffers and
+// pools that used it are done with it.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 #include "config.hpp"
 #include "detail/cuda_check.hpp"
@@ -14,19 +24,67 @@ namespace warden {
 class stream_ref {
  public:
   constexpr stream_ref() noexcept = default;  // the default (legacy) stream
-  constexpr explicit stream_ref(void* handle) noexcept : handle_(handle) {}
+  constexpr explicit stream_ref(void* handle, std::uint64_t generation = 0) noexcept
+      : handle_(handle), generation_(generation) {}
 #if WARDEN_CUDA_RUNTIME
   stream_ref(cudaStream_t s) noexcept : handle_(static_cast<void*>(s)) {}  // NOLINT: implicit by design
   cudaStream_t native() const noexcept { return static_cast<cudaStream_t>(handle_); }
 #endif
   constexpr void* handle() const noexcept { return handle_; }
+  // 0 for the default stream and raw handles; unique per warden::stream (see the header comment).
+  constexpr std::uint64_t generation() const noexcept { return generation_; }
   friend constexpr bool operator==(stream_ref, stream_ref) noexcept = default;
 
  private:
   void* handle_ = nullptr;
+  std::uint64_t generation_ = 0;
 };
 
 inline constexpr stream_ref default_stream{};
+
+// Told when a warden::stream is about to be destroyed, while it can still take work.
+class stream_observer {
+ public:
+  virtual void stream_retiring(stream_ref s) noexcept = 0;
+
+ protected:
+  ~stream_observer() = default;
+};
+
+namespace detail {
+
+// Every live observer (the CUDA event clocks). Never destroyed: streams with static storage may
+// retire after other statics are gone.
+class stream_observers {
+ public:
+  static stream_observers& instance() {
+    static stream_observers* all = new stream_observers;
+    return *all;
+  }
+  void add(stream_observer* o) {
+    std::lock_guard lock(mutex_);
+    observers_.push_back(o);
+  }
+  void remove(stream_observer* o) {
+    std::lock_guard lock(mutex_);
+    std::erase(observers_, o);
+  }
+  void retiring(stream_ref s) noexcept {
+    std::lock_guard lock(mutex_);
+    for (stream_observer* o : observers_) o->stream_retiring(s);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<stream_observer*> observers_;
+};
+
+inline std::uint64_t next_stream_generation() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
+}  // namespace detail
 
 // An owning stream: a non-blocking CUDA stream when warden runs on a GPU, otherwise a fresh id
 // (the cpu backend executes work as it is issued, so the id only keeps streams apart).
@@ -37,7 +95,7 @@ class stream {
     if (detail::cuda_device_available()) {
       cudaStream_t s = nullptr;
       WARDEN_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-      ref_ = stream_ref(s);
+      ref_ = stream_ref(static_cast<void*>(s), detail::next_stream_generation());
       owns_cuda_ = true;
       return;
     }
@@ -50,7 +108,9 @@ class stream {
   stream& operator=(const stream&) = delete;
   ~stream() {
 #if WARDEN_CUDA_RUNTIME
-    if (owns_cuda_) detail::cuda_check_noexcept(cudaStreamDestroy(ref_.native()), "cudaStreamDestroy");
+    if (!owns_cuda_) return;
+    detail::stream_observers::instance().retiring(ref_);
+    detail::cuda_check_noexcept(cudaStreamDestroy(ref_.native()), "cudaStreamDestroy");
 #endif
   }
   stream_ref ref() const noexcept { return ref_; }

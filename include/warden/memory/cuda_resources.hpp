@@ -19,7 +19,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -28,26 +32,32 @@
 #include <vector>
 
 #include "../detail/cuda_check.hpp"
+#include "../error.hpp"
 #include "../space.hpp"
 #include "stream_clock.hpp"
 
 namespace warden {
 
 // Tickets are materialised as CUDA events only when somebody asks about them (mark() is free).
-class cuda_event_clock final : public stream_clock {
+// A warden::stream that dies first tells the clock (stream_observer), which then records the event
+// its unmaterialised tickets need while the stream still exists: an event outlives its stream, a
+// stream handle does not (recording on a destroyed stream crashed the first GPU run in the pool's
+// destructor).
+class cuda_event_clock final : public stream_clock, private stream_observer {
  public:
-  cuda_event_clock() = default;
+  cuda_event_clock() { detail::stream_observers::instance().add(this); }
   cuda_event_clock(const cuda_event_clock&) = delete;
   cuda_event_clock& operator=(const cuda_event_clock&) = delete;
   ~cuda_event_clock() override {
-    for (auto& [handle, s] : streams_)
+    detail::stream_observers::instance().remove(this);
+    for (auto& [key, s] : streams_)
       for (auto& [t, e] : s.pending) detail::cuda_check_noexcept(cudaEventDestroy(e), "cudaEventDestroy");
     for (cudaEvent_t e : spare_) detail::cuda_check_noexcept(cudaEventDestroy(e), "cudaEventDestroy");
   }
 
   ticket record(stream_ref s) override {
     std::lock_guard lock(mutex_);
-    per_stream& state = streams_[s.handle()];
+    per_stream& state = state_of(s);
     ++state.issued;
     materialise(s, state);
     return state.issued;
@@ -55,12 +65,12 @@ class cuda_event_clock final : public stream_clock {
 
   ticket mark(stream_ref s) override {
     std::lock_guard lock(mutex_);
-    return ++streams_[s.handle()].issued;
+    return ++state_of(s).issued;
   }
 
   bool reached(stream_ref s, ticket t) override {
     std::lock_guard lock(mutex_);
-    per_stream& state = streams_[s.handle()];
+    per_stream& state = state_of(s);
     if (t <= state.completed) return true;
     if (t > state.recorded) materialise(s, state);
     poll(state);
@@ -69,7 +79,7 @@ class cuda_event_clock final : public stream_clock {
 
   void wait(stream_ref s, ticket t) override {
     std::lock_guard lock(mutex_);
-    per_stream& state = streams_[s.handle()];
+    per_stream& state = state_of(s);
     if (t <= state.completed) return;
     if (t > state.recorded) materialise(s, state);
     while (!state.pending.empty() && state.completed < t) {
@@ -83,7 +93,7 @@ class cuda_event_clock final : public stream_clock {
   void order(stream_ref waiter, stream_ref s, ticket t) override {
     if (waiter == s) return;  // a stream is ordered with itself
     std::lock_guard lock(mutex_);
-    per_stream& state = streams_[s.handle()];
+    per_stream& state = state_of(s);
     if (t <= state.completed) return;
     if (t > state.recorded) materialise(s, state);
     for (auto& [ticket_of_event, event] : state.pending)
@@ -96,10 +106,48 @@ class cuda_event_clock final : public stream_clock {
  private:
   struct per_stream {
     ticket issued = 0, recorded = 0, completed = 0;
+    bool retired = false;  // the stream is gone: every ticket it issued has its event
     std::deque<std::pair<ticket, cudaEvent_t>> pending;  // recorded, not yet seen complete
   };
+  struct stream_key {
+    void* handle;
+    std::uint64_t generation;
+    friend bool operator==(const stream_key&, const stream_key&) = default;
+  };
+  struct stream_key_hash {
+    std::size_t operator()(const stream_key& k) const noexcept {
+      return std::hash<void*>()(k.handle) ^ (std::hash<std::uint64_t>()(k.generation) * 0x9e3779b97f4a7c15ull);
+    }
+  };
+
+  per_stream& state_of(stream_ref s) { return streams_[stream_key{s.handle(), s.generation()}]; }
+
+  // Called by ~stream before cudaStreamDestroy; never throws. If the event cannot be recorded,
+  // the host waits for the stream instead, so that no ticket is left needing a dead stream.
+  void stream_retiring(stream_ref s) noexcept override {
+    std::lock_guard lock(mutex_);
+    auto it = streams_.find(stream_key{s.handle(), s.generation()});
+    if (it == streams_.end()) return;
+    per_stream& state = it->second;
+    if (state.issued > state.recorded) {
+      try {
+        materialise(s, state);
+      } catch (const std::exception&) {
+        const cudaError_t status = cudaStreamSynchronize(s.native());
+        detail::cuda_check_noexcept(status, "cudaStreamSynchronize (retiring a stream)");
+        state.recorded = state.issued;
+        if (status == cudaSuccess) state.completed = state.issued;
+      }
+    }
+    state.retired = true;
+  }
 
   void materialise(stream_ref s, per_stream& state) {
+    if (state.retired) {  // a ticket the stream never issued: the stream_ref outlived its stream
+      char where[64];
+      std::snprintf(where, sizeof where, "%p", s.handle());
+      throw error(std::string("warden: stream ") + where + " was used after its warden::stream was destroyed");
+    }
     cudaEvent_t event = nullptr;
     if (spare_.empty()) {
       WARDEN_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
@@ -135,14 +183,20 @@ class cuda_event_clock final : public stream_clock {
   }
 
   std::mutex mutex_;
-  std::unordered_map<void*, per_stream> streams_;
+  std::unordered_map<stream_key, per_stream, stream_key_hash> streams_;
   std::vector<cudaEvent_t> spare_;
 };
 
 namespace detail {
 
-// Out of memory is an answer (nullptr); anything else is an error.
-inline void* null_on_oom(cudaError_t status, void* p, const char* call) {
+// Calls allocate(&p) and returns p. Out of memory is an answer (nullptr); anything else is an
+// error. The call runs before p is read: passing `cudaMalloc(&p, n)` and `p` as two arguments of
+// one function would let the compiler read p (still null) first, and every success looked like
+// out of memory on the first GPU run (g++ evaluates such arguments right to left).
+template <class Allocate>
+void* allocate_or_null(const char* call, Allocate&& allocate) {
+  void* p = nullptr;
+  const cudaError_t status = allocate(&p);
   if (status == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     return nullptr;
@@ -164,8 +218,7 @@ class cuda_resource {
   using memory_space = space::device;
   cuda_resource() : capacity_(detail::device_total_memory()) {}
   void* allocate(std::size_t bytes, std::size_t, stream_ref) {
-    void* p = nullptr;
-    return detail::null_on_oom(cudaMalloc(&p, bytes), p, "cudaMalloc");
+    return detail::allocate_or_null("cudaMalloc", [&](void** p) { return cudaMalloc(p, bytes); });
   }
   void deallocate(void* p, std::size_t, std::size_t, stream_ref) noexcept {
     detail::cuda_check_noexcept(cudaFree(p), "cudaFree");
@@ -192,8 +245,7 @@ class cuda_async_resource {
     WARDEN_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &release_threshold));
   }
   void* allocate(std::size_t bytes, std::size_t, stream_ref s) {
-    void* p = nullptr;
-    return detail::null_on_oom(cudaMallocAsync(&p, bytes, s.native()), p, "cudaMallocAsync");
+    return detail::allocate_or_null("cudaMallocAsync", [&](void** p) { return cudaMallocAsync(p, bytes, s.native()); });
   }
   void deallocate(void* p, std::size_t, std::size_t, stream_ref s) noexcept {
     detail::cuda_check_noexcept(cudaFreeAsync(p, s.native()), "cudaFreeAsync");
@@ -210,8 +262,7 @@ class pinned_resource {
  public:
   using memory_space = space::pinned;
   void* allocate(std::size_t bytes, std::size_t, stream_ref) {
-    void* p = nullptr;
-    return detail::null_on_oom(cudaMallocHost(&p, bytes), p, "cudaMallocHost");
+    return detail::allocate_or_null("cudaMallocHost", [&](void** p) { return cudaMallocHost(p, bytes); });
   }
   void deallocate(void* p, std::size_t, std::size_t, stream_ref) noexcept {
     detail::cuda_check_noexcept(cudaFreeHost(p), "cudaFreeHost");
@@ -226,8 +277,8 @@ class managed_resource {
   using memory_space = space::managed;
   managed_resource() : capacity_(detail::device_total_memory()) {}
   void* allocate(std::size_t bytes, std::size_t, stream_ref) {
-    void* p = nullptr;
-    return detail::null_on_oom(cudaMallocManaged(&p, bytes, cudaMemAttachGlobal), p, "cudaMallocManaged");
+    return detail::allocate_or_null("cudaMallocManaged",
+                                    [&](void** p) { return cudaMallocManaged(p, bytes, cudaMemAttachGlobal); });
   }
   void deallocate(void* p, std::size_t, std::size_t, stream_ref) noexcept {
     detail::cuda_check_noexcept(cudaFree(p), "cudaFree");

@@ -251,6 +251,7 @@ class memory_pool {
     bool operator()(const pool_block* a, const pool_block* b) const {
       std::less<void*> less;
       if (a->stream.handle() != b->stream.handle()) return less(a->stream.handle(), b->stream.handle());
+      if (a->stream.generation() != b->stream.generation()) return a->stream.generation() < b->stream.generation();
       if (a->size != b->size) return a->size < b->size;
       return less(a->ptr, b->ptr);
     }

@@ -1,0 +1,75 @@
+#pragma once
+// A host-only stand-in of the CUDA runtime, for tests built by the host compiler with
+// WARDEN_CUDA_RUNTIME=1: it implements the runtime calls warden's host code makes (device count and
+// memory info, the four kinds of allocation, async allocation and the device's memory pool,
+// streams, events, copies, memsets, errors) against the real <cuda_runtime_api.h>, so that the CUDA
+// resources, the event clock, default-pool selection, launch's error paths and stream ordering run
+// in CI on a machine with no GPU. It never runs kernels: a program that launches one does not link.
+//
+// The model, kept as close to the real runtime as a host can be:
+//  * device memory (cudaMalloc, cudaMallocAsync) is handed out at addresses the host cannot
+//    dereference (a tag bit makes them non-canonical), so host code that reads device memory
+//    crashes here as it would on a GPU; copies and memsets translate them. Pinned and managed
+//    memory are ordinary host memory, as on a GPU.
+//  * each stream is a queue. Work on it runs at once unless the stream is held (hold()), which is
+//    a GPU busy with a long kernel: queued copies, event records and frees wait until release(),
+//    or until the host synchronises with them. cudaStreamWaitEvent makes a queue wait for an event.
+//    A copy from pageable host memory takes the source when it is issued; a copy into pageable
+//    host memory returns when it is done, as cudaMemcpyAsync does.
+//  * faults on request (inject), and misuse the real runtime punishes with a crash or a silent
+//    corruption is reported (misuses()) and answered with an error instead.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cuda_standin {
+
+struct options {
+  int devices = 1;                                   // what cudaGetDeviceCount reports
+  std::size_t device_memory = std::size_t{1} << 30;  // what cudaMalloc can hand out in all
+  bool recycle_stream_handles = false;               // a new stream may get a destroyed one's handle,
+                                                     // as the driver's may (then misuse of the old
+                                                     // handle cannot be told from use of the new one)
+};
+
+// Forgets faults, call counts, misuses and holds, and sets the options. Memory, streams and events
+// stay: pools that outlive a test (the default pools) still own them.
+void reset(const options& o = {});
+
+// The n-th call (1 = the next) of the runtime function named `call` from now on fails with
+// `error` without doing anything; with `times` > 1 so do the next times - 1 calls after it.
+void inject(const std::string& call, int n, cudaError_t error, int times = 1);
+
+// A held stream's work stays queued (a GPU busy with a long kernel) until release(s), or until the
+// host synchronises with it. A stream that never completes keeps its work queued for good: a host
+// wait on it reports a misuse and fails with cudaErrorLaunchTimeout instead of hanging.
+void hold(cudaStream_t s);
+void release(cudaStream_t s);
+void never_complete(cudaStream_t s);
+void release_all();  // every stream, destroyed ones included (a handle may be gone by then)
+
+// Work queued on s and not yet done.
+std::size_t pending(cudaStream_t s);
+
+// How often the runtime function `call` was called since the last reset.
+long calls(const std::string& call);
+
+// Misuse seen since the last reset: a double free, a use of a destroyed stream or event, a copy out
+// of an allocation's bounds, a host wait that could never return.
+std::vector<std::string> misuses();
+
+// Allocations not yet freed (device, async, pinned and managed).
+std::size_t live_allocations();
+std::size_t device_bytes_in_use();
+
+// What a kernel launch that failed leaves behind: the stand-in cannot launch kernels, so a test
+// that drives launch's host path calls this where the launch would fail.
+void set_last_error(cudaError_t e);
+
+// Whether p is a device address of the stand-in (one the host cannot dereference).
+bool is_device_pointer(const void* p);
+
+}  // namespace cuda_standin

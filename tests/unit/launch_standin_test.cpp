@@ -1,0 +1,154 @@
+// launch's host paths on a GPU machine, against the CUDA runtime stand-in: the cpu backend and the
+// recording oracle on device buffers, and the cuda launch path up to the kernel call (launch-time
+// errors before any memory is touched, stream ordering, launch failures as cuda_error). The
+// stand-in runs no kernels: the cuda path is driven with an entry that stands for the <<<>>> call.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+#include <cuda_standin.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace w = warden;
+namespace standin = cuda_standin;
+
+namespace {
+
+bool no_misuse() {
+  const auto seen = standin::misuses();
+  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
+  return seen.empty();
+}
+
+// Runs launch's cuda path with `entry` in place of the kernel call.
+template <class K, class Entry, class... Args>
+void cuda_path(const K& kernel, const w::launch_config& config, Entry entry, Args&&... args) {
+  w::detail::run_cuda(kernel, config, entry, args...);
+}
+
+struct entry_probe {
+  int* calls;
+  cudaError_t fails_with = cudaSuccess;
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t, const Slots&) const {
+    ++*calls;
+    if (fails_with != cudaSuccess) standin::set_last_error(fails_with);
+  }
+};
+
+}  // namespace
+
+WARDEN_KERNEL(scale_k, w::kernel<w::block<64>, w::in<float>, w::out<float>, w::value<float>>(
+                           [](auto k, auto in, auto out, auto a) {
+                             auto i = k.global_id();
+                             return w::when(i < in.size(), out[i] = a * in[i]);
+                           }));
+
+WARDEN_KERNEL(unguarded_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return out[i] = in[i];
+}));
+
+// The first GPU run: w::record and cpu launches refused device buffers on a GPU machine.
+TEST_CASE("the cpu backend and the recording run on device buffers on a GPU", "[standin][launch]") {
+  standin::reset();
+  REQUIRE(w::detail::cuda_device_available());
+  std::vector<float> x(1000);
+  for (int i = 0; i < 1000; ++i) x[i] = static_cast<float>(i);
+  auto in = w::to_device(x);
+  w::device_buffer<float> out(1000);
+  REQUIRE(standin::is_device_pointer(in.data()));
+
+  const w::recording r = w::record(scale_k, w::grid_for(1000), in, out, 2.f);
+  CHECK(r.clean());
+  auto host = w::to_host(out);
+  for (int i = 0; i < 1000; i += 111) CHECK(host[i] == 2.f * i);
+
+  w::launch(w::on_cpu, scale_k, w::grid_for(1000), in, out, 3.f);
+  host = w::to_host(out);
+  for (int i = 0; i < 1000; i += 111) CHECK(host[i] == 3.f * i);
+
+  w::launch(scale_k, w::grid_for(1000), in, out, 4.f);  // host compiler: the cpu backend
+  host = w::to_host(out);
+  for (int i = 0; i < 1000; i += 111) CHECK(host[i] == 4.f * i);
+  CHECK(w::to_host(in)[999] == 999.f);  // an in<T> buffer is not written back
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a cpu run on device buffers waits for their writer and orders their next users", "[standin][launch]") {
+  standin::reset();
+  w::stream s;
+  standin::hold(s.ref().native());
+  auto in = w::to_device_async(std::vector<float>(256, 5.f), s);  // queued behind a busy stream
+  w::device_buffer<float> out(256, s);
+  w::launch(w::on_cpu, scale_k, w::grid_for(256), in, out, 2.f);  // waits for the upload
+  CHECK(w::to_host(out)[255] == 10.f);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("an error in a cpu run leaves the device buffer as it was", "[standin][launch]") {
+  standin::reset();
+  auto in = w::to_device(std::vector<float>(100, 1.f));
+  auto out = w::to_device(std::vector<float>(100, -1.f));
+  // 128 threads for 100 elements, no guard: E101 before the run (launch-time check).
+  CHECK_THROWS_AS(w::launch(w::on_cpu, unguarded_k, w::grid_for(128), in, out), w::bounds_error);
+  CHECK(w::to_host(out)[0] == -1.f);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("cuda launch path: launch-time errors come before any memory or stream is touched", "[standin][launch]") {
+  standin::reset();
+  auto in = w::to_device(std::vector<float>(100, 1.f));
+  w::device_buffer<float> out(100);
+  int launched = 0;
+  const long copies = standin::calls("cudaMemcpyAsync"), records = standin::calls("cudaEventRecord"),
+             waits = standin::calls("cudaStreamWaitEvent");
+
+  CHECK_THROWS_AS(cuda_path(unguarded_k, w::grid_for(128), entry_probe{&launched}, in, out), w::bounds_error);
+  CHECK_THROWS_AS(cuda_path(scale_k, w::grid_for(100), entry_probe{&launched}, out, out, 1.f), w::aliasing_error);
+  CHECK_THROWS_AS(cuda_path(scale_k, w::grid(2, 2), entry_probe{&launched}, in, out, 1.f), w::grid_error);
+  CHECK(launched == 0);
+  CHECK(standin::calls("cudaMemcpyAsync") == copies);
+  CHECK(standin::calls("cudaEventRecord") == records);
+  CHECK(standin::calls("cudaStreamWaitEvent") == waits);
+
+  cuda_path(scale_k, w::grid_for(100), entry_probe{&launched}, in, out, 1.f);
+  CHECK(launched == 1);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("cuda launch path: a failed launch is a cuda_error naming the kernel", "[standin][launch]") {
+  standin::reset();
+  auto in = w::to_device(std::vector<float>(100, 1.f));
+  w::device_buffer<float> out(100);
+  int launched = 0;
+  try {
+    cuda_path(scale_k, w::grid_for(100), entry_probe{&launched, cudaErrorInvalidConfiguration}, in, out, 1.f);
+    FAIL("the launch must throw");
+  } catch (const w::cuda_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("scale_k") != std::string::npos);
+    CHECK(e.error_name() == "cudaErrorInvalidConfiguration");
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);  // cleared: the next call does not inherit it
+  cuda_path(scale_k, w::grid_for(100), entry_probe{&launched}, in, out, 1.f);
+  CHECK(launched == 2);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("cuda launch path: a buffer written on another stream is waited for on the device", "[standin][launch]") {
+  standin::reset();
+  w::stream writer, runner;
+  standin::hold(writer.ref().native());
+  auto in = w::to_device_async(std::vector<float>(64, 1.f), writer);
+  w::device_buffer<float> out(64, runner);
+  int launched = 0;
+  const long waits = standin::calls("cudaStreamWaitEvent");
+  cuda_path(scale_k, w::grid_for(64).on(runner), entry_probe{&launched}, in, out, 1.f);
+  CHECK(launched == 1);
+  CHECK(standin::calls("cudaStreamWaitEvent") == waits + 1);  // the runner waits for the upload
+  standin::release(writer.ref().native());
+  CHECK(no_misuse());
+}

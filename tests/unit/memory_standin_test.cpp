@@ -1,0 +1,308 @@
+// The CUDA host paths of memory/ (the four upstreams, the event clock, the pool over them, buffers
+// and transfers, default-pool selection, lifetimes) against the CUDA runtime stand-in
+// (tests/support/cuda_standin): what the first GPU run found broken fails here without its fix.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+#include <cuda_standin.hpp>
+
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace w = warden;
+namespace standin = cuda_standin;
+
+static_assert(WARDEN_CUDA_RUNTIME == 1, "built against the stand-in with the CUDA runtime on");
+
+namespace {
+
+bool no_misuse() {
+  const auto seen = standin::misuses();
+  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
+  return seen.empty();
+}
+
+template <class Resource>
+void serve(Resource resource, bool device_memory) {
+  const std::size_t before = standin::live_allocations();
+  {
+    w::memory_pool pool(std::move(resource));
+    std::vector<w::pool_allocation> live;
+    for (std::size_t bytes : {std::size_t{1}, std::size_t{4096}, std::size_t{3} << 20, std::size_t{24} << 20})
+      live.push_back(pool.allocate(bytes));
+    for (const auto& a : live) {
+      REQUIRE(a.ptr != nullptr);
+      CHECK(reinterpret_cast<std::uintptr_t>(a.ptr) % 256 == 0);
+      CHECK(standin::is_device_pointer(a.ptr) == device_memory);
+      REQUIRE(cudaMemset(a.ptr, 0x5a, a.bytes) == cudaSuccess);
+    }
+    for (const auto& a : live) pool.deallocate(a);
+    CHECK(pool.stats().allocated_bytes == 0);
+    CHECK(pool.stats().oom_count == 0);
+    pool.empty_cache();
+    CHECK(pool.stats().reserved_bytes == 0);
+  }
+  CHECK(standin::live_allocations() == before);
+}
+
+}  // namespace
+
+// The first GPU run: every allocation read as out of memory (the pointer was read before the
+// call that wrote it).
+TEST_CASE("every CUDA upstream serves the pool", "[standin][memory_pool]") {
+  standin::reset();
+  serve(w::cuda_resource{}, true);
+  serve(w::cuda_async_resource{}, true);
+  serve(w::pinned_resource{}, false);
+  serve(w::managed_resource{}, false);
+  CHECK(standin::calls("cudaMallocAsync") > 0);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("out of memory: the pool releases its cache, retries, then throws with statistics", "[standin][memory_pool]") {
+  standin::reset({.device_memory = std::size_t{64} << 20});
+  w::memory_pool pool(w::cuda_resource{});
+  SECTION("a request larger than the device") {
+    try {
+      (void)pool.allocate(std::size_t{1} << 40);
+      FAIL("allocating 1 TiB must throw");
+    } catch (const w::out_of_memory& e) {
+      CHECK(std::string(e.what()).find("cuda_resource") != std::string::npos);
+      CHECK(e.requested_bytes() == std::size_t{1} << 40);
+    }
+    CHECK(pool.stats().oom_count == 1);
+    const auto a = pool.allocate(1 << 20);  // the pool still works
+    CHECK(a.ptr != nullptr);
+    pool.deallocate(a);
+  }
+  SECTION("cached memory is given back to make room") {
+    const auto a = pool.allocate(std::size_t{40} << 20);
+    pool.deallocate(a);  // cached: the device has 24 MiB left
+    const auto b = pool.allocate(std::size_t{48} << 20);
+    CHECK(b.ptr != nullptr);
+    CHECK(pool.stats().cache_releases >= 1);
+    CHECK(pool.stats().oom_count == 0);
+    pool.deallocate(b);
+  }
+  SECTION("out of memory injected at the first call: the next size is tried") {
+    standin::inject("cudaMalloc", 1, cudaErrorMemoryAllocation);
+    const auto a = pool.allocate(4096);
+    CHECK(a.ptr != nullptr);
+    CHECK(standin::calls("cudaMalloc") == 2);
+    pool.deallocate(a);
+  }
+  SECTION("every call out of memory: out_of_memory, and no memory is lost") {
+    standin::inject("cudaMalloc", 1, cudaErrorMemoryAllocation, 100);
+    CHECK_THROWS_AS(pool.allocate(4096), w::out_of_memory);
+    CHECK(pool.stats().reserved_bytes == 0);
+    CHECK(cudaGetLastError() == cudaSuccess);  // the pool cleared the error it handled
+  }
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a CUDA failure other than out of memory is a cuda_error naming the call", "[standin][errors]") {
+  standin::reset();
+  w::memory_pool pool(w::cuda_resource{});
+  standin::inject("cudaMalloc", 1, cudaErrorInvalidValue);
+  try {
+    (void)pool.allocate(4096);
+    FAIL("the allocation must fail");
+  } catch (const w::cuda_error& e) {
+    CHECK(e.call() == "cudaMalloc");
+    CHECK(e.error_name() == "cudaErrorInvalidValue");
+    CHECK(std::string(e.what()).find("invalid argument") != std::string::npos);
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);  // not left for the next call to inherit
+  CHECK(pool.stats().allocated_bytes == 0);
+  const auto a = pool.allocate(4096);
+  CHECK(a.ptr != nullptr);
+  pool.deallocate(a);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("cross-stream reuse waits for the freeing stream's event", "[standin][memory_pool]") {
+  standin::reset();
+  w::memory_pool pool(w::cuda_resource{});
+  w::stream s1, s2;
+  standin::hold(s1.ref().native());  // s1 is busy: work queued on it has not run
+  const auto a = pool.allocate(4096, s1);
+  pool.deallocate(a, s1);
+  const auto same_stream = pool.allocate(4096, s1);
+  CHECK(same_stream.ptr == a.ptr);  // s1 runs in order: reused at once, no driver call
+  pool.deallocate(same_stream, s1);
+  const auto other = pool.allocate(4096, s2);
+  CHECK(other.ptr != a.ptr);  // s1 has not passed the free
+  CHECK(standin::calls("cudaEventRecord") >= 1);
+  standin::release(s1.ref().native());
+  const auto later = pool.allocate(4096, s2);
+  CHECK(later.ptr == a.ptr);  // now it has
+  pool.deallocate(other, s2);
+  pool.deallocate(later, s2);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("an event that never completes: the block is never handed to another stream", "[standin][memory_pool]") {
+  standin::reset();
+  w::stream s1, s2;
+  {
+    w::memory_pool pool(w::cuda_resource{});
+    standin::never_complete(s1.ref().native());
+    const auto a = pool.allocate(4096, s1);
+    pool.deallocate(a, s1);
+    for (int i = 0; i < 3; ++i) {
+      const auto b = pool.allocate(4096, s2);
+      CHECK(b.ptr != a.ptr);
+      pool.deallocate(b, s2);
+    }
+    CHECK(pool.clock().reached(s1, 1) == false);
+    // Releasing the cache must wait for s1: the stand-in reports the wait that would hang.
+    CHECK_THROWS_AS(pool.empty_cache(), w::cuda_error);
+  }
+  const auto seen = standin::misuses();
+  REQUIRE(!seen.empty());
+  CHECK(seen.front().find("never completes") != std::string::npos);
+}
+
+// The first GPU run: the pool's destructor recorded an event on a stream destroyed before it, and
+// the driver crashed.
+TEST_CASE("a pool outlives a stream it served", "[standin][memory_pool][lifetime]") {
+  standin::reset();
+  const std::size_t before = standin::live_allocations();
+  {
+    w::memory_pool pool(w::cuda_resource{});
+    {
+      w::stream s;
+      const auto a = pool.allocate(4096, s);
+      pool.deallocate(a, s);  // a mark, not yet an event
+      const auto b = pool.allocate(std::size_t{4} << 20, s);
+      pool.deallocate(b, s);
+    }  // s destroyed here
+    const auto c = pool.allocate(4096);  // default stream: may take s's block once s has passed
+    pool.deallocate(c);
+    pool.empty_cache();
+  }
+  CHECK(no_misuse());
+  CHECK(standin::live_allocations() == before);
+}
+
+TEST_CASE("a pool destroyed while freed blocks are still in use on their stream waits for them", "[standin][memory_pool][lifetime]") {
+  standin::reset();
+  const std::size_t before = standin::live_allocations();
+  w::stream s;
+  {
+    w::memory_pool pool(w::cuda_resource{});
+    const auto a = pool.allocate(1 << 20, s);
+    standin::hold(s.ref().native());
+    REQUIRE(cudaMemsetAsync(a.ptr, 1, 1 << 20, s.ref().native()) == cudaSuccess);  // queued
+    pool.deallocate(a, s);
+    CHECK(standin::pending(s.ref().native()) == 1);
+  }  // the destructor waits for s before the memory goes back
+  CHECK(standin::pending(s.ref().native()) == 0);
+  CHECK(standin::live_allocations() == before);
+  CHECK(no_misuse());
+}
+
+// A stream destroyed with work still queued: its handle stays taken until that work is done (the
+// driver releases a destroyed stream's resources then), and may then be handed to a new stream.
+TEST_CASE("a stream destroyed with work queued, and a new stream on its handle", "[standin][memory_pool][lifetime]") {
+  standin::reset({.recycle_stream_handles = true});
+  w::memory_pool pool(w::cuda_resource{});
+  void* old_handle = nullptr;
+  w::pool_allocation a;
+  {
+    w::stream s1;
+    old_handle = s1.ref().handle();
+    a = pool.allocate(4096, s1);
+    standin::hold(s1.ref().native());
+    REQUIRE(cudaMemsetAsync(a.ptr, 7, 4096, s1.ref().native()) == cudaSuccess);
+    pool.deallocate(a, s1);
+  }
+  w::stream s2;
+  REQUIRE(s2.ref().handle() != old_handle);
+  const auto b = pool.allocate(4096, s2);
+  CHECK(b.ptr != a.ptr);  // the dead stream's work still uses a
+  standin::release_all();
+  w::stream s3;
+  REQUIRE(s3.ref().handle() == old_handle);  // recycled, as a driver may
+  CHECK(s3.ref() != w::stream_ref(old_handle));  // but another stream to warden
+  const auto c = pool.allocate(4096, s3);
+  CHECK(c.ptr == a.ptr);  // the old work is done: the block is free for everyone
+  pool.deallocate(b, s2);
+  pool.deallocate(c, s3);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("default pools on a GPU use the CUDA upstreams", "[standin][default_pool]") {
+  standin::reset();
+  CHECK(w::default_backend() == w::backend_kind::cuda);
+  CHECK(w::default_pool<w::space::device>().upstream_name() == "cuda_resource");
+  CHECK(w::default_pool<w::space::pinned>().upstream_name() == "pinned_resource");
+  CHECK(w::default_pool<w::space::managed>().upstream_name() == "managed_resource");
+  w::device_buffer<int> d(100);
+  CHECK(standin::is_device_pointer(d.data()));
+  w::pinned_buffer<int> p(100);
+  CHECK_FALSE(standin::is_device_pointer(p.data()));
+  CHECK(no_misuse());
+}
+
+TEST_CASE("transfers in stream order", "[standin][transfer]") {
+  standin::reset();
+  w::stream s;
+  std::vector<int> data(100'000);
+  std::iota(data.begin(), data.end(), 0);
+  standin::hold(s.ref().native());
+  w::device_buffer<int> d = w::to_device_async(data, s);
+  CHECK(standin::pending(s.ref().native()) >= 1);  // the upload is queued
+  w::pinned_buffer<int> back = w::to_host_async(d, s);
+  CHECK(back[99'999] == 99'999);  // indexing waits for the copy
+  CHECK(standin::pending(s.ref().native()) == 0);
+  CHECK(w::to_host(d)[12'345] == 12'345);
+
+  w::managed_buffer<int> m(data.size());
+  w::copy(m, d);
+  CHECK(m[5] == 5);
+
+  w::device_buffer<int> small(3);
+  CHECK_THROWS_AS(w::copy(small, d), w::size_mismatch);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("work on one stream after a write on another waits for it", "[standin][transfer]") {
+  standin::reset();
+  w::stream writer, reader;
+  std::vector<int> data(1000, 3);
+  standin::hold(writer.ref().native());
+  w::device_buffer<int> d = w::to_device_async(data, writer);
+  const long waits = standin::calls("cudaStreamWaitEvent");
+  w::pinned_buffer<int> back = w::to_host_async(d, reader);
+  CHECK(standin::calls("cudaStreamWaitEvent") == waits + 1);
+  CHECK(standin::pending(reader.ref().native()) >= 1);  // the copy waits behind the writer
+  standin::release(writer.ref().native());
+  CHECK(back[999] == 3);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("the stand-in catches misuse the real runtime punishes", "[standin][self]") {
+  standin::reset();
+  void* p = nullptr;
+  REQUIRE(cudaMalloc(&p, 256) == cudaSuccess);
+  CHECK(cudaFree(p) == cudaSuccess);
+  CHECK(cudaFree(p) == cudaErrorInvalidValue);
+  cudaStream_t s = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaStreamDestroy(s) == cudaSuccess);
+  cudaEvent_t e = nullptr;
+  REQUIRE(cudaEventCreate(&e) == cudaSuccess);
+  CHECK(cudaEventRecord(e, s) == cudaErrorInvalidResourceHandle);
+  void* q = nullptr;
+  REQUIRE(cudaMalloc(&q, 256) == cudaSuccess);
+  std::vector<char> host(512);
+  CHECK(cudaMemcpy(host.data(), q, 512, cudaMemcpyDefault) == cudaErrorInvalidValue);  // past the end
+  CHECK(cudaFree(q) == cudaSuccess);
+  CHECK(cudaEventDestroy(e) == cudaSuccess);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaSuccess);
+  CHECK(standin::misuses().size() == 3);
+}
