@@ -234,6 +234,20 @@ TEST_CASE("a stream destroyed with work queued, and a new stream on its handle",
   CHECK(no_misuse());
 }
 
+TEST_CASE("new work on a stream_ref whose stream died is an error, not a call on a dead handle", "[standin][lifetime]") {
+  standin::reset();
+  w::memory_pool pool(w::cuda_resource{});
+  w::stream_ref dead;
+  {
+    w::stream s;
+    dead = s;
+    (void)pool.clock().record(dead);
+  }
+  CHECK_THROWS_AS(pool.clock().record(dead), w::error);
+  CHECK(pool.clock().reached(dead, 1));  // what it did before it died is still known
+  CHECK(no_misuse());
+}
+
 TEST_CASE("default pools on a GPU use the CUDA upstreams", "[standin][default_pool]") {
   standin::reset();
   CHECK(w::default_backend() == w::backend_kind::cuda);
