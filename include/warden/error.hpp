@@ -62,6 +62,13 @@ class grid_error : public error {
   using error::error;
 };
 
+// E103: a run-time loop's step may be zero or negative for this launch's values (the loop would
+// never end). Thrown before the launch.
+class loop_error : public error {
+ public:
+  using error::error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

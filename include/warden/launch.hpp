@@ -47,33 +47,58 @@ struct on_cpu_t {
 inline constexpr on_cpu_t on_cpu{};
 
 // The grid of a launch: a number of blocks, or enough blocks of the kernel's width to cover n
-// elements along x; .on(stream) picks the stream.
+// elements along x; .on(stream) picks the stream. What it asks for is checked at launch (E102):
+// no negative extent, none above CUDA's limits, and no dimension with more threads than warden's
+// int ids can number. An empty grid (grid_for(0), grid(0)) launches nothing.
 class launch_config {
  public:
-  constexpr launch_config(backend::dims3 blocks, std::optional<long long> elements)
-      : blocks_(blocks), elements_(elements) {}
+  launch_config(long long x, long long y, long long z, std::optional<unsigned long long> elements)
+      : extents_{x, y, z}, elements_(elements) {}
   launch_config on(stream_ref s) const {
     launch_config c = *this;
     c.stream_ = s;
     return c;
   }
   stream_ref stream() const { return stream_; }
+
+  // The grid for a kernel with block shape Block; throws grid_error (E102) naming `kernel`.
   template <class Block>
-  backend::dims3 blocks() const {
-    if (!elements_) return blocks_;
-    return {static_cast<int>((*elements_ + Block::x - 1) / Block::x), 1, 1};
+  backend::dims3 blocks(std::string_view kernel = "kernel") const {
+    long long extent[3] = {extents_[0], extents_[1], extents_[2]};
+    std::string asked = "grid(" + std::to_string(extents_[0]) + ", " + std::to_string(extents_[1]) + ", " +
+                        std::to_string(extents_[2]) + ")";
+    if (elements_) {
+      asked = "grid_for(" + std::to_string(*elements_) + ")";
+      const unsigned long long needed = *elements_ / Block::x + (*elements_ % Block::x != 0);
+      extent[0] = needed > static_cast<unsigned long long>(max_extent[0]) ? max_extent[0] + 1LL : static_cast<long long>(needed);
+    }
+    const int block[3] = {Block::x, Block::y, Block::z};
+    constexpr long long int_max = std::numeric_limits<int>::max();
+    for (int d = 0; d < 3; ++d) {
+      auto fail = [&](const std::string& why) {
+        throw grid_error("E102 [grid-shape] " + std::string(kernel) + ": " + asked + " " + why);
+      };
+      const std::string dim(1, "xyz"[d]);
+      if (extent[d] < 0) fail("has a negative extent in " + dim);
+      if (extent[d] > max_extent[d])
+        fail("needs " + std::to_string(extent[d]) + " blocks in " + dim + ", above CUDA's limit of " +
+             std::to_string(max_extent[d]));
+      if (extent[d] * block[d] > int_max)
+        fail("has " + std::to_string(extent[d] * block[d]) + " threads in " + dim +
+             ": warden's thread and global ids are int, which would overflow (at most " + std::to_string(int_max) + ")");
+    }
+    return {static_cast<int>(extent[0]), static_cast<int>(extent[1]), static_cast<int>(extent[2])};
   }
 
  private:
-  backend::dims3 blocks_;
-  std::optional<long long> elements_;
+  static constexpr long long max_extent[3] = {2147483647LL, 65535LL, 65535LL};
+  long long extents_[3];
+  std::optional<unsigned long long> elements_;
   stream_ref stream_;
 };
 
-inline launch_config grid_for(std::size_t elements) {
-  return launch_config({0, 1, 1}, static_cast<long long>(elements));
-}
-inline launch_config grid(int x, int y = 1, int z = 1) { return launch_config({x, y, z}, std::nullopt); }
+inline launch_config grid_for(std::size_t elements) { return launch_config(0, 1, 1, elements); }
+inline launch_config grid(long long x, long long y = 1, long long z = 1) { return launch_config(x, y, z, std::nullopt); }
 
 namespace detail {
 
@@ -219,9 +244,14 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   auto fact = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
     using Param = typename K::template param<P>;
     if constexpr (Param::is_buffer) facts.sizes[P] = static_cast<long long>(arg.size());
-    else if constexpr (std::is_integral_v<typename Param::value_type>) facts.values[P] = static_cast<long long>(arg);
+    // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
+    else if constexpr (std::is_integral_v<typename Param::value_type>)
+      facts.values[P] = static_cast<long long>(static_cast<typename Param::value_type>(arg));
   };
   (fact(std::integral_constant<std::size_t, I>{}, args), ...);
+  // E103: every run-time loop ends.
+  const std::string endless = check::first_bad_step(ir, facts, names);
+  if (!endless.empty()) throw loop_error("E103 [loop-step] " + std::string(kernel.name) + ": " + endless);
   const std::string overrun = check::first_overrun(ir, facts, names, kinds);
   if (!overrun.empty()) throw bounds_error("E101 [out-of-bounds] " + std::string(kernel.name) + ": " + overrun);
   return slots;
@@ -293,7 +323,7 @@ template <class K, class... Args>
 void run_cpu(const K& any_kernel, const launch_config& config, recording* record, Args&... args) {
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
-  const backend::dims3 blocks = config.template blocks<typename K::block_type>();
+  const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
   auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
   auto wait = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -333,7 +363,7 @@ template <class K, class Entry, class... Args>
 void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Args&... args) {
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
-  const backend::dims3 blocks = config.template blocks<typename K::block_type>();
+  const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
   auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
   if (blocks.count() == 0) return;

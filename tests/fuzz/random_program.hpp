@@ -161,7 +161,8 @@ class lowering {
  public:
   explicit lowering(const program& p) : p_(p) {}
   dsl::ir_builder run() {
-    b_.tiles.push_back({0, p_.tile, 0, 0});
+    b_.tiles.push_back({0, p_.tile, 0, 0});  // tile 0: accesses name it by this index
+    b_.tile_stack.push_back(0);
     for (const stmt& s : p_.body) describe(s);
     return b_;
   }
@@ -174,7 +175,7 @@ class lowering {
       case node::thread: return b_.leaf(ir_op::thread_id, 0);
       case node::block: return b_.leaf(ir_op::block_id, 0);
       case node::global: return b_.leaf(ir_op::global_id, 0);
-      case node::loop_var: return b_.leaf(ir_op::loop_var, e.value);
+      case node::loop_var: return b_.leaf(ir_op::loop_var, b_.loop_at(static_cast<int>(e.value)));
       case node::param_n: return b_.leaf(ir_op::param_value, 2);
       case node::load_in: case node::load_inout: {
         const int at = describe(*e.a);

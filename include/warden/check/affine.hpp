@@ -43,11 +43,11 @@ constexpr bool depends_on_data(const ir_builder& ir, int id) {
   }
 }
 
-// The loop of the scope that binds loop variable `level`, or -1.
-constexpr int loop_of(const ir_builder& ir, scope s, int level, int* position = nullptr) {
+// Loop `loop` if the scope is inside it (and where in the scope), else -1.
+constexpr int loop_of(const ir_builder& ir, scope s, int loop, int* position = nullptr) {
   for (int p = s.loop_end - 1; p >= s.loop_begin; --p) {
     const int l = ir.loop_pool[static_cast<std::size_t>(p)];
-    if (ir.loops[static_cast<std::size_t>(l)].level == level) {
+    if (l == loop) {
       if (position != nullptr) *position = p;
       return l;
     }
@@ -291,6 +291,7 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
     int var;
     polynomial coefficient;
     bound max;
+    bool flipped;  // counted downwards: the index has -coefficient
   };
   // Every variable that may differ must take part (or be pinned), or two threads differing only
   // in it would meet.
@@ -303,14 +304,22 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   std::vector<item> left;
   for (const auto& t : form.terms) {
     if (!vary(t.var) || known.pinned(t.var)) continue;  // equal on both sides: cancels
-    item it{t.var, t.coefficient, max_of(ir, shape, t.var)};
-    // A negative constant coefficient on a bounded variable: count it downwards instead.
-    if (it.coefficient.is_constant() && it.coefficient.constant_part() < 0 && it.max && it.max->is_constant())
+    item it{t.var, t.coefficient, max_of(ir, shape, t.var), false};
+    // A negative constant coefficient on a bounded variable: count it downwards instead
+    // (c * v with c < 0 is |c| * (max - v) - |c| * max, and max - v has the same range as v).
+    if (it.coefficient.is_constant() && it.coefficient.constant_part() < 0 && it.max && it.max->is_constant()) {
       it.coefficient = (-1) * it.coefficient;
+      it.flipped = true;
+    }
     left.push_back(it);
   }
   std::vector<polynomial> bounds{polynomial::constant(initial)};  // each bounds the low part from above
-  linear_form low;
+  // The digits so far, twice: `low` as counted (flipped coefficients positive), `low_as_written`
+  // with the signs of the index itself. A guard bounds the index as written, so it is matched
+  // against low_as_written, and its bound moved by what the flips added: low = low_as_written +
+  // flip_offset, flip_offset = sum over flipped digits of |c| * max.
+  linear_form low, low_as_written;
+  long long flip_offset = 0;
   while (!left.empty()) {
     // The next digit: a coefficient above some bound of the low part; prefer constant, small ones.
     int pick = -1;
@@ -332,6 +341,10 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
     const item it = left[static_cast<std::size_t>(pick)];
     left.erase(left.begin() + pick);
     low.add(it.var, it.coefficient);
+    polynomial written = it.coefficient;
+    if (it.flipped) written = (-1) * it.coefficient;
+    low_as_written.add(it.var, written);
+    if (it.flipped) flip_offset += it.coefficient.constant_part() * it.max->constant_part();
     std::vector<polynomial> next;
     if (it.max)
       for (const polynomial& b : bounds) {
@@ -345,12 +358,17 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
       linear_form vars;
       for (const auto& t : g.terms)
         if (vary(t.var) && !known.pinned(t.var)) vars.add(t.var, t.coefficient);
-      if (!vars.same_variables(low)) continue;
+      if (!vars.same_variables(low_as_written)) continue;
       // Variables equal on both sides (not varying, or pinned) belong to the bound.
       polynomial rest = g.rest;
       for (const auto& t : g.terms)
         if (!(vary(t.var) && !known.pinned(t.var))) rest = rest + t.coefficient * polynomial::of_symbol(t.var);
-      if (rest.valid) next.push_back((-1) * rest);
+      if (rest.valid) {
+        polynomial moved = (-1) * rest;
+        const polynomial offset = polynomial::constant(flip_offset);
+        moved = moved + offset;
+        next.push_back(moved);
+      }
     }
     bounds = next;
     if (bounds.empty() && !left.empty()) return false;

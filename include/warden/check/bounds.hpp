@@ -195,9 +195,9 @@ class interval_evaluator {
       case ir_op::thread_id: return {0, facts_.block[d] - 1};
       case ir_op::block_id: return {0, facts_.grid[d] - 1};
       case ir_op::global_id: return {0, static_cast<long long>(facts_.grid[d]) * facts_.block[d] - 1};
-      default: {  // loop variable: the innermost loop at that level
-        for (auto it = ir_.loops.rbegin(); it != ir_.loops.rend(); ++it)
-          if (it->level == e.value) return loop_range(*it);
+      default: {  // loop variable: the range of its own loop
+        if (e.value >= 0 && e.value < static_cast<long long>(ir_.loops.size()))
+          return loop_range(ir_.loops[static_cast<std::size_t>(e.value)]);
         return interval::top();
       }
     }
@@ -281,6 +281,22 @@ class interval_evaluator {
   std::map<std::string, interval> narrowed_;
 };
 
+// The first run-time loop whose step may not be positive (it would never end), described for an
+// E103 message; empty if none. Grid-stride loops step by the grid's size, always positive.
+inline std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+  interval_evaluator evaluator(ir, facts);
+  for (const dsl::ir_loop& loop : ir.loops) {
+    if (loop.grid_stride) continue;
+    const interval step = evaluator.index_interval(loop.step, loop.guard_begin, loop.guard_end);
+    if (step.bounded() && step.lo >= 1) continue;
+    return "the loop over i" + std::to_string(loop.level) + " from " + dsl::render(ir, loop.lo, names) + " to " +
+           dsl::render(ir, loop.hi, names) + " steps by " + dsl::render(ir, loop.step, names) +
+           (step.bounded() ? ", which may be " + std::to_string(step.lo) : std::string(", which cannot be bounded")) +
+           ": a step below 1 never ends the loop";
+  }
+  return {};
+}
+
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
 inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
                                  const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
@@ -294,8 +310,7 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
       size = facts.sizes[static_cast<std::size_t>(a.target)];
       target = names[static_cast<std::size_t>(a.target)];
     } else {
-      for (const dsl::ir_tile& t : ir.tiles)
-        if (t.level == a.target) size = t.rows;
+      if (const dsl::ir_tile* t = tile_of(ir, a.target)) size = t->rows;
       target = "tile" + std::to_string(a.target);
     }
     const std::string text = target + "[" + dsl::render(ir, a.index, names) + "]";
@@ -305,9 +320,7 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
     if (a.memory == dsl::memory_kind::shared && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
       const footprint exact = footprint_of(ir, block_shape{facts.block.x, facts.block.y, facts.block.z}, a);
       if (exact.all_known) {
-        long long cols = 0;
-        for (const dsl::ir_tile& t : ir.tiles)
-          if (t.level == a.target) cols = t.cols;
+        const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
         const bool never = exact.row_lo > exact.row_hi;  // no thread runs it
         if (!never && (exact.row_lo < 0 || exact.row_hi >= size))
           return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " +
@@ -334,9 +347,7 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
     }
     if (a.column >= 0) {  // 2-D tile: the column stays inside a row
       const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);
-      long long cols = 0;
-      for (const dsl::ir_tile& t : ir.tiles)
-        if (t.level == a.target) cols = t.cols;
+      const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
       if (!column.bounded() || column.lo < 0 || column.hi >= cols)
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
                ", " + dsl::render(ir, a.column, names) + "): the column may leave [0, " + std::to_string(cols) + ")";

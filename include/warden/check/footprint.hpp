@@ -57,10 +57,9 @@ struct footprint {
 
 inline constexpr long long max_enumerated_trips = 4096;
 
-constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int level) {
-  for (const auto& t : ir.tiles)
-    if (t.level == level) return &t;
-  return nullptr;
+constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int tile) {
+  if (tile < 0 || tile >= static_cast<int>(ir.tiles.size())) return nullptr;
+  return &ir.tiles[static_cast<std::size_t>(tile)];
 }
 constexpr long long tile_elements(const dsl::ir_tile& t) { return t.cols == 0 ? t.rows : static_cast<long long>(t.rows) * (t.cols + t.pad); }
 
@@ -71,7 +70,7 @@ class footprint_builder {
       : ir_(ir), a_(a), tape_(ir, shape, scope{a.loop_begin, a.loop_end}), threads_(shape.threads()) {
     out_.threads = threads_;
     out_.depth = a.loop_end - a.loop_begin;
-    if (const dsl::ir_tile* tile = tile_of(ir, a.target)) {
+    if (const dsl::ir_tile* tile = a.memory == dsl::memory_kind::shared ? tile_of(ir, a.target) : nullptr) {
       rows_ = a.column >= 0 ? tile->rows : tile_elements(*tile);
       cols_ = tile->cols;
       pitch_ = tile->cols + tile->pad;

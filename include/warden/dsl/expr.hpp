@@ -104,7 +104,9 @@ struct var_e : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return c.template var<L, T>();
   }
-  constexpr int describe(ir_builder& b) const { return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, L, std::is_unsigned_v<T>); }
+  constexpr int describe(ir_builder& b) const {
+    return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, Loop ? b.loop_at(L) : L, std::is_unsigned_v<T>);
+  }
 };
 
 // ---- operators -------------------------------------------------------------------------------

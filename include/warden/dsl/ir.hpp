@@ -19,7 +19,8 @@ enum class ir_op : unsigned char {
   constant,
   thread_id, block_id, block_dim, grid_dim, global_id,  // value = dimension
   param_value, param_size,                              // value = parameter position
-  loop_var, local_var,                                  // value = scope level
+  loop_var,                                             // value = the loop (index into loops)
+  local_var,                                            // value = scope level
   load, tile_load,                                      // a loaded value (data); value = access record
   call,                                                 // a user function of its arguments (data)
   add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
@@ -61,8 +62,11 @@ struct ir_loop {
   int lo = -1, hi = -1, step = -1;  // expression ids; a grid-stride loop has lo = global id, step = grid size
   bool grid_stride = false;
   bool has_barrier = false;
+  int guard_begin = 0, guard_end = 0;  // the guards around the loop (range in guard_pool)
 };
 
+// Accesses to a tile name it by its index in ir_builder::tiles: its declaration, not its nesting
+// level (two sibling tiles at one level are two tiles).
 struct ir_tile {
   int level = 0;
   int rows = 0, cols = 0, pad = 0;  // cols == 0: a 1-D tile of `rows` elements
@@ -108,9 +112,23 @@ struct ir_builder {
   // The context of the statement being described.
   std::vector<ir_guard> guard_stack;
   std::vector<int> loop_stack;  // indices into loops
+  std::vector<int> tile_stack;  // indices into tiles: the tiles in scope
   int phase = 0;
   int position = 0;
   int trusted_depth = 0;  // > 0 inside trusted(...)
+
+  // The declarations in scope of the loop variable and of the tile bound at nesting level `level`
+  // (the innermost, as in C++ scoping); -1 if none.
+  constexpr int loop_at(int level) const {
+    for (auto it = loop_stack.rbegin(); it != loop_stack.rend(); ++it)
+      if (loops[static_cast<std::size_t>(*it)].level == level) return *it;
+    return -1;
+  }
+  constexpr int tile_at(int level) const {
+    for (auto it = tile_stack.rbegin(); it != tile_stack.rend(); ++it)
+      if (tiles[static_cast<std::size_t>(*it)].level == level) return *it;
+    return -1;
+  }
 
   constexpr int constant(long long v, bool is_float) {
     exprs.push_back({ir_op::constant, -1, -1, v, is_float});
@@ -139,6 +157,15 @@ struct ir_builder {
     a.trusted = trusted_depth > 0;
     accesses.push_back(a);
     return static_cast<int>(accesses.size()) - 1;
+  }
+
+  // Records a loop in the current context and enters it.
+  constexpr void enter_loop(ir_loop loop) {
+    loop.guard_begin = static_cast<int>(guard_pool.size());
+    for (const ir_guard& g : guard_stack) guard_pool.push_back(g);
+    loop.guard_end = static_cast<int>(guard_pool.size());
+    loops.push_back(loop);
+    loop_stack.push_back(static_cast<int>(loops.size()) - 1);
   }
 
   constexpr void barrier() {
@@ -217,7 +244,9 @@ constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id,
     case ir_op::global_id: dim("global_id"); return;
     case ir_op::param_value: name(out, static_cast<int>(e.value)); return;
     case ir_op::param_size: name(out, static_cast<int>(e.value)); out << ".size()"; return;
-    case ir_op::loop_var: out << 'i' << e.value; return;
+    case ir_op::loop_var:
+      out << 'i' << (e.value >= 0 ? ir.loops[static_cast<std::size_t>(e.value)].level : -1);
+      return;
     case ir_op::local_var: out << "local" << e.value; return;
     case ir_op::load:
     case ir_op::tile_load: {

@@ -107,7 +107,7 @@ struct tile_load_e : expr_node {
   constexpr int describe(ir_builder& b) const {
     const int r = row.describe(b);
     const int k = col.describe(b);
-    return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, L, r, k), std::is_unsigned_v<T>);
+    return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, b.tile_at(L), r, k), std::is_unsigned_v<T>);
   }
 };
 
@@ -130,7 +130,7 @@ struct tile_store_s : stmt_node {
     value.describe(b);
     const int r = row.describe(b);
     const int k = col.describe(b);
-    b.access(access_kind::store, memory_kind::shared, L, r, k);
+    b.access(access_kind::store, memory_kind::shared, b.tile_at(L), r, k);
   }
 };
 
@@ -276,8 +276,7 @@ struct when_s : stmt_node {
 // Records a loop and describes its body inside it.
 template <class Body>
 constexpr void describe_loop(ir_builder& b, const ir_loop& loop, const Body& body) {
-  b.loops.push_back(loop);
-  b.loop_stack.push_back(static_cast<int>(b.loops.size()) - 1);
+  b.enter_loop(loop);
   body.describe(b);
   b.loop_stack.pop_back();
 }
@@ -401,7 +400,9 @@ struct shared_s : stmt_node {
   }
   constexpr void describe(ir_builder& b) const {
     b.tiles.push_back({L, Rows, Cols, Pad});
+    b.tile_stack.push_back(static_cast<int>(b.tiles.size()) - 1);
     body.describe(b);
+    b.tile_stack.pop_back();
   }
 };
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <exception>
 #include "../detail/source_location.hpp"
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -57,6 +58,10 @@ class buffer {
   buffer(std::size_t n, memory_pool& pool, stream_ref stream = default_stream,
          detail::source_location where = detail::source_location::current())
       : pool_(&pool), stream_(stream), size_(n) {
+    if (n > static_cast<std::size_t>(-1) / sizeof(T))  // n * sizeof(T) would wrap to a small size
+      throw out_of_memory("warden::buffer: " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
+                              " bytes are more bytes than a size_t can count",
+                          static_cast<std::size_t>(-1));
     allocation_ = pool.allocate(n * sizeof(T), stream, where);
   }
 

@@ -140,6 +140,10 @@ class memory_pool {
   pool_allocation allocate(std::size_t bytes, stream_ref s = default_stream,
                            detail::source_location where = detail::source_location::current()) {
     if (bytes == 0) return {};
+    if (bytes > max_request) {  // rounding it up to the alignment would wrap around
+      std::lock_guard lock(mutex_);
+      throw_out_of_memory(bytes, s);
+    }
     std::lock_guard lock(mutex_);
     pool_block* block = take_block(bytes, s);
     block->free = false;
@@ -245,6 +249,9 @@ class memory_pool {
 
   using pool_block = detail::pool_block;
   using pool_segment = detail::pool_segment;
+
+  // The largest request whose rounded size and segment fit in a size_t.
+  static constexpr std::size_t max_request = static_cast<std::size_t>(-1) / 2;
 
   // Free blocks of one kind of segment, best fit first within a stream.
   struct by_stream_size_address {

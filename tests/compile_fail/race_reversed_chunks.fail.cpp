@@ -1,0 +1,20 @@
+// W010: each block reverses the order of its 32-element chunks, but the guard bounds the forward
+// order (t + 32 * i < n) while the store goes to chunk 3 - i: with n = 100, block 0 stores at
+// 96..127, inside block 1's segment. A guard must bound the very expression it guards.
+#include <warden/warden.hpp>
+
+namespace w = warden;
+
+inline constexpr auto reverse_chunks = w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto n) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, 0, 4, [&](auto, auto i) {
+#ifdef WARDEN_DEFECT
+    return w::when(t + 32 * i < n, out[b * n + (3 - i) * 32 + t] = 1);
+#else
+    return w::when(t + 32 * (3 - i) < n, out[b * n + (3 - i) * 32 + t] = 1);  // the chunk it stores
+#endif
+  });
+});
+
+int main() { return reverse_chunks.describe().accesses.empty() ? 1 : 0; }

@@ -1,0 +1,190 @@
+// Adversarial classes against the checker (docs/soundness.md, "Attacks and what stops them"): for
+// each, the racy kernel a careless user would write is rejected with its code, its correct twin is
+// accepted, and the recording (the dynamic oracle) agrees: the racy one races, the twin does not.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace w = warden;
+using w::check::rule;
+
+namespace {
+
+// What the checker says of a body (without failing the build).
+template <class Block, class... Params, class Body>
+constexpr rule code_of(Body body) {
+  return w::check::verdict_of(w::dsl::build_kernel<Block, Params...>(body)).finding.code;
+}
+
+// The same body with every statement under trusted(...): compiled, run, never checked.
+template <class Body>
+constexpr auto trusting(Body) {
+  return [](auto... handles) { return w::trusted(Body{}(handles...)); };
+}
+
+}  // namespace
+
+// ---- 1. Negated terms: a guard must bound the expression it guards, signs included -------------
+
+// Each block reverses the order of its four 32-element chunks.
+constexpr auto reversed_chunks_forward_guard = [](auto k, auto out, auto n) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, 0, 4, [&](auto, auto i) { return w::when(t + 32 * i < n, out[b * n + (3 - i) * 32 + t] = 1); });
+};
+constexpr auto reversed_chunks_own_guard = [](auto k, auto out, auto n) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, 0, 4, [&](auto, auto i) { return w::when(t + 32 * (3 - i) < n, out[b * n + (3 - i) * 32 + t] = 1); });
+};
+WARDEN_KERNEL(reversed_chunks_racy_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(trusting(reversed_chunks_forward_guard)));
+WARDEN_KERNEL(reversed_chunks_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_own_guard));
+
+TEST_CASE("negated terms: the guard of the forward order does not bound the reversed index", "[soundness][negation]") {
+  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_forward_guard) == rule::W010);
+  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_own_guard) == rule::none);
+  for (int n : {100, 37}) {  // segments shorter than four chunks: the reversed ones spill into the next
+    w::device_buffer<int> out(static_cast<std::size_t>(4 * n + 128));
+    CAPTURE(n);
+    CHECK_FALSE(w::record(reversed_chunks_racy_k, w::grid(4), out, n).clean());
+    CHECK(w::record(reversed_chunks_k, w::grid(4), out, n).clean());
+  }
+}
+
+// ---- 4. Sibling scopes: a tile or a loop variable is its declaration, not its nesting level -----
+
+// Two sibling tiles at one nesting level: the second is read where only the first was stored.
+constexpr auto sibling_tile_never_stored = [](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  auto g = k.global_id();
+  return w::seq(w::shared<int, 64>(k, [&](auto, auto a) { return w::seq(a[t] = in[g], w::sync(), out[g] = a[63 - t]); }),
+                w::sync(),
+                w::shared<int, 64>(k, [&](auto, auto c) { return out[g] = c[t]; }));
+};
+constexpr auto sibling_tile_stored = [](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  auto g = k.global_id();
+  return w::seq(w::shared<int, 64>(k, [&](auto, auto a) { return w::seq(a[t] = in[g], w::sync(), out[g] = a[63 - t]); }),
+                w::sync(),
+                w::shared<int, 64>(k, [&](auto, auto c) { return w::seq(c[t] = in[g], w::sync(), out[g] = c[63 - t]); }));
+};
+
+TEST_CASE("sibling scopes: a sibling tile is another tile", "[soundness][scopes]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(sibling_tile_never_stored) == rule::W022);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(sibling_tile_stored) == rule::none);
+}
+
+// Launch-time bounds (E101) of kernels with sibling scopes of different sizes.
+template <class Block, class... Params, class Body>
+std::string overrun_of(Body body, std::vector<long long> sizes, int blocks = 1) {
+  const auto ir = w::dsl::build_kernel<Block, Params...>(body).describe();
+  w::check::launch_facts facts;
+  facts.block = {Block::x, Block::y, Block::z};
+  facts.grid = {blocks, 1, 1};
+  facts.values.resize(sizes.size());
+  facts.sizes = std::move(sizes);
+  const std::vector<std::string> names(facts.sizes.size(), "p"), kinds(facts.sizes.size(), "buffer");
+  return w::check::first_overrun(ir, facts, names, kinds);
+}
+
+TEST_CASE("sibling scopes: each tile and each loop variable is bounded by its own declaration", "[soundness][scopes]") {
+  // A 32-element tile, then a 64-element sibling: t reaches 63 in the first.
+  constexpr auto small_then_big = [](auto k, auto out) {
+    auto t = k.thread_id();
+    return w::seq(w::shared<int, 32>(k, [&](auto, auto a) { return a[t] = 1; }),
+                  w::shared<int, 64>(k, [&](auto, auto c) { return c[t] = 2; }), out[t] = 0);
+  };
+  constexpr auto big_then_small = [](auto k, auto out) {
+    auto t = k.thread_id();
+    return w::seq(w::shared<int, 64>(k, [&](auto, auto a) { return a[t] = 1; }),
+                  w::shared<int, 32>(k, [&](auto, auto c) { return c[t] = 2; }), out[t] = 0);
+  };
+  CHECK(overrun_of<w::block<64>, w::out<int>>(small_then_big, {64}).find("tile0") != std::string::npos);
+  CHECK(overrun_of<w::block<64>, w::out<int>>(big_then_small, {64}).find("tile1") != std::string::npos);
+
+  // An 8-trip loop, then a 2-trip sibling at the same level: out[8 * t + i] reaches 8 * t + 7.
+  constexpr auto long_then_short = [](auto k, auto out) {
+    auto t = k.thread_id();
+    return w::seq(w::for_range(k, 0, 8, [&](auto, auto i) { return out[8 * t + i] = 1; }),
+                  w::for_range(k, 0, 2, [&](auto, auto j) { return out[8 * t + j] = 2; }));
+  };
+  CHECK(overrun_of<w::block<4>, w::out<int>>(long_then_short, {30}).find("reach index 31") != std::string::npos);
+  CHECK(overrun_of<w::block<4>, w::out<int>>(long_then_short, {32}).empty());
+}
+
+// ---- 6. Launch inputs: what the kernel cannot know is checked before anything runs -------------
+
+WARDEN_KERNEL(fill_k, w::kernel<w::block<256>, w::out<int>>([](auto k, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = 1);
+}));
+TEST_CASE("launch inputs: grids that CUDA or warden's int ids cannot take are refused (E102)", "[soundness][launch]") {
+  w::device_buffer<int> out(1000);
+  auto message = [&](auto&& launch) -> std::string {
+    try {
+      launch();
+    } catch (const w::grid_error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  CHECK(message([&] { w::launch(w::on_cpu, fill_k, w::grid(-1), out); }).find("E102 [grid-shape] fill_k: grid(-1, 1, 1) has a negative extent in x") == 0);
+  CHECK(message([&] { w::launch(w::on_cpu, fill_k, w::grid_for(std::size_t{1} << 37), out); }).find("threads in x") != std::string::npos);
+  CHECK(message([&] { w::launch(w::on_cpu, fill_k, w::grid_for(static_cast<std::size_t>(-5)), out); }).find("above CUDA's limit") != std::string::npos);
+  CHECK(message([&] { w::launch(w::on_cpu, fill_k, w::grid(1, 70000), out); }).find("above CUDA's limit of 65535") != std::string::npos);
+  CHECK(message([&] { w::launch(w::on_cpu, fill_k, w::grid(8388608), out); }).find("int") != std::string::npos);  // 2^31 threads
+  // An empty grid is an empty launch, not an error.
+  w::launch(w::on_cpu, fill_k, w::grid_for(0), out);
+  w::launch(w::on_cpu, fill_k, w::grid(0), out);
+  CHECK(w::record(fill_k, w::grid_for(1000), out).clean());
+}
+
+// Each thread sums 0, step, 2 * step, ... below 4 into its own element.
+constexpr auto strided_sum = [](auto k, auto out, auto step) {
+  auto t = k.thread_id();
+  return w::local(k, 0, [&](auto k, auto v) {
+    return w::seq(w::for_range(k, 0, 4, step, [&](auto, auto i) { return v += i; }), out[t] = v);
+  });
+};
+WARDEN_KERNEL(strided_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(strided_sum));
+WARDEN_KERNEL(strided_guarded_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto step) {
+  return w::when(step > 0, strided_sum(k, out, step));
+}));
+
+TEST_CASE("launch inputs: a run-time loop step below 1 is refused before the loop could hang (E103)", "[soundness][launch]") {
+  w::device_buffer<int> out(32);
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, strided_k, w::grid(1), out, 0),
+                    Catch::Matchers::StartsWith("E103 [loop-step] strided_k: the loop over i") &&
+                        Catch::Matchers::Contains("which may be 0"));
+  CHECK_THROWS_AS(w::launch(w::on_cpu, strided_k, w::grid(1), out, -2), w::loop_error);
+  CHECK(w::record(strided_k, w::grid(1), out, 1).clean());
+  CHECK(w::record(strided_k, w::grid(1), out, 3).clean());
+  CHECK(w::to_host(out)[31] == 0 + 3);
+  w::launch(w::on_cpu, strided_guarded_k, w::grid(1), out, 0);  // the guard keeps the loop from running
+}
+
+WARDEN_KERNEL(below_limit_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto limit) {
+  auto i = k.global_id();
+  return w::when(i < limit, out[i] = 1);
+}));
+
+TEST_CASE("launch inputs: the bounds check sees the value the kernel receives, after conversion", "[soundness][launch]") {
+  w::device_buffer<int> out(64);
+  w::launch(w::on_cpu, below_limit_k, w::grid(1), out, 64);
+  // -1 as "no limit": the kernel receives 4294967295, so every thread stores, past out's end.
+  CHECK_THROWS_AS(w::launch(w::on_cpu, below_limit_k, w::grid(2), out, -1), w::bounds_error);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, below_limit_k, w::grid(2), out, 100), w::bounds_error);
+  w::launch(w::on_cpu, below_limit_k, w::grid(2), out, 64);
+}
+
+TEST_CASE("launch inputs: a buffer whose byte count would wrap is out of memory, not small", "[soundness][memory]") {
+  CHECK_THROWS_AS(w::managed_buffer<int>(std::size_t{1} << 62), w::out_of_memory);
+  CHECK_THROWS_AS(w::device_buffer<double>(static_cast<std::size_t>(-1) / 4), w::out_of_memory);
+  w::memory_pool pool(w::host_resource{});
+  CHECK_THROWS_AS(pool.allocate(static_cast<std::size_t>(-1) - 10), w::out_of_memory);
+  CHECK(pool.stats().reserved_bytes == 0);
+}
