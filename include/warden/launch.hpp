@@ -128,6 +128,18 @@ constexpr bool parameter_binds() {
   return ok;
 }
 
+// Refuses a kernel that dsl::build_kernel built without the checker.
+template <class K>
+constexpr bool launchable() {
+  // Fix: define the kernel with warden::kernel<...>(body), which checks it; mark what the checker
+  // cannot prove with trusted(...).
+  static_assert(!dsl::is_unchecked<typename K::program_type>,
+                "W006 [unchecked-kernel] warden::launch: this kernel was built by dsl::build_kernel and never "
+                "checked; define it with warden::kernel<...>(body), and mark what the checker cannot prove with "
+                "trusted(...)");
+  return !dsl::is_unchecked<typename K::program_type>;
+}
+
 // Checks every argument against its parameter once, before anything else in the launch is
 // instantiated, so that a host-only argument gives one error (W002) instead of a cascade.
 template <class K, class... Args>
@@ -380,10 +392,11 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
 // The cpu reference backend, whatever the machine has.
 template <class K, class... Args>
 void launch(on_cpu_t, const K& kernel, const launch_config& config, Args&&... args) {
-  if constexpr (detail::arguments_bind<K, Args...>()) detail::run_cpu(kernel, config, nullptr, args...);
+  if constexpr (detail::launchable<K>() && detail::arguments_bind<K, Args...>()) detail::run_cpu(kernel, config, nullptr, args...);
 }
 
-// The cpu backend with every access recorded; the recording lists the conflicts it observed.
+// The cpu backend with every access recorded; the recording lists the conflicts it observed. It
+// takes unchecked kernels (dsl::build_kernel) too: it is the oracle the checker is tested against.
 template <class K, class... Args>
 recording record(const K& kernel, const launch_config& config, Args&&... args) {
   recording r;
@@ -395,7 +408,7 @@ recording record(const K& kernel, const launch_config& config, Args&&... args) {
 template <class K, class... Args>
   requires(!std::is_same_v<std::remove_cvref_t<K>, on_cpu_t>)
 void launch(const K& kernel, const launch_config& config, Args&&... args) {
-  if constexpr (detail::arguments_bind<K, Args...>()) {
+  if constexpr (detail::launchable<K>() && detail::arguments_bind<K, Args...>()) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);

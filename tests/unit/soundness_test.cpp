@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -187,4 +188,41 @@ TEST_CASE("launch inputs: a buffer whose byte count would wrap is out of memory,
   w::memory_pool pool(w::host_resource{});
   CHECK_THROWS_AS(pool.allocate(static_cast<std::size_t>(-1) - 10), w::out_of_memory);
   CHECK(pool.stats().reserved_bytes == 0);
+}
+
+// ---- 3. Floating-point parameters are no integer symbols ---------------------------------------
+
+constexpr auto window_per_block = [](auto k, auto out, auto p) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::when(t < p && b * p + t >= 0 && b * p + t < out.size(), out[b * p + t] = 1);
+};
+WARDEN_KERNEL(float_window_racy_k, w::kernel<w::block<4>, w::out<int>, w::value<float>>(trusting(window_per_block)));
+WARDEN_KERNEL(int_window_k, w::kernel<w::block<4>, w::out<int>, w::value<int>>(window_per_block));
+
+TEST_CASE("floating-point parameters: t < 2.5 lets t = 2 run, b * 2.5 + t meets another block", "[soundness][float]") {
+  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<float>>(window_per_block) == rule::W010);
+  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<double>>(window_per_block) == rule::W010);
+  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<int>>(window_per_block) == rule::none);
+  w::device_buffer<int> out(64);
+  CHECK_FALSE(w::record(float_window_racy_k, w::grid(4), out, 2.5f).clean());
+  CHECK(w::record(int_window_k, w::grid(4), out, 2).clean());
+  CHECK(w::record(int_window_k, w::grid(4), out, 3).clean());
+}
+
+// ---- 5. Escape hatches are the listed ones --------------------------------------------------------
+
+TEST_CASE("escape hatches: build_kernel's kernels are recorded but never launched; call() is stateless", "[soundness][escape]") {
+  constexpr auto two_threads_per_element = [](auto k, auto out) { return out[k.global_id() / 2] = 1; };
+  constexpr auto unchecked = w::dsl::build_kernel<w::block<64>, w::out<int>>(two_threads_per_element);
+  STATIC_REQUIRE(w::dsl::is_unchecked<decltype(unchecked)::program_type>);
+  STATIC_REQUIRE(w::check::verdict_of(unchecked).finding.code == rule::W010);
+  w::device_buffer<int> out(256);
+  CHECK_FALSE(w::record(unchecked, w::grid(2), out).clean());  // the oracle still runs it
+  // A checked kernel's program is its own type, not the unchecked wrapper.
+  STATIC_REQUIRE_FALSE(w::dsl::is_unchecked<decltype(reversed_chunks_k)::program_type>);
+  struct stateless {
+    int operator()(int x) const { return x + 1; }
+  };
+  STATIC_REQUIRE(std::is_empty_v<stateless>);
 }

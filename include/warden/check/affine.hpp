@@ -79,7 +79,9 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
       if (shape.extent(d) > 1) g = g + polynomial::of_symbol(symbol::thread(d));
       return g;
     }
-    case ir_op::param_value: return polynomial::of_symbol(symbol::param_value(static_cast<int>(e.value)));
+    case ir_op::param_value:
+      if (e.is_float) return polynomial::invalid();  // not an integer: no symbol stands for it
+      return polynomial::of_symbol(symbol::param_value(static_cast<int>(e.value)));
     case ir_op::param_size: return polynomial::of_symbol(symbol::param_size(static_cast<int>(e.value)));
     case ir_op::loop_var: {
       int position = 0;

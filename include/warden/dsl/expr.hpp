@@ -82,7 +82,11 @@ struct value_e : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return c.template value<I, T>();
   }
-  constexpr int describe(ir_builder& b) const { return b.leaf(ir_op::param_value, I, std::is_unsigned_v<T>); }
+  // A floating-point value is no integer symbol: the checker treats it as unknown (t < 2.5 holds
+  // for t = 2, and b * 2.5 + t meets b * 2.5 + t' after conversion to an index).
+  constexpr int describe(ir_builder& b) const {
+    return b.leaf(ir_op::param_value, I, std::is_unsigned_v<T>, std::is_floating_point_v<T>);
+  }
 };
 
 // The element count of buffer parameter I (an int: warden indexes with int, like the CUDA it replaces).
@@ -259,8 +263,10 @@ constexpr WARDEN_HOST_DEVICE auto operator~(A&& a) {
 
 // ---- calls of user function objects ------------------------------------------------------------
 
-// call(f, args...): f(args...) per thread. f is any __host__ __device__ function object; it
-// computes on values and touches no memory, so the checker treats the result as data.
+// call(f, args...): f(args...) per thread. f is a stateless __host__ __device__ function object
+// (an empty class: a lambda without captures, a struct without members); it computes on values
+// and touches no memory, so the checker treats the result as data. State (a pointer, a counter)
+// is the way memory would slip past the checker, so call() refuses it.
 template <class F, class... A>
 struct call_e : expr_node {
   F f;
@@ -288,6 +294,12 @@ namespace warden {
 
 template <class F, dsl::operand... A>
 constexpr WARDEN_HOST_DEVICE auto call(F f, A&&... args) {
+  // Fix: make f a lambda without captures or a struct without data members; pass what it needs
+  // as arguments (values, loads), or put code the checker cannot see under trusted(...).
+  static_assert(std::is_empty_v<F>,
+                "W005 [stateful-call] warden::call: the function object keeps state (captures or data members); "
+                "the race checker cannot see what state does, so call() takes only stateless functions: pass the "
+                "state as arguments");
   return dsl::call_e<F, decltype(dsl::as_expr(std::forward<A>(args)))...>{
       {}, f, detail::make_pack(dsl::as_expr(std::forward<A>(args))...)};
 }

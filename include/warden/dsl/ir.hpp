@@ -134,8 +134,8 @@ struct ir_builder {
     exprs.push_back({ir_op::constant, -1, -1, v, is_float});
     return static_cast<int>(exprs.size()) - 1;
   }
-  constexpr int leaf(ir_op op, long long v, bool is_unsigned = false) {
-    exprs.push_back({op, -1, -1, v, false, is_unsigned});
+  constexpr int leaf(ir_op op, long long v, bool is_unsigned = false, bool is_float = false) {
+    exprs.push_back({op, -1, -1, v, is_float, is_unsigned});
     return static_cast<int>(exprs.size()) - 1;
   }
   constexpr int node(ir_op op, int a, int b = -1) {

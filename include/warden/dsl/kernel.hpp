@@ -191,14 +191,37 @@ constexpr const auto& definition_of(const K& kernel) {
 }
 
 namespace dsl {
-// The kernel_def, unchecked: what kernel() returns once the checker has accepted the program.
-// Tests and the fuzzer use it to look at the verdict of programs the checker rejects.
+// The program of a body, built without the checker.
 template <class Block, class... Params, class F>
-constexpr auto build_kernel(F body) {
-  auto program = [&]<std::size_t... I>(std::index_sequence<I...>) {
+constexpr auto build_program(F body) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return dsl::to_statement(body(dsl::kernel_context<Block, 0>{}, dsl::make_handle<static_cast<int>(I), Params>()...));
   }(std::index_sequence_for<Params...>{});
-  return kernel_def<Block, decltype(program), Params...>{program};
+}
+
+// A program nobody checked (build_kernel's): it can be described, given a verdict and recorded,
+// but launch refuses it, so that no unchecked kernel runs by accident.
+template <class P>
+struct unchecked_program {
+  P program;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    program.run(c);
+  }
+  constexpr void describe(ir_builder& b) const { program.describe(b); }
+};
+template <class P>
+inline constexpr bool is_unchecked = false;
+template <class P>
+inline constexpr bool is_unchecked<unchecked_program<P>> = true;
+
+// The kernel_def of a body, unchecked: tests and the fuzzer use it to look at the verdict of
+// programs the checker rejects (check::verdict_of) and to record them; launch refuses it.
+template <class Block, class... Params, class F>
+constexpr auto build_kernel(F body) {
+  using program_type = decltype(build_program<Block, Params...>(body));
+  return kernel_def<Block, unchecked_program<program_type>, Params...>{{build_program<Block, Params...>(body)}};
 }
 }  // namespace dsl
 
@@ -239,7 +262,8 @@ constexpr auto kernel(F body) {
                 "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
                 "from its type); pass values as value<T> parameters");
   static_assert(sizeof(typename check::report<check::verdict_on_body<Block, F, Params...>>::type) > 0);
-  return dsl::build_kernel<Block, Params...>(body);
+  auto program = dsl::build_program<Block, Params...>(body);
+  return kernel_def<Block, decltype(program), Params...>{program};
 }
 
 // trusted(statements...): the statements run as written and the race rules skip their accesses.
