@@ -22,9 +22,22 @@ __device__ T* shared_tile() {
   return storage;
 }
 
+// A load of an in<T> buffer (cuda_context::load). `__restrict__` promises what the launch
+// guarantees: the buffer is read-only for the whole launch (W003) and shares no memory with a
+// writable parameter (E100). nvcc then loads through the read-only data cache (ld.global.nc,
+// LDG.E.CONSTANT), as for a twin's `const T* __restrict__` parameter, and still sees an ordinary
+// load: unlike __ldg (an opaque asm volatile), neighbouring loads share one address computation
+// and fold their constant offsets into the instruction (LDG [R6.64+-0x4]).
+template <class T>
+__device__ __forceinline__ T read_only_load(const T* __restrict__ p, int i) {
+  return p[i];
+}
+
 template <class Block, class Program, class Slots>
 struct cuda_context {
   const Slots& slots;
+  // && and || evaluate a pure right operand before the test (dsl::eager_pure_logic).
+  static constexpr bool eager_pure_logic = true;
 
   __device__ int thread_idx(int d) const {
     return d == 0 ? static_cast<int>(threadIdx.x) : d == 1 ? static_cast<int>(threadIdx.y) : static_cast<int>(threadIdx.z);
@@ -45,17 +58,13 @@ struct cuda_context {
   __device__ int size() const {
     return detail::get<I>(slots).size;
   }
-  // An in<T> buffer is read-only for the whole launch (W003) and shares no memory with a writable
-  // parameter (launch's E100): its loads may go through the read-only data cache, as a twin's
-  // `const T* __restrict__` loads do (ld.global.nc).
+  // An in<T> buffer's loads go through read_only_load (above): the read-only data cache.
   template <int I, class T>
   __device__ T load(int i) const {
-    const auto* p = detail::get<I>(slots).ptr + i;
-    constexpr bool read_only = std::is_const_v<std::remove_pointer_t<decltype(detail::get<I>(slots).ptr)>>;
-    if constexpr (read_only && std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8)
-      return __ldg(p);
-    else
-      return *p;
+    auto* const p = detail::get<I>(slots).ptr;
+    constexpr bool read_only = std::is_const_v<std::remove_pointer_t<decltype(p)>>;
+    if constexpr (read_only) return read_only_load(p, i);
+    else return p[i];
   }
   template <int I, class T>
   __device__ void store(int i, T v) const {

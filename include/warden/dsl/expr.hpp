@@ -140,7 +140,8 @@ WARDEN_DSL_BINARY_OP(equal, ==, equal)
 WARDEN_DSL_BINARY_OP(not_equal, !=, not_equal)
 #undef WARDEN_DSL_BINARY_OP
 
-// && and || keep C++'s short circuit: eval() below evaluates b only when it must.
+// && and || keep C++'s short circuit: eval() below evaluates b only when it must (see binary_e
+// for the one exception, on the cuda backend).
 struct logical_and {
   static constexpr ir_op kind = ir_op::logical_and;
 };
@@ -182,6 +183,19 @@ struct bit_not {
 };
 }  // namespace op
 
+// Is E an index expression whose evaluation has no effect and cannot fault? Defined below, after
+// the nodes it accepts.
+template <class E>
+struct pure_index;
+
+// Does the context evaluate the right operand of && and || before the test when that operand is a
+// pure_index (cuda_context::eager_pure_logic)? A guard `y < rows && x < cols` then compiles to
+// one predicate, as the twins' guards do; evaluated lazily, its right operand's index arithmetic
+// stayed in a block of its own that nvcc kept as a second branch (transpose, stencil_2d:
+// docs/benchmarks.md). Nothing is loaded or divided early, and the result is the same.
+template <class C>
+concept eager_pure_logic = requires { requires C::eager_pure_logic; };
+
 template <class Op, class A, class B>
 struct binary_e : expr_node {
   A a;
@@ -189,9 +203,19 @@ struct binary_e : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
-    if constexpr (std::is_same_v<Op, op::logical_and>) return a.eval(c) && b.eval(c);
-    else if constexpr (std::is_same_v<Op, op::logical_or>) return a.eval(c) || b.eval(c);
-    else return Op::apply(a.eval(c), b.eval(c));
+    constexpr bool logical = std::is_same_v<Op, op::logical_and> || std::is_same_v<Op, op::logical_or>;
+    if constexpr (logical && eager_pure_logic<C> && pure_index<B>::value) {
+      const bool x = a.eval(c);
+      const bool y = b.eval(c);
+      if constexpr (std::is_same_v<Op, op::logical_and>) return x && y;
+      else return x || y;
+    } else if constexpr (std::is_same_v<Op, op::logical_and>) {
+      return a.eval(c) && b.eval(c);
+    } else if constexpr (std::is_same_v<Op, op::logical_or>) {
+      return a.eval(c) || b.eval(c);
+    } else {
+      return Op::apply(a.eval(c), b.eval(c));
+    }
   }
   constexpr int describe(ir_builder& builder) const {
     const int left = a.describe(builder);
@@ -210,6 +234,26 @@ struct unary_e : expr_node {
   }
   constexpr int describe(ir_builder& builder) const { return builder.node(Op::kind, a.describe(builder)); }
 };
+
+// An index expression whose evaluation has no effect and cannot fault: ids, constants,
+// parameters, variables, and +, -, *, shifts and comparisons of them (no loads, no division).
+template <class E>
+struct pure_index : std::false_type {};
+template <ir_op Op, int D>
+struct pure_index<index_e<Op, D>> : std::true_type {};
+template <class T>
+struct pure_index<lit<T>> : std::true_type {};
+template <int I, class T>
+struct pure_index<value_e<I, T>> : std::true_type {};
+template <int I>
+struct pure_index<size_e<I>> : std::true_type {};
+template <int L, class T, bool Loop>
+struct pure_index<var_e<L, T, Loop>> : std::true_type {};
+template <class Op, class A, class B>
+struct pure_index<binary_e<Op, A, B>>
+    : std::bool_constant<!std::is_same_v<Op, op::div> && !std::is_same_v<Op, op::mod> && pure_index<A>::value && pure_index<B>::value> {};
+template <class Op, class A>
+struct pure_index<unary_e<Op, A>> : pure_index<A> {};
 
 template <class Op, operand A, operand B>
   requires(expression<A> || expression<B>)

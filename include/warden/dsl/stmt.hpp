@@ -196,27 +196,9 @@ struct seq_s : stmt_node {
   }
 };
 
-// An index expression whose evaluation has no effect and cannot fault: ids, constants,
-// parameters, variables, and +, -, *, shifts and comparisons of them (no loads, no division).
-template <class E>
-struct pure_index : std::false_type {};
-template <ir_op Op, int D>
-struct pure_index<index_e<Op, D>> : std::true_type {};
-template <class T>
-struct pure_index<lit<T>> : std::true_type {};
-template <int I, class T>
-struct pure_index<value_e<I, T>> : std::true_type {};
-template <int I>
-struct pure_index<size_e<I>> : std::true_type {};
-template <int L, class T, bool Loop>
-struct pure_index<var_e<L, T, Loop>> : std::true_type {};
+// pure_index (expr.hpp) of a 1-D access's missing column.
 template <>
 struct pure_index<no_column> : std::true_type {};
-template <class Op, class A, class B>
-struct pure_index<binary_e<Op, A, B>>
-    : std::bool_constant<!std::is_same_v<Op, op::div> && !std::is_same_v<Op, op::mod> && pure_index<A>::value && pure_index<B>::value> {};
-template <class Op, class A>
-struct pure_index<unary_e<Op, A>> : pure_index<A> {};
 
 // Is it `when(p, tile(r, c) = a).otherwise(tile(r2, c2) = b)`: one store of one tile in each branch,
 // at pure indices? Then the cuda backend stores once, `p ? a : b`, where the two indices agree.
