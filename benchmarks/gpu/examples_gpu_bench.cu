@@ -6,12 +6,15 @@
 // Timing: CUDA events around the kernel(s) on one stream; before the start event a spin kernel
 // holds the GPU for `spin_us` while the host enqueues the work, so the events bracket the GPU's
 // work and not the host's launch path (the blocking-kernel method of NVIDIA's nvbench). Google
-// Benchmark repeats each case (manual time); run with --benchmark_repetitions and read the median
-// and the coefficient of variation (scripts/gpu-bench does, and benchmarks/gpu_report.py turns the
-// JSON into the tables of docs/benchmarks.md). Every case is checked once against its twin's
-// result before it is timed, so a fast wrong kernel cannot pass.
+// Benchmark repeats each case (manual time) a fixed number of iterations (see `iterations` below);
+// run with --benchmark_repetitions and read the median and the coefficient of variation
+// (scripts/gpu-bench does, and benchmarks/gpu_report.py turns the JSON into the tables of
+// docs/benchmarks.md). Every case is checked once against its twin's result before it is timed,
+// so a fast wrong kernel cannot pass.
 //
 //   examples_gpu_bench --benchmark_repetitions=10 --benchmark_out=examples.json --benchmark_out_format=json
+//   examples_gpu_bench --warden_iterations=50 ...     (iterations per repetition; default 20)
+//   examples_gpu_bench --benchmark_list_tests         (lists the cases; works without a GPU)
 #include <warden/warden.hpp>
 
 #include <benchmark/benchmark.h>
@@ -23,8 +26,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "../../examples/bitonic_sort/bitonic_sort.hpp"
@@ -317,17 +323,59 @@ struct bitonic_case : bench_case {
 // 50 MB L2) and 2^26 (256 MiB, well beyond it). matmul: n = 256, 1024, 4096.
 constexpr std::size_t sizes[] = {std::size_t{1} << 16, std::size_t{1} << 22, std::size_t{1} << 26};
 
+// Iterations per repetition, the same for every case. Google Benchmark's default (iterate until
+// the measured time reaches --benchmark_min_time, 0.5 s) counts only the manual time, the work
+// between the events, while each iteration also costs the 2 ms spin: a 3 us case would iterate
+// ~170,000 times, about 6 minutes of spin, and the whole run would take hours (the first GPU run
+// timed one case in 7 minutes). A fixed count bounds every case at iterations x (2 ms + its work):
+// 20 x 2 ms = 40 ms of spin per repetition, so the 75 cases x 10 repetitions spend about 35 s
+// spinning (warm-up included), plus the work itself (largest: matmul 4096, some 20 ms per run).
+// Each repetition's time is the mean of its 20 iterations; the report reads the median over the
+// repetitions and their spread (cv), which says whether 20 was enough (--warden_iterations=N
+// changes the count; the run's time grows with it).
+int iterations = 20;
+
+// The case last built, kept for the next benchmark on the same case: a case's warden, twin and
+// library benchmarks are registered one after another and their repetitions run back to back, so
+// each case (buffers of up to 256 MiB, filled and checked on the host) is built and checked once,
+// not once per implementation and repetition. Released before the next case is built, and in main
+// before CUDA shuts down.
+struct cached_case {
+  std::string key;
+  std::shared_ptr<bench_case> value;
+  bool agreed = false;
+};
+cached_case& last_case() {
+  static cached_case c;
+  return c;
+}
+
+template <class Case, class Arg>
+cached_case& case_for(Arg arg) {
+  cached_case& c = last_case();
+  const std::string key = std::string(typeid(Case).name()) + "/" + std::to_string(arg);
+  if (c.key == key && c.value) return c;
+  c.value.reset();  // the previous case's buffers go back before the new ones are allocated
+  c.key.clear();
+  auto built = std::make_shared<Case>(arg);
+  built->warden();
+  built->twin();
+  if (built->library) built->library();
+  check(cudaStreamSynchronize(timer().native()), "cudaStreamSynchronize");
+  c.agreed = built->agree();
+  c.value = std::move(built);
+  c.key = key;
+  return c;
+}
+
 template <class Case, class Arg>
 void run_case(benchmark::State& state, Arg arg, impl which) {
-  Case c(arg);
-  c.warden();
-  c.twin();
-  if (c.library) c.library();
-  check(cudaStreamSynchronize(timer().native()), "cudaStreamSynchronize");
-  if (!c.agree()) {
+  cached_case& cached = case_for<Case>(arg);
+  if (!cached.agreed) {
     state.SkipWithError("warden and twin (or library) results differ");
     return;
   }
+  const bench_case& c = *cached.value;
   const std::function<void()>& work = which == warden_impl ? c.warden : which == twin_impl ? c.twin : c.library;
   for (int warm = 0; warm < 3; ++warm) timer().seconds(work);
   for (auto _ : state) state.SetIterationTime(timer().seconds(work));
@@ -353,6 +401,7 @@ void add(const std::string& name, Arg arg, bool has_library) {
     benchmark::RegisterBenchmark((name + "/" + names[which] + "/" + std::to_string(arg)).c_str(),
                                  [arg, which](benchmark::State& s) { run_case<Case>(s, arg, static_cast<impl>(which)); })
         ->UseManualTime()
+        ->Iterations(iterations)
         ->Unit(benchmark::kMicrosecond);
 }
 
@@ -360,6 +409,7 @@ void register_all() {
   for (std::size_t n : sizes) {
     benchmark::RegisterBenchmark(("copy/roof/" + std::to_string(n)).c_str(), [n](benchmark::State& s) { copy_roof(s, n); })
         ->UseManualTime()
+        ->Iterations(iterations)
         ->Unit(benchmark::kMicrosecond);
     add<saxpy_case>("saxpy", n, false);
     add<reverse_case>("reverse_block", n, false);
@@ -377,14 +427,34 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Our own flag, taken out before Google Benchmark reads the rest.
+  const std::string flag = "--warden_iterations=";
+  bool list_only = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(flag, 0) == 0) {
+      iterations = std::atoi(arg.c_str() + flag.size());
+      if (iterations < 1) {
+        std::fprintf(stderr, "examples_gpu_bench: %s needs a positive count\n", flag.c_str());
+        return 2;
+      }
+      continue;
+    }
+    if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") list_only = true;
+    argv[kept++] = argv[i];
+  }
+  argc = kept;
+  // Registering touches no CUDA API (the cases are built when they run), so the list works anywhere.
+  register_all();
+  benchmark::Initialize(&argc, argv);
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  if (!list_only && (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)) {
     std::printf("examples_gpu_bench: no CUDA device; nothing to measure\n");
     return 0;
   }
-  register_all();
-  benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
+  last_case().value.reset();  // its buffers and handles go back while CUDA is still up
   benchmark::Shutdown();
   return 0;
 }
