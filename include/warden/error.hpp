@@ -69,6 +69,13 @@ class loop_error : public error {
   using error::error;
 };
 
+// E104: an operation the kernel carries out in an unsigned type may wrap around for this launch
+// (a negative operand, or a result outside the type's range). Thrown before the launch.
+class wrap_error : public error {
+ public:
+  using error::error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

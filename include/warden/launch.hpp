@@ -261,6 +261,9 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
       facts.values[P] = static_cast<long long>(static_cast<typename Param::value_type>(arg));
   };
   (fact(std::integral_constant<std::size_t, I>{}, args), ...);
+  // E104: the checker's integers are the kernel's: no unsigned operation wraps.
+  const std::string wraps = check::first_unsigned_wrap(ir, facts, names);
+  if (!wraps.empty()) throw wrap_error("E104 [unsigned-wrap] " + std::string(kernel.name) + ": " + wraps);
   // E103: every run-time loop ends.
   const std::string endless = check::first_bad_step(ir, facts, names);
   if (!endless.empty()) throw loop_error("E103 [loop-step] " + std::string(kernel.name) + ": " + endless);

@@ -68,9 +68,25 @@ class generator {
   expr_ptr bin(dsl::ir_op op, expr_ptr a, expr_ptr b) { return std::make_shared<expr>(expr{node::binary, 0, op, a, b}); }
   expr_ptr c(long long v) { return leaf(node::constant, v); }
 
+  // (2 - i) * block + t: the loop's chunks in reverse order (a negated term).
+  expr_ptr reversed_chunk() {
+    return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, bin(dsl::ir_op::sub, c(2), leaf(node::loop_var, levels_.back())), c(block_)),
+               leaf(node::thread));
+  }
+  // i * block + t: the loop's chunks in order.
+  expr_ptr forward_chunk() {
+    return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::loop_var, levels_.back()), c(block_)), leaf(node::thread));
+  }
+
   expr_ptr index() {
     auto t = leaf(node::thread);
-    switch (pick(16)) {
+    switch (pick(18)) {
+      case 16:  // a window of n per block, chunks reversed inside it (adversarial: negated terms)
+        if (!levels_.empty()) return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_n)), reversed_chunk());
+        return t;
+      case 17:  // the same in forward order
+        if (!levels_.empty()) return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_n)), forward_chunk());
+        return bin(dsl::ir_op::sub, c(0), t);
       case 0: return c(pick(4));
       case 1: return t;
       case 2: return bin(dsl::ir_op::add, t, c(1 + pick(2)));
@@ -110,7 +126,13 @@ class generator {
   }
   expr_ptr condition() {
     auto t = leaf(node::thread);
-    switch (pick(7)) {
+    switch (pick(9)) {
+      case 7:  // guards of a chunk, forward or reversed, whichever the index has (or not)
+        if (!levels_.empty()) return bin(dsl::ir_op::less, forward_chunk(), leaf(node::param_n));
+        return bin(dsl::ir_op::less, bin(dsl::ir_op::sub, c(block_ - 1), t), leaf(node::param_n));
+      case 8:
+        if (!levels_.empty()) return bin(dsl::ir_op::less, reversed_chunk(), leaf(node::param_n));
+        return bin(dsl::ir_op::greater, bin(dsl::ir_op::sub, c(0), t), c(-3));
       case 0: return bin(dsl::ir_op::less, t, c(1 + pick(block_)));
       case 1: return bin(dsl::ir_op::equal, t, c(pick(block_)));
       case 2: return bin(dsl::ir_op::less, leaf(node::global), leaf(node::param_n));

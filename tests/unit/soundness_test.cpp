@@ -226,3 +226,63 @@ TEST_CASE("escape hatches: build_kernel's kernels are recorded but never launche
   };
   STATIC_REQUIRE(std::is_empty_v<stateless>);
 }
+
+// ---- 2. Unsigned arithmetic: the checker's integers are the kernel's, or launch refuses (E104) ----
+
+// `col < cols - 1u`: with cols == 0, cols - 1u is 4294967295 on the device, not -1.
+WARDEN_KERNEL(all_but_last_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto cols) {
+  auto col = k.global_id();
+  return w::when(col < cols - 1u && col < out.size(), out[col] = 1);
+}));
+WARDEN_KERNEL(all_but_last_guarded_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto cols) {
+  auto col = k.global_id();
+  return w::when(cols > 0u, w::when(col < cols - 1u && col < out.size(), out[col] = 1));
+}));
+// The shuffle guard `t - 1u < 31u`: lanes 1..31 on the device (t = 0 wraps), lanes 0..31 in
+// integers: W031 sees a whole warp where the device has a split one.
+WARDEN_KERNEL(wrapped_lane_guard_k, w::kernel<w::block<64>, w::inout<int>>([](auto k, auto a) {
+  auto t = k.thread_id();
+  return w::when(t - 1u < 31u, w::shuffle_down(k, a[t], 1, [&](auto, auto other) { return a[t] = other; }));
+}));
+WARDEN_KERNEL(lane_guard_k, w::kernel<w::block<64>, w::inout<int>>([](auto k, auto a) {
+  auto t = k.thread_id();
+  return w::when(t < 32, w::shuffle_down(k, a[t], 1, [&](auto, auto other) { return a[t] = other; }));
+}));
+// Unsigned arithmetic on loaded data is data: a hash of the input picks a bin, atomically.
+WARDEN_KERNEL(hash_bins_k, w::kernel<w::block<64>, w::in<unsigned>, w::atomic<int>>([](auto k, auto in, auto bins) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(bins[((in[i] * 2654435761u) >> 29) & 7u], 1));
+}));
+
+TEST_CASE("unsigned arithmetic: a wrap the checker cannot see is refused at launch (E104)", "[soundness][unsigned]") {
+  w::device_buffer<int> out(64);
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u),
+                    Catch::Matchers::StartsWith("E104 [unsigned-wrap] all_but_last_k: p1 - 1 is computed in a 32-bit unsigned type and may go below 0 (reaching -1)"));
+  w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 10u);
+  w::launch(w::on_cpu, all_but_last_guarded_k, w::grid(1), out, 0u);  // the guard rules the wrap out
+  CHECK(w::record(all_but_last_k, w::grid(1), out, 64u).clean());
+
+  auto a = w::to_device(std::vector<int>(64, 1));
+  CHECK_THROWS_AS(w::launch(w::on_cpu, wrapped_lane_guard_k, w::grid(1), a), w::wrap_error);
+  CHECK(w::record(lane_guard_k, w::grid(1), a).clean());
+
+  auto in = w::to_device(std::vector<unsigned>(256, 12345u));
+  w::device_buffer<int> bins(8);
+  CHECK(w::record(hash_bins_k, w::grid(4), in, bins).clean());  // data: no obligation
+}
+
+TEST_CASE("unsigned arithmetic: operators record the type they compute in", "[soundness][unsigned]") {
+  constexpr auto body = [](auto k, auto out, auto n) {
+    auto t = k.thread_id();
+    return w::when(t - 1u < n && t + 1 < 2 * n, out[t] = 1);
+  };
+  const auto ir = w::dsl::build_kernel<w::block<32>, w::out<int>, w::value<unsigned>>(body).describe();
+  int unsigned_nodes = 0, signed_nodes = 0;
+  for (const auto& e : ir.exprs) {
+    if (e.op < w::dsl::ir_op::add) continue;
+    (e.unsigned_bits == 32 ? unsigned_nodes : signed_nodes) += 1;
+  }
+  // t - 1u, (t - 1u) < n, t + 1 (int, then compared with 2 * n: unsigned), 2 * n, and the && (bool).
+  CHECK(unsigned_nodes == 4);
+  CHECK(signed_nodes == 2);
+}

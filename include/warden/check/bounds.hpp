@@ -128,6 +128,20 @@ class interval_evaluator {
     return eval(id);
   }
 
+  // The first operation under `id` carried out in an unsigned type (dsl::ir_expr::unsigned_bits)
+  // that may wrap here: an operand below 0 or a result outside the type's range, with the guards
+  // [guard_begin, guard_end) applied, and the right operand of && and || narrowed by the left.
+  // Operations on loaded data are left out: they are data to the checker, whatever they compute.
+  // Returns -1 if none; *reached gets the offending end of the interval.
+  int first_wrap(int id, int guard_begin, int guard_end, long long* reached) {
+    narrowed_.clear();
+    for (int g = guard_begin; g < guard_end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      narrow(guard.condition, !guard.negated);
+    }
+    return wrap_in(id, reached);
+  }
+
   interval eval(int id) {
     interval base = eval_unnarrowed(id);
     if (!narrowed_.empty()) {
@@ -170,6 +184,41 @@ class interval_evaluator {
       case ir_op::bit_not: return interval::top();
       default: return detail::combine(e.op, eval(e.a), eval(e.b));
     }
+  }
+
+  int wrap_in(int id, long long* reached) {
+    if (id < 0) return -1;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (e.op < ir_op::add) return -1;  // a leaf
+    if (e.op == ir_op::logical_and || e.op == ir_op::logical_or) {
+      if (const int w = wrap_in(e.a, reached); w >= 0) return w;
+      const auto saved = narrowed_;
+      narrow(e.a, e.op == ir_op::logical_and);  // the right side runs only when the left decides nothing
+      const int w = wrap_in(e.b, reached);
+      narrowed_ = saved;
+      return w;
+    }
+    if (const int w = wrap_in(e.a, reached); w >= 0) return w;
+    if (const int w = wrap_in(e.b, reached); w >= 0) return w;
+    if (e.unsigned_bits == 0 || depends_on_data(ir_, id)) return -1;
+    const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
+    auto outside = [&](interval v) {
+      if (!v.bounded() || v.lo < 0) {
+        *reached = v.lo;
+        return true;
+      }
+      if (v.hi > top) {
+        *reached = v.hi;
+        return true;
+      }
+      return false;
+    };
+    if (outside(eval(e.a)) || (e.b >= 0 && outside(eval(e.b)))) return id;  // converted with a wrap
+    const bool arithmetic = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
+                            e.op == ir_op::negate || e.op == ir_op::bit_not;
+    if (arithmetic && outside(eval_unnarrowed(id))) return id;
+    return -1;
   }
 
   static bool is_atom(const dsl::ir_expr& e) {
@@ -280,6 +329,44 @@ class interval_evaluator {
   const launch_facts& facts_;
   std::map<std::string, interval> narrowed_;
 };
+
+// The first operation carried out in an unsigned type that may wrap for this launch, where its
+// value decides something (an index, a guard, a loop bound, a shuffle's lane), described for an
+// E104 message; empty if none. The checker reasons about such operations as about integers: this is
+// the launch obligation that makes that sound.
+inline std::string first_unsigned_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
+                                       const std::vector<std::string>& names) {
+  interval_evaluator evaluator(ir, facts);
+  long long reached = 0;
+  auto describe = [&](int id) {
+    const int bits = ir.exprs[static_cast<std::size_t>(id)].unsigned_bits;
+    return dsl::render(ir, id, names) + " is computed in a " + std::to_string(bits) + "-bit unsigned type and may " +
+           (reached < 0 ? "go below 0 (reaching " : "leave its range (reaching ") + std::to_string(reached) +
+           ") for this launch, which wraps around; compute it in a signed type, or guard it so that it cannot";
+  };
+  auto check = [&](int id, int begin, int end) {
+    const int w = id < 0 ? -1 : evaluator.first_wrap(id, begin, end, &reached);
+    return w >= 0 ? describe(w) : std::string();
+  };
+  for (const dsl::ir_access& a : ir.accesses) {
+    for (int g = a.guard_begin; g < a.guard_end; ++g)
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, a.guard_begin, g); !m.empty()) return m;
+    if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty()) return m;
+    if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty()) return m;
+  }
+  for (const dsl::ir_loop& loop : ir.loops)
+    for (int id : {loop.lo, loop.hi, loop.step})
+      if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return m;
+  for (const dsl::ir_shuffle& s : ir.shuffles) {
+    for (int g = s.guard_begin; g < s.guard_end; ++g)
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
+    if (auto m = check(s.lane, s.guard_begin, s.guard_end); !m.empty()) return m;
+  }
+  for (const dsl::ir_sync& s : ir.syncs)
+    for (int g = s.guard_begin; g < s.guard_end; ++g)
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
+  return {};
+}
 
 // The first run-time loop whose step may not be positive (it would never end), described for an
 // E103 message; empty if none. Grid-stride loops step by the grid's size, always positive.

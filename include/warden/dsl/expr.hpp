@@ -196,6 +196,52 @@ struct pure_index;
 template <class C>
 concept eager_pure_logic = requires { requires C::eager_pure_logic; };
 
+// The type a value expression evaluates to, without evaluating it.
+struct type_probe {
+  int thread_idx(int) const;
+  int block_idx(int) const;
+  int block_dim(int) const;
+  int grid_dim(int) const;
+  template <int I>
+  int size() const;
+  template <int I, class T>
+  T load(int) const;
+  template <int L, class T>
+  T tile_load(int) const;
+  template <int L, class T>
+  T& var() const;
+  template <int I, class T>
+  T value() const;
+};
+template <class E>
+using value_type_of = std::remove_cvref_t<decltype(std::declval<const E&>().eval(std::declval<const type_probe&>()))>;
+
+// The type an operator computes in (C++'s usual arithmetic conversions; a shift: its promoted left
+// operand; && and ||: bool), and how many bits of unsigned arithmetic that is (0: none).
+template <class Op, class L, class R>
+struct computed_in {
+  using type = decltype(std::declval<L>() + std::declval<R>());
+};
+template <class L, class R>
+struct computed_in<op::shl, L, R> {
+  using type = decltype(+std::declval<L>());
+};
+template <class L, class R>
+struct computed_in<op::shr, L, R> {
+  using type = decltype(+std::declval<L>());
+};
+template <class L, class R>
+struct computed_in<op::logical_and, L, R> {
+  using type = bool;
+};
+template <class L, class R>
+struct computed_in<op::logical_or, L, R> {
+  using type = bool;
+};
+template <class T>
+inline constexpr int unsigned_bits_of =
+    std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool> ? static_cast<int>(sizeof(T) * 8) : 0;
+
 template <class Op, class A, class B>
 struct binary_e : expr_node {
   A a;
@@ -220,7 +266,8 @@ struct binary_e : expr_node {
   constexpr int describe(ir_builder& builder) const {
     const int left = a.describe(builder);
     const int right = b.describe(builder);
-    return builder.node(Op::kind, left, right);
+    using T = typename computed_in<Op, value_type_of<A>, value_type_of<B>>::type;
+    return builder.node(Op::kind, left, right, std::is_floating_point_v<T>, unsigned_bits_of<T>);
   }
 };
 
@@ -232,7 +279,10 @@ struct unary_e : expr_node {
   constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
     return Op::apply(a.eval(c));
   }
-  constexpr int describe(ir_builder& builder) const { return builder.node(Op::kind, a.describe(builder)); }
+  constexpr int describe(ir_builder& builder) const {
+    using T = std::remove_cvref_t<decltype(Op::apply(std::declval<value_type_of<A>>()))>;
+    return builder.node(Op::kind, a.describe(builder), -1, std::is_floating_point_v<T>, unsigned_bits_of<T>);
+  }
 };
 
 // An index expression whose evaluation has no effect and cannot fault: ids, constants,

@@ -34,6 +34,11 @@ struct ir_expr {
   long long value = 0;   // constant, dimension, parameter or level
   bool is_float = false;
   bool is_unsigned = false;  // a value of unsigned type: never negative
+  // Operators only: the operation is carried out in an unsigned type of this many bits (32 or
+  // 64; 0: not unsigned). Comparisons too: `t - 1 < 31u` compares in unsigned int. Launch checks
+  // that such an operation neither gets a negative operand nor leaves the type's range (E104), so
+  // the checker may reason about it as about integers.
+  unsigned char unsigned_bits = 0;
 };
 
 enum class access_kind : unsigned char { load, store, atomic };
@@ -138,8 +143,8 @@ struct ir_builder {
     exprs.push_back({op, -1, -1, v, is_float, is_unsigned});
     return static_cast<int>(exprs.size()) - 1;
   }
-  constexpr int node(ir_op op, int a, int b = -1) {
-    exprs.push_back({op, a, b, 0, false});
+  constexpr int node(ir_op op, int a, int b = -1, bool is_float = false, int unsigned_bits = 0) {
+    exprs.push_back({op, a, b, 0, is_float, unsigned_bits > 0, static_cast<unsigned char>(unsigned_bits)});
     return static_cast<int>(exprs.size()) - 1;
   }
 

@@ -109,25 +109,7 @@ constexpr auto to_statement(S s) {
   return s;
 }
 
-// The type a value expression evaluates to, without evaluating it.
-struct type_probe {
-  int thread_idx(int) const;
-  int block_idx(int) const;
-  int block_dim(int) const;
-  int grid_dim(int) const;
-  template <int I>
-  int size() const;
-  template <int I, class T>
-  T load(int) const;
-  template <int L, class T>
-  T tile_load(int) const;
-  template <int L, class T>
-  T& var() const;
-  template <int I, class T>
-  T value() const;
-};
-template <class E>
-using value_type_of = std::remove_cvref_t<decltype(std::declval<const E&>().eval(std::declval<const type_probe&>()))>;
+// type_probe and value_type_of: dsl/expr.hpp.
 
 }  // namespace dsl
 
