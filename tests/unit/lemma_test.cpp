@@ -1007,8 +1007,8 @@ void judge_w010(const built& b, random_source& r, tally& t, int& reports) {
 
 
 // Lemma 3 on `count` random instances: what first_overrun and index_interval say against brute force.
-// Misses in launches of instances with a floating-point value are kept apart (see the [!mayfail]
-// cases below); `float_only` judges only those instances.
+// Misses in launches of instances with a floating-point value are counted apart; `float_only`
+// judges only those instances.
 struct bounds_result {
   int instances = 0, skipped = 0, judged = 0, refused = 0, silent = 0, reporting = 0, overran = 0;
   int missed = 0, interval_missed = 0, imprecise = 0, unsigned_judged = 0, float_judged = 0;
@@ -1199,8 +1199,8 @@ TEST_CASE("lemma 3: launch-time bounds (first_overrun, index_interval) against b
       "lemma bounds: %d instances (%d skipped: shifts or masks of floats), %d launches judged (%d refused by E102/E104), "
       "first_overrun silent on %d, reporting on %d; brute force overran on %d; silent but overran: %d; index outside "
       "index_interval: %d; reported without overrun: %d (imprecision %.1f%% of reports); unsigned launches %d, "
-      "floating-point launches %d, of which silent but overran: %d, index outside index_interval: %d (known: see the "
-      "[!mayfail] cases)\n",
+      "floating-point launches %d, of which silent but overran: %d, index outside index_interval: %d (judged "
+      "separately below)\n",
       r.instances, r.skipped, r.judged, r.refused, r.silent, r.reporting, r.overran, r.missed, r.interval_missed, r.imprecise,
       r.reporting > 0 ? 100.0 * r.imprecise / r.reporting : 0.0, r.unsigned_judged, r.float_judged, r.float_missed,
       r.float_interval_missed);
@@ -1208,30 +1208,24 @@ TEST_CASE("lemma 3: launch-time bounds (first_overrun, index_interval) against b
   std::printf("  (%.2f s)\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   CHECK(r.missed == 0);
   CHECK(r.interval_missed == 0);
+  CHECK(r.float_missed == 0);
+  CHECK(r.float_interval_missed == 0);
   CHECK(r.silent > 3000);
 }
 
-// ---- known soundness bugs (found by lemma 3; not fixed here) --------------------------------------
+// ---- floating-point values in the launch-time bounds (found by lemma 3, fixed) ---------------------
 //
-// The launch-time bounds (bounds.hpp) narrow a guarded expression by integer steps: `x < 3` gives
+// The launch-time bounds (bounds.hpp) narrowed a guarded expression by integer steps: `x < 3` gave
 // x <= 2. For a floating-point x that is wrong: p = 2.9 passes `p < 3`, and the index `2 * p` is 5.8,
-// element 5 once converted to int. first_overrun then passes a launch that leaves the buffer; the
-// cpu backend's own per-access check catches it at run time, a GPU does not. The same holds for
-// what the narrowed value bounds in turn (`t < p` after `p < 3` gives t <= 1, but p = 2.5 lets t = 2
-// run), and for `p > -1` (p = -0.5, `2 * p` is element -1).
-//
-// Second cause: narrowed expressions are recognised by their rendering, and a floating-point
-// constant renders as its integer part: `t + 2.9f` is "thread_id.x + 2", so the guard
-// `t + 2 < 5 && t + 2 >= 0` (integers) bounds it to [0, 4], and `(t + 2.9f) * 2` to [0, 8], where
-// t = 2 reaches 9.8 (element 9).
-//
-// As kernels (each passes launch's E101 and overruns on the cpu backend's run-time check):
-//   block<4>, in<int>, out<int>, value<float> p:  when(p >= 0 && p < 3, out[t] = in[2 * p]),  in of 5, p = 2.9f
-//   block<4>, out<int>, value<float> p:            when(p < 3, when(t < p, out[t] = 1)),        out of 2, p = 2.5f
-//   block<8>, in<int>, out<int>:                   when(t + 2 < 5 && t + 2 >= 0, out[t] = in[(t + 2.9f) * 2]), in of 9
+// element 5 once converted to int. The same held for what the narrowed value bounds in turn (`t < p`
+// after `p < 3` gave t <= 1, but p = 2.5 lets t = 2 run), and for `p > -1` (p = -0.5, `2 * p` is
+// element -1). Second cause: narrowed expressions are recognised by their rendering, and a
+// floating-point constant renders as its integer part: `t + 2.9f` is "thread_id.x + 2", so the guard
+// `t + 2 < 5 && t + 2 >= 0` (integers) bounded it to [0, 4]. Now a comparison with a floating-point
+// side narrows nothing, and a floating-point expression has no integer interval.
 
-TEST_CASE("known bug: a strict comparison narrows a floating-point parameter as an integer (E101 misses)",
-          "[lemma][bounds][float][!mayfail]") {
+TEST_CASE("regression: a strict comparison does not narrow a floating-point parameter as an integer",
+          "[lemma][bounds][float]") {
   // when(p >= 0 && p < 3) out[2 * p], out of 5 elements, p = 2.9: element 5.
   expect_bounds_hold(single_store(4, {bin(ir_op::greater_equal, P(), K(0)), bin(ir_op::less, P(), K(3))}, mul(K(2), P())), 2.9, 5);
   // when(p < 3) when(t < p) out[t], out of 2 elements, p = 2.5: t = 2 stores.
@@ -1240,15 +1234,15 @@ TEST_CASE("known bug: a strict comparison narrows a floating-point parameter as 
   expect_bounds_hold(single_store(4, {bin(ir_op::greater, P(), K(-1)), bin(ir_op::less, P(), K(3))}, mul(K(2), P())), -0.5, 5);
 }
 
-TEST_CASE("known bug: a floating-point constant is narrowed as the integer it renders as (E101 misses)",
-          "[lemma][bounds][float][!mayfail]") {
+TEST_CASE("regression: a floating-point expression is not narrowed by an integer one that renders alike",
+          "[lemma][bounds][float]") {
   // when(t + 2 < 5 && t + 2 >= 0) out[(t + 2.9f) * 2], block<8>, out of 9: t = 2 reaches element 9.
   expect_bounds_hold(single_store(8, {bin(ir_op::less, add(T(), K(2)), K(5)), bin(ir_op::greater_equal, add(T(), K(2)), K(0))},
                                   mul(add(T(), F(2.9)), K(2))),
                      0, 9);
 }
 
-TEST_CASE("known bug: lemma 3 on instances with floating-point values", "[lemma][bounds][float][!mayfail]") {
+TEST_CASE("lemma 3 on instances with floating-point values", "[lemma][bounds][float]") {
   const bounds_result r = run_bounds(4242u, 10000, true);
   std::printf("lemma bounds, floating-point instances: %d instances, %d launches judged, silent but overran: %d, "
               "index outside index_interval: %d\n",

@@ -143,6 +143,9 @@ class interval_evaluator {
   }
 
   interval eval(int id) {
+    // A floating-point value is no integer: no interval of integers bounds it, and a guard on an
+    // integer expression that renders alike (`t + 2` for `t + 2.9f`) says nothing about it.
+    if (ir_.exprs[static_cast<std::size_t>(id)].is_float) return interval::top();
     interval base = eval_unnarrowed(id);
     if (!narrowed_.empty()) {
       auto it = narrowed_.find(key(id));
@@ -243,13 +246,28 @@ class interval_evaluator {
     switch (e.op) {
       case ir_op::thread_id: return {0, facts_.block[d] - 1};
       case ir_op::block_id: return {0, facts_.grid[d] - 1};
-      case ir_op::global_id: return {0, static_cast<long long>(facts_.grid[d]) * facts_.block[d] - 1};
+      case ir_op::global_id: {
+        // block_id * block + thread_id, each as its guards narrow it: `t < 2` bounds a halo load
+        // at `global_id + block` to the first two threads of each block.
+        const char* dims[] = {".x", ".y", ".z"};
+        const interval t = narrowed_atom(std::string("thread_id") + dims[d], {0, facts_.block[d] - 1});
+        const interval b = narrowed_atom(std::string("block_id") + dims[d], {0, facts_.grid[d] - 1});
+        if (t.lo > t.hi || b.lo > b.hi) return {0, static_cast<long long>(facts_.grid[d]) * facts_.block[d] - 1};
+        return {b.lo * facts_.block[d] + t.lo, b.hi * facts_.block[d] + t.hi};
+      }
       default: {  // loop variable: the range of its own loop
         if (e.value >= 0 && e.value < static_cast<long long>(ir_.loops.size()))
           return loop_range(ir_.loops[static_cast<std::size_t>(e.value)]);
         return interval::top();
       }
     }
+  }
+
+  // An atom's range, narrowed by the guards that name it by this rendering.
+  interval narrowed_atom(const std::string& key, interval range) const {
+    const auto it = narrowed_.find(key);
+    if (it == narrowed_.end()) return range;
+    return {std::max(range.lo, it->second.lo), std::min(range.hi, it->second.hi)};
   }
 
   interval loop_range(const dsl::ir_loop& loop) {
@@ -273,6 +291,11 @@ class interval_evaluator {
       narrow(e.b, false);
       return;
     }
+    // A comparison with a floating-point side is carried out in floating point: `p < 3` leaves
+    // p = 2.9, so the integer step of a strict bound does not apply. Such guards narrow nothing.
+    if (e.op >= ir_op::less && e.op <= ir_op::equal &&
+        (ir_.exprs[static_cast<std::size_t>(e.a)].is_float || ir_.exprs[static_cast<std::size_t>(e.b)].is_float))
+      return;
     if (e.op == ir_op::equal && holds) {
       const interval left = eval(e.a), right = eval(e.b);
       bound_atom(e.a, ir_op::greater_equal, right);
@@ -420,6 +443,10 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
         continue;
       }
     }
+    if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
+             ": the index is computed in floating point, which launch does not bound (its guards compare "
+             "reals, its conversion truncates); compute the index in integers";
     if (!index.bounded())
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
              ": the index cannot be bounded (it depends on loaded data, a thread-private variable or a "
