@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include <warden/check/bounds.hpp>
 #include <warden/check/rules.hpp>
 
 #include "random_program.hpp"
@@ -30,6 +31,27 @@ void print_program(const w::dsl::ir_builder& ir) {
   std::printf("  %zu sync(s)\n", ir.syncs.size());
 }
 
+// The launches each program is run with: ordinary ones, and extreme ones (n of 0 and -1, which
+// value<unsigned> receives as 4294967295; a float p below 0; a wider grid).
+struct launch_shape {
+  int grid;
+  long long n;
+  float p;
+};
+constexpr launch_shape shapes[] = {{1, 3, 2.5f}, {2, 3, 2.5f},  {3, 3, 2.5f},   {1, 40, 4.0f}, {2, 40, 4.0f},
+                                   {3, 40, 4.0f}, {1, 0, -0.5f}, {2, -1, 1.5f}, {7, 9, 9.0f}};
+
+// Whether launch refuses this launch with E104: an unsigned operation that decides something may wrap.
+bool refused_by_e104(const w::dsl::ir_builder& ir, const w::fuzz::program& p, const launch_shape& l) {
+  w::check::launch_facts facts;
+  facts.block = {p.block, 1, 1};
+  facts.grid = {l.grid, 1, 1};
+  facts.values = {std::nullopt, std::nullopt,
+                  p.n_unsigned ? static_cast<long long>(static_cast<unsigned>(l.n)) : l.n, std::nullopt};
+  facts.sizes = {w::fuzz::buffer_size, w::fuzz::buffer_size, 0, 0};
+  return !w::check::first_unsigned_wrap(ir, facts, {"inout", "in", "n", "p"}).empty();
+}
+
 bool racy(const w::recording& r) {
   for (const auto& c : r.conflicts())
     if (c.kind != w::conflict_kind::uninitialised_shared_load) return true;
@@ -45,32 +67,35 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--programs") == 0) programs = std::atol(argv[i + 1]);
     else if (std::strcmp(argv[i], "--seed") == 0) seed = static_cast<unsigned>(std::atol(argv[i + 1]));
   }
-  long accepted = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[9] = {};
+  long accepted = 0, accepted_extended = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[9] = {};
   w::fuzz::generator gen(seed);
   for (long k = 0; k < programs; ++k) {
     const w::fuzz::program p = gen.make();
     const w::dsl::ir_builder ir = w::fuzz::lowering(p).run();
     const w::check::finding verdict = w::check::analyse(ir, {p.block, 1, 1});
-    bool any_race = false, oob = false;
+    bool any_race = false, judged = false;
     w::recording witness;
     // A kernel that never names a block coordinate runs on one block: launch throws E102 otherwise.
-    const int max_grid = w::check::grid_rank_of(ir) == 0 ? 1 : 3;
-    for (int grid = 1; grid <= max_grid; ++grid)
-      for (int n : {3, 40}) {
-        auto result = w::fuzz::interpreter(p, grid, n, seed + static_cast<unsigned>(k)).run();
-        oob = oob || result.out_of_bounds;
-        if (!result.out_of_bounds && racy(result.record) && !any_race) {
-          any_race = true;
-          witness = std::move(result.record);
-        }
+    const bool one_block = w::check::grid_rank_of(ir) == 0;
+    for (const launch_shape& l : shapes) {
+      if (one_block && l.grid > 1) continue;
+      if (refused_by_e104(ir, p, l)) continue;  // launch throws before running
+      auto result = w::fuzz::interpreter(p, l.grid, l.n, seed + static_cast<unsigned>(k), l.p).run();
+      if (result.out_of_bounds) continue;  // launch throws E101 before running (lemma 3 checks that it does)
+      judged = true;
+      if (racy(result.record) && !any_race) {
+        any_race = true;
+        witness = std::move(result.record);
       }
-    if (oob) {  // launch would throw E101 before running: neither side judged
+    }
+    if (!judged) {  // every launch refused (E101, E104): neither side judged
       ++out_of_bounds;
       continue;
     }
     ++by_code[static_cast<int>(verdict.code)];
     if (verdict.code == w::check::rule::none) {
       ++accepted;
+      accepted_extended += p.extended;
       if (any_race) {
         ++unsound;
         std::printf("UNSOUND: program %ld (seed %u, block %d) accepted, but recorded: %s\n", k, seed, p.block,
@@ -84,6 +109,7 @@ int main(int argc, char** argv) {
   }
   std::printf("programs %ld  accepted %ld  rejected %ld  false-positive %ld  out-of-bounds %ld  accepted-but-racy %ld\n",
               programs, accepted, rejected, false_positive, out_of_bounds, unsound);
+  std::printf("accepted with unsigned, float, call or nested-tile shapes: %ld\n", accepted_extended);
   std::printf("rejections by code:");
   for (int c = 1; c < 9; ++c) std::printf(" %s %ld", w::check::to_string(static_cast<w::check::rule>(c)), by_code[c]);
   std::printf("\n");

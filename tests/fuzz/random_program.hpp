@@ -1,8 +1,10 @@
 #pragma once
 // Random kernel programs for the differential fuzzer: a small statement tree over one inout
-// buffer (parameter 0), one in buffer (parameter 1), a value n (parameter 2) and one shared tile,
-// with affine and non-affine indices, guards, static loops, barriers, atomics and data-dependent
-// indices. The same tree is (1) lowered to the value-level description the checker reads, exactly
+// buffer (parameter 0), one in buffer (parameter 1), a value n (parameter 2, int or unsigned), a
+// value p (parameter 3, float) and shared tiles (one around the body, more in nested scopes of
+// other sizes, siblings included), with affine and non-affine indices, negated terms, unsigned and
+// floating-point arithmetic, guards, static loops, barriers, atomics, calls of a function that keeps
+// state between calls, and data-dependent indices. The same tree is (1) lowered to the value-level description the checker reads, exactly
 // as the kernel language describes itself, and (2) run the way the cpu backend runs kernels (a
 // block at a time, a statement at a time for all threads), with every access recorded.
 
@@ -18,29 +20,51 @@ namespace warden::fuzz {
 
 inline constexpr int buffer_size = 64;
 
-enum class node : unsigned char { constant, thread, block, global, loop_var, param_n, load_in, load_inout, load_tile, binary };
+enum class node : unsigned char {
+  constant, uconstant, thread, block, global, loop_var, param_n, param_p, load_in, load_inout, load_tile, call, binary
+};
+
+// The C++ type of an expression, as the kernel language computes it: thread, block and global ids
+// and loop variables are int, constants long long (uconstant: unsigned), n int or unsigned, p float.
+enum class type : unsigned char { i32, u32, i64, f32 };
+
+// The usual arithmetic conversions on these four types.
+constexpr type common(type a, type b) {
+  if (a == type::f32 || b == type::f32) return type::f32;
+  if (a == type::i64 || b == type::i64) return type::i64;  // long long holds every unsigned int
+  if (a == type::u32 || b == type::u32) return type::u32;
+  return type::i32;
+}
+
+constexpr bool is_comparison(dsl::ir_op op) { return op >= dsl::ir_op::less && op <= dsl::ir_op::not_equal; }
 
 struct expr {
   node kind = node::constant;
-  long long value = 0;  // constant; loop level for loop_var
+  long long value = 0;  // constant; loop level for loop_var; the tile (program::tiles) of load_tile
   dsl::ir_op op = dsl::ir_op::add;
-  std::shared_ptr<expr> a, b;  // binary operands; the index of a load
+  std::shared_ptr<expr> a, b;  // binary operands; the index of a load; the argument of a call
+  type computed = type::i64;   // the type the operation is carried out in (a leaf: its type)
+  type result() const { return is_comparison(op) && kind == node::binary ? type::i32 : computed; }
 };
 using expr_ptr = std::shared_ptr<expr>;
 
-enum class stmt_kind : unsigned char { store_inout, store_tile, sink, atomic_add, sync, when, loop };
+enum class stmt_kind : unsigned char { store_inout, store_tile, sink, atomic_add, sync, when, loop, scope };
 
 struct stmt {
   stmt_kind kind = stmt_kind::sync;
   expr_ptr index, value;  // stores and atomics; sink: value
   expr_ptr condition;     // when
-  int trips = 0, level = 0;  // loop
+  int trips = 0, level = 0;  // loop (index: a run-time trip count instead of trips); scope: its nesting level
+  int tile = 0;           // store_tile: the tile stored to; scope: the tile it declares
   std::vector<stmt> body, otherwise;
 };
 
 struct program {
   int block = 8;
-  int tile = 18;
+  int tile = 18;               // the size of tile 0, around the whole body
+  std::vector<int> tiles;      // every tile's size, by declaration (tiles[0] == tile)
+  bool n_unsigned = false;     // n is value<unsigned>
+  bool extended = false;       // uses unsigned, float, calls or nested tiles (the bridge leaves these out)
   std::vector<stmt> body;
 };
 
@@ -55,18 +79,54 @@ class generator {
     const int blocks[] = {4, 8, 16};
     p.block = blocks[pick(3)];
     p.tile = 2 * p.block + 2;
+    p.tiles = {p.tile};
+    p.n_unsigned = pick(4) == 0;
     block_ = p.block;
+    n_type_ = p.n_unsigned ? type::u32 : type::i32;
     levels_.clear();
+    tile_scope_ = {0};
+    tiles_ = &p.tiles;
+    extended_ = p.n_unsigned;
     const int n = 1 + pick(5);
     for (int i = 0; i < n; ++i) p.body.push_back(statement(0));
+    p.extended = extended_;
     return p;
   }
 
  private:
   int pick(int n) { return static_cast<int>(rng_() % static_cast<unsigned>(n)); }
-  expr_ptr leaf(node k, long long v = 0) { return std::make_shared<expr>(expr{k, v}); }
-  expr_ptr bin(dsl::ir_op op, expr_ptr a, expr_ptr b) { return std::make_shared<expr>(expr{node::binary, 0, op, a, b}); }
+  expr_ptr leaf(node k, long long v = 0) {
+    auto e = std::make_shared<expr>();
+    e->kind = k;
+    e->value = v;
+    switch (k) {
+      case node::thread: case node::block: case node::global: case node::loop_var: e->computed = type::i32; break;
+      case node::uconstant: e->computed = type::u32; extended_ = true; break;
+      case node::param_n: e->computed = n_type_; break;
+      case node::param_p: e->computed = type::f32; extended_ = true; break;
+      case node::call: extended_ = true; break;
+      default: e->computed = type::i64;  // constants, loads (of long long), calls
+    }
+    return e;
+  }
+  expr_ptr bin(dsl::ir_op op, expr_ptr a, expr_ptr b) {
+    auto e = std::make_shared<expr>(expr{node::binary, 0, op, a, b});
+    e->computed = common(a->result(), b->result());
+    return e;
+  }
   expr_ptr c(long long v) { return leaf(node::constant, v); }
+  expr_ptr u(long long v) { return leaf(node::uconstant, v); }
+  expr_ptr call_of(expr_ptr argument) {
+    auto e = leaf(node::call);
+    e->a = argument;
+    return e;
+  }
+  expr_ptr tile_load(expr_ptr at) {
+    auto e = leaf(node::load_tile, tile_scope_.back());
+    e->a = at;
+    return e;
+  }
+  int tile_size() const { return (*tiles_)[static_cast<std::size_t>(tile_scope_.back())]; }
 
   // (2 - i) * block + t: the loop's chunks in reverse order (a negated term).
   expr_ptr reversed_chunk() {
@@ -80,7 +140,19 @@ class generator {
 
   expr_ptr index() {
     auto t = leaf(node::thread);
-    switch (pick(18)) {
+    switch (pick(24)) {
+      case 18:  // t - 1u: thread 0 wraps (adversarial: unsigned arithmetic)
+        return bin(dsl::ir_op::sub, t, u(1));
+      case 19:  // a window of n per block, n int or unsigned
+        return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_n)), t);
+      case 20:  // a window of p per block, p a float (adversarial: floating-point parameters)
+        return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_p)), t);
+      case 21:  // n - 1u - t: wraps for n == 0
+        return bin(dsl::ir_op::sub, bin(dsl::ir_op::sub, leaf(node::param_n), u(1)), t);
+      case 22:  // what a stateful function returns: data (adversarial: stateful calls)
+        return bin(dsl::ir_op::mod, call_of(t), c(block_));
+      case 23:  // the innermost tile's size as a stride (tiles of different sizes)
+        return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), c(tile_size())), t);
       case 16:  // a window of n per block, chunks reversed inside it (adversarial: negated terms)
         if (!levels_.empty()) return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_n)), reversed_chunk());
         return t;
@@ -121,12 +193,23 @@ class generator {
       case 0: return c(pick(10));
       case 1: return load_in_at(leaf(node::global));
       case 2: { auto e = leaf(node::load_inout); e->a = fix_loads(index()); return e; }
-      default: { auto e = leaf(node::load_tile); e->a = fix_loads(index()); return e; }
+      default: return tile_load(fix_loads(index()));
     }
   }
   expr_ptr condition() {
     auto t = leaf(node::thread);
-    switch (pick(9)) {
+    switch (pick(14)) {
+      case 9:  // the wrapped lane guard t - 1u < c: thread 0 wraps and fails it
+        return bin(dsl::ir_op::less, bin(dsl::ir_op::sub, t, u(1)), u(1 + pick(block_)));
+      case 10:  // all but the last: t < n - 1u (n == 0 wraps)
+        return bin(dsl::ir_op::less, leaf(node::global), bin(dsl::ir_op::sub, leaf(node::param_n), u(1)));
+      case 11:  // a float bound: t < p (p = 2.5 lets t = 2 run)
+        return bin(dsl::ir_op::less, t, leaf(node::param_p));
+      case 12:  // a float window: b * p + t < n
+        return bin(dsl::ir_op::less, bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_p)), t),
+                   leaf(node::param_n));
+      case 13:  // a stateful function decides: data
+        return bin(dsl::ir_op::greater, call_of(t), c(3));
       case 7:  // guards of a chunk, forward or reversed, whichever the index has (or not)
         if (!levels_.empty()) return bin(dsl::ir_op::less, forward_chunk(), leaf(node::param_n));
         return bin(dsl::ir_op::less, bin(dsl::ir_op::sub, c(block_ - 1), t), leaf(node::param_n));
@@ -147,21 +230,50 @@ class generator {
     const int k = depth >= 2 ? pick(5) : pick(8);
     switch (k) {
       case 0: s.kind = stmt_kind::store_inout; s.index = fix_loads(index()); s.value = value(); break;
-      case 1: s.kind = stmt_kind::store_tile; s.index = fix_loads(index()); s.value = value(); break;
+      case 1: s.kind = stmt_kind::store_tile; s.tile = tile_scope_.back(); s.index = fix_loads(index()); s.value = value(); break;
       case 2: s.kind = stmt_kind::sink; s.value = value(); break;
       case 3: s.kind = stmt_kind::atomic_add; s.index = fix_loads(index()); s.value = c(1); break;
       case 4: s.kind = stmt_kind::sync; break;
       case 5: case 6: {
         s.kind = stmt_kind::when;
+        if (pick(4) == 0) {  // a window of width w per block under its guard t < w: w is n, p or a constant
+          expr_ptr width = pick(3) == 0 ? c(block_) : leaf(pick(2) == 0 ? node::param_n : node::param_p);
+          s.condition = bin(dsl::ir_op::less, leaf(node::thread), width);
+          stmt store;
+          store.kind = stmt_kind::store_inout;
+          store.index = bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), width), leaf(node::thread));
+          store.value = value();
+          s.body.push_back(store);
+          break;
+        }
         s.condition = fix_loads(condition());
         const int n = 1 + pick(3);
         for (int i = 0; i < n; ++i) s.body.push_back(statement(depth + 1));
         if (pick(3) == 0) s.otherwise.push_back(statement(depth + 1));
         break;
       }
+      case 7:
+        if (pick(3) == 0) {  // a nested tile of another size (siblings when two scopes follow)
+          s.kind = stmt_kind::scope;
+          s.level = depth + 1;
+          const int sizes[] = {3, block_, block_ + 3, 3 * block_};
+          s.tile = static_cast<int>(tiles_->size());
+          tiles_->push_back(sizes[pick(4)]);
+          extended_ = true;
+          tile_scope_.push_back(s.tile);
+          const int n = 1 + pick(3);
+          for (int i = 0; i < n; ++i) s.body.push_back(statement(depth + 1));
+          tile_scope_.pop_back();
+          break;
+        }
+        [[fallthrough]];
       default: {
         s.kind = stmt_kind::loop;
         s.trips = 1 + pick(3);
+        if (pick(4) == 0) {  // a run-time trip count, n % 3: none for n == 3 (a barrier inside may not run)
+          s.index = bin(dsl::ir_op::mod, leaf(node::param_n), c(3));
+          extended_ = true;
+        }
         s.level = depth + 1;
         levels_.push_back(s.level);
         const int n = 1 + pick(3);
@@ -174,7 +286,11 @@ class generator {
 
   std::mt19937 rng_;
   int block_ = 8;
+  type n_type_ = type::i32;
   std::vector<int> levels_;
+  std::vector<int> tile_scope_;  // the tiles in scope, innermost last
+  std::vector<int>* tiles_ = nullptr;
+  bool extended_ = false;
 };
 
 // ---- the value-level description, built as the kernel language builds it ----------------------
@@ -183,8 +299,8 @@ class lowering {
  public:
   explicit lowering(const program& p) : p_(p) {}
   dsl::ir_builder run() {
-    b_.tiles.push_back({0, p_.tile, 0, 0});  // tile 0: accesses name it by this index
-    b_.tile_stack.push_back(0);
+    tile_ids_.assign(p_.tiles.size(), -1);
+    declare_tile(0, 0);
     for (const stmt& s : p_.body) describe(s);
     return b_;
   }
@@ -193,24 +309,26 @@ class lowering {
   int describe(const expr& e) {
     using dsl::ir_op;
     switch (e.kind) {
-      case node::constant: return b_.constant(e.value, false);
+      case node::constant: case node::uconstant: return b_.constant(e.value, false);
       case node::thread: return b_.leaf(ir_op::thread_id, 0);
       case node::block: return b_.leaf(ir_op::block_id, 0);
       case node::global: return b_.leaf(ir_op::global_id, 0);
       case node::loop_var: return b_.leaf(ir_op::loop_var, b_.loop_at(static_cast<int>(e.value)));
-      case node::param_n: return b_.leaf(ir_op::param_value, 2);
+      case node::param_n: return b_.leaf(ir_op::param_value, 2, p_.n_unsigned);
+      case node::param_p: return b_.leaf(ir_op::param_value, 3, false, true);
+      case node::call: return b_.node(ir_op::call, describe(*e.a));
       case node::load_in: case node::load_inout: {
         const int at = describe(*e.a);
         return b_.leaf(ir_op::load, b_.access(dsl::access_kind::load, dsl::memory_kind::global, e.kind == node::load_in ? 1 : 0, at));
       }
       case node::load_tile: {
         const int at = describe(*e.a);
-        return b_.leaf(ir_op::tile_load, b_.access(dsl::access_kind::load, dsl::memory_kind::shared, 0, at));
+        return b_.leaf(ir_op::tile_load, b_.access(dsl::access_kind::load, dsl::memory_kind::shared, tile_id(e.value), at));
       }
       case node::binary: {
         const int l = describe(*e.a);
         const int r = describe(*e.b);
-        return b_.node(e.op, l, r);
+        return b_.node(e.op, l, r, e.computed == type::f32, e.computed == type::u32 ? 32 : 0);
       }
     }
     return -1;
@@ -222,9 +340,15 @@ class lowering {
       case stmt_kind::store_inout: case stmt_kind::store_tile: {
         describe(*s.value);
         const int at = describe(*s.index);
-        b_.access(access_kind::store, s.kind == stmt_kind::store_tile ? memory_kind::shared : memory_kind::global, 0, at);
+        if (s.kind == stmt_kind::store_tile) b_.access(access_kind::store, memory_kind::shared, tile_id(s.tile), at);
+        else b_.access(access_kind::store, memory_kind::global, 0, at);
         return;
       }
+      case stmt_kind::scope:
+        declare_tile(s.tile, s.level);
+        for (const stmt& x : s.body) describe(x);
+        b_.tile_stack.pop_back();
+        return;
       case stmt_kind::sink: describe(*s.value); return;
       case stmt_kind::atomic_add: {
         describe(*s.value);
@@ -246,7 +370,7 @@ class lowering {
         dsl::ir_loop loop;
         loop.level = s.level;
         loop.lo = b_.constant(0, false);
-        loop.hi = b_.constant(s.trips, false);
+        loop.hi = s.index ? describe(*s.index) : b_.constant(s.trips, false);
         loop.step = b_.constant(1, false);
         b_.loops.push_back(loop);
         b_.loop_stack.push_back(static_cast<int>(b_.loops.size()) - 1);
@@ -257,8 +381,17 @@ class lowering {
     }
   }
 
+  // A tile declaration, as shared<...> describes one; accesses name it by its index in b_.tiles.
+  void declare_tile(int tile, int level) {
+    b_.tiles.push_back({level, p_.tiles[static_cast<std::size_t>(tile)], 0, 0});
+    tile_ids_[static_cast<std::size_t>(tile)] = static_cast<int>(b_.tiles.size()) - 1;
+    b_.tile_stack.push_back(tile_ids_[static_cast<std::size_t>(tile)]);
+  }
+  int tile_id(long long tile) const { return tile_ids_[static_cast<std::size_t>(tile)]; }
+
   const program& p_;
   dsl::ir_builder b_;
+  std::vector<int> tile_ids_;  // program tile -> index in b_.tiles
 };
 
 // ---- execution with recording, as the cpu backend executes ------------------------------------
@@ -270,7 +403,10 @@ struct run_result {
 
 class interpreter {
  public:
-  interpreter(const program& p, int grid, int n, unsigned seed) : p_(p), grid_(grid), n_(n) {
+  // n is the argument given for n, converted as the kernel receives it (value<unsigned> given -1
+  // is 4294967295); p the float argument.
+  interpreter(const program& p, int grid, long long n, unsigned seed, float pv = 2.5f)
+      : p_(p), grid_(grid), n_(p.n_unsigned ? static_cast<long long>(static_cast<unsigned>(n)) : n), p_value_(pv) {
     std::mt19937 rng(seed);
     for (auto* buf : {&inout_, &in_}) {
       buf->resize(buffer_size);
@@ -284,11 +420,16 @@ class interpreter {
 
   run_result run() {
     for (block_ = 0; block_ < grid_ && !result_.out_of_bounds; ++block_) {
-      tile_.assign(static_cast<std::size_t>(p_.tile), 0);
-      written_.assign(static_cast<std::size_t>(p_.tile), -2);  // -2: never; else the phase of the store
-      writer_.assign(static_cast<std::size_t>(p_.tile), -1);
+      tiles_.assign(p_.tiles.size(), {});
+      for (std::size_t k = 0; k < p_.tiles.size(); ++k) {
+        const auto size = static_cast<std::size_t>(p_.tiles[k]);
+        tiles_[k].data.assign(size, 0);
+        tiles_[k].written.assign(size, -2);  // -2: never; else the phase of the store
+        tiles_[k].writer.assign(size, -1);
+      }
       phase_ = 0;
       loop_values_.assign(8, 0);
+      calls_.assign(static_cast<std::size_t>(p_.block), 0);
       std::vector<int> all(static_cast<std::size_t>(p_.block));
       for (int t = 0; t < p_.block; ++t) all[static_cast<std::size_t>(t)] = t;
       for (const stmt& s : p_.body) exec(s, all);
@@ -297,65 +438,121 @@ class interpreter {
   }
 
  private:
+  struct tile_state {
+    std::vector<long long> data;
+    std::vector<int> written, writer;
+  };
+  // A value of one of the four types: f for f32, i otherwise (u32 kept in [0, 2^32)).
+  struct num {
+    long long i = 0;
+    double f = 0;
+    bool is_float = false;
+    double real() const { return is_float ? f : static_cast<double>(i); }
+  };
+  static num integer(long long v) { return {v, 0, false}; }
+  static num floating(double v) { return {0, v, true}; }
+  static long long as_u32(long long v) { return static_cast<long long>(static_cast<unsigned>(v)); }
+
   void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k) {
     result_.record.record({block_, t, phase_, m, target, i, k});
   }
-  long long checked(long long i, long long size) {
+  // The element an index selects (a float index converted as C++ converts it: toward zero), or
+  // 0 with out_of_bounds set.
+  long long checked(num v, long long size) {
+    long long i = v.i;
+    if (v.is_float) {
+      if (!(v.f > -1e15 && v.f < 1e15)) {
+        result_.out_of_bounds = true;
+        return 0;
+      }
+      i = static_cast<long long>(v.f);
+    }
     if (i < 0 || i >= size) result_.out_of_bounds = true;
     return i < 0 || i >= size ? 0 : i;
   }
-  long long eval(const expr& e, int t) {
+  long long value(const expr& e, int t) {
+    const num v = eval(e, t);
+    return v.is_float ? static_cast<long long>(v.f) : v.i;
+  }
+  num eval(const expr& e, int t) {
     switch (e.kind) {
-      case node::constant: return e.value;
-      case node::thread: return t;
-      case node::block: return block_;
-      case node::global: return block_ * p_.block + t;
-      case node::loop_var: return loop_values_[static_cast<std::size_t>(e.value)];
-      case node::param_n: return n_;
+      case node::constant: case node::uconstant: return integer(e.value);
+      case node::thread: return integer(t);
+      case node::block: return integer(block_);
+      case node::global: return integer(block_ * p_.block + t);
+      case node::loop_var: return integer(loop_values_[static_cast<std::size_t>(e.value)]);
+      case node::param_n: return integer(n_);
+      case node::param_p: return floating(p_value_);
+      case node::call: {  // keeps state: each call in a thread returns a new value
+        const long long x = value(*e.a, t);
+        return integer((x * 7 + 3 * calls_[static_cast<std::size_t>(t)]++) % buffer_size);
+      }
       case node::load_in: case node::load_inout: {
         const int target = e.kind == node::load_in ? 1 : 0;
         const long long i = checked(eval(*e.a, t), buffer_size);
         note(t, dsl::memory_kind::global, target, i, dsl::access_kind::load);
-        return (target == 1 ? in_ : inout_)[static_cast<std::size_t>(i)];
+        return integer((target == 1 ? in_ : inout_)[static_cast<std::size_t>(i)]);
       }
       case node::load_tile: {
-        const long long i = checked(eval(*e.a, t), p_.tile);
-        note(t, dsl::memory_kind::shared, 0, i, dsl::access_kind::load);
+        tile_state& tile = tiles_[static_cast<std::size_t>(e.value)];
+        const long long i = checked(eval(*e.a, t), static_cast<long long>(tile.data.size()));
+        note(t, dsl::memory_kind::shared, static_cast<int>(e.value), i, dsl::access_kind::load);
         const auto at = static_cast<std::size_t>(i);
-        if (written_[at] == -2 || (written_[at] == phase_ && writer_[at] != t))
-          result_.record.uninitialised_load({block_, t, phase_, dsl::memory_kind::shared, 0, i, dsl::access_kind::load});
-        return tile_[at];
+        if (tile.written[at] == -2 || (tile.written[at] == phase_ && tile.writer[at] != t))
+          result_.record.uninitialised_load({block_, t, phase_, dsl::memory_kind::shared, static_cast<int>(e.value), i,
+                                             dsl::access_kind::load});
+        return integer(tile.data[at]);
       }
-      case node::binary: {
-        const long long a = eval(*e.a, t), b = eval(*e.b, t);
-        switch (e.op) {
-          case dsl::ir_op::add: return a + b;
-          case dsl::ir_op::sub: return a - b;
-          case dsl::ir_op::mul: return a * b;
-          case dsl::ir_op::div: return b == 0 ? 0 : a / b;
-          case dsl::ir_op::mod: return b == 0 ? 0 : a % b;
-          case dsl::ir_op::bit_xor: return a ^ b;
-          case dsl::ir_op::bit_and: return a & b;
-          case dsl::ir_op::less: return a < b;
-          case dsl::ir_op::greater: return a > b;
-          case dsl::ir_op::equal: return a == b;
-          default: return 0;
-        }
+      case node::binary: return binary(e, eval(*e.a, t), eval(*e.b, t));
+    }
+    return {};
+  }
+  // One operation in the type it is carried out in: reals for f32, wraparound for u32.
+  static num binary(const expr& e, num a, num b) {
+    using dsl::ir_op;
+    if (e.computed == type::f32) {
+      const double x = a.real(), y = b.real();
+      switch (e.op) {
+        case ir_op::add: return floating(x + y);
+        case ir_op::sub: return floating(x - y);
+        case ir_op::mul: return floating(x * y);
+        case ir_op::div: return floating(y == 0 ? 0 : x / y);
+        case ir_op::less: return integer(x < y);
+        case ir_op::greater: return integer(x > y);
+        case ir_op::equal: return integer(x == y);
+        default: return integer(0);  // not generated: %, ^ and & take no floats
       }
     }
-    return 0;
+    const bool u = e.computed == type::u32;
+    const long long x = u ? as_u32(a.i) : a.i, y = u ? as_u32(b.i) : b.i;
+    long long r = 0;
+    switch (e.op) {
+      case ir_op::add: r = x + y; break;
+      case ir_op::sub: r = x - y; break;
+      case ir_op::mul: r = x * y; break;
+      case ir_op::div: r = y == 0 ? 0 : x / y; break;
+      case ir_op::mod: r = y == 0 ? 0 : x % y; break;
+      case ir_op::bit_xor: r = x ^ y; break;
+      case ir_op::bit_and: r = x & y; break;
+      case ir_op::less: return integer(x < y);
+      case ir_op::greater: return integer(x > y);
+      case ir_op::equal: return integer(x == y);
+      default: return integer(0);
+    }
+    return integer(u ? as_u32(r) : r);
   }
   void exec(const stmt& s, const std::vector<int>& active) {
     switch (s.kind) {
       case stmt_kind::store_inout: case stmt_kind::store_tile: case stmt_kind::atomic_add:
         for (int t : active) {
-          const long long v = eval(*s.value, t);
+          const long long v = value(*s.value, t);
           if (s.kind == stmt_kind::store_tile) {
-            const long long i = checked(eval(*s.index, t), p_.tile);
-            note(t, dsl::memory_kind::shared, 0, i, dsl::access_kind::store);
-            tile_[static_cast<std::size_t>(i)] = v;
-            written_[static_cast<std::size_t>(i)] = phase_;
-            writer_[static_cast<std::size_t>(i)] = t;
+            tile_state& tile = tiles_[static_cast<std::size_t>(s.tile)];
+            const long long i = checked(eval(*s.index, t), static_cast<long long>(tile.data.size()));
+            note(t, dsl::memory_kind::shared, s.tile, i, dsl::access_kind::store);
+            tile.data[static_cast<std::size_t>(i)] = v;
+            tile.written[static_cast<std::size_t>(i)] = phase_;
+            tile.writer[static_cast<std::size_t>(i)] = t;
           } else {
             const long long i = checked(eval(*s.index, t), buffer_size);
             note(t, dsl::memory_kind::global, 0, i, s.kind == stmt_kind::atomic_add ? dsl::access_kind::atomic : dsl::access_kind::store);
@@ -372,27 +569,35 @@ class interpreter {
         return;
       case stmt_kind::when: {
         std::vector<int> yes, no;
-        for (int t : active) (eval(*s.condition, t) != 0 ? yes : no).push_back(t);
+        for (int t : active) (value(*s.condition, t) != 0 ? yes : no).push_back(t);
         if (!yes.empty())
           for (const stmt& x : s.body) exec(x, yes);
         if (!no.empty())
           for (const stmt& x : s.otherwise) exec(x, no);
         return;
       }
-      case stmt_kind::loop:
-        for (int k = 0; k < s.trips; ++k) {
+      case stmt_kind::loop: {
+        const long long trips = s.index ? value(*s.index, active.empty() ? 0 : active.front()) : s.trips;
+        for (long long k = 0; k < trips; ++k) {
           loop_values_[static_cast<std::size_t>(s.level)] = k;
           for (const stmt& x : s.body) exec(x, active);
         }
+        return;
+      }
+      case stmt_kind::scope:  // the tile lives as long as the block: its memory is not reset here
+        for (const stmt& x : s.body) exec(x, active);
         return;
     }
   }
 
   const program& p_;
-  int grid_, n_;
+  int grid_;
+  long long n_;
+  float p_value_;
   int block_ = 0, phase_ = 0;
-  std::vector<long long> inout_, in_, tile_, loop_values_;
-  std::vector<int> written_, writer_;
+  std::vector<long long> inout_, in_, loop_values_;
+  std::vector<tile_state> tiles_;
+  std::vector<long long> calls_;  // per thread: the calls made so far (the function's state)
   run_result result_;
 };
 

@@ -2,9 +2,10 @@
 // Barrier order: when is every execution of two accesses separated by a sync() that all threads
 // of the block pass? Barriers are uniform (W030), so a sync() runs for all threads or none.
 //
-// A sync() s runs whenever an access a runs if s's context (guards and loops) encloses a's. So:
+// A sync() s runs whenever an access a runs if s's context (guards and loops) encloses a's, or
+// encloses it but for loops that surely run (runs_with). So:
 //   * in one iteration of their common loops, a (earlier) and c are ordered when some s between
-//     them in program order encloses a (and runs after it) or encloses c (and runs before it);
+//     them in program order runs with a (and after it) or runs with c (and before it);
 //   * in different iterations of a common loop L (the outermost that differs), X then Y are
 //     ordered when some s inside L encloses X and follows it, or encloses Y and precedes it.
 
@@ -36,6 +37,38 @@ constexpr bool encloses(const dsl::ir_builder& ir, const context& outer, const c
   return true;
 }
 
+// Does a loop run at least once, whatever the launch? (constant bounds, lo < hi, step >= 1)
+constexpr bool surely_runs(const dsl::ir_builder& ir, const dsl::ir_loop& loop) {
+  if (loop.grid_stride || loop.lo < 0 || loop.hi < 0 || loop.step < 0) return false;
+  const auto& lo = ir.exprs[static_cast<std::size_t>(loop.lo)];
+  const auto& hi = ir.exprs[static_cast<std::size_t>(loop.hi)];
+  const auto& step = ir.exprs[static_cast<std::size_t>(loop.step)];
+  for (const auto* e : {&lo, &hi, &step})
+    if (e->op != dsl::ir_op::constant || e->is_float) return false;
+  return lo.value < hi.value && step.value >= 1;
+}
+
+// Does a sync() with context `s` run whenever an access with context `x` runs, in the same
+// iteration of x's loops, possibly from inside loops that x is not in? It does when s's guards are
+// a prefix of x's (no condition of its own) and every loop of s that x is not in runs at least once
+// (a barrier in a loop of constant trips orders what comes before the loop against what follows).
+constexpr bool runs_with(const dsl::ir_builder& ir, const context& s, const context& x) {
+  const int g = s.guard_end - s.guard_begin;
+  if (g > x.guard_end - x.guard_begin) return false;
+  for (int i = 0; i < g; ++i) {
+    const auto& a = ir.guard_pool[static_cast<std::size_t>(s.guard_begin + i)];
+    const auto& b = ir.guard_pool[static_cast<std::size_t>(x.guard_begin + i)];
+    if (a.condition != b.condition || a.negated != b.negated) return false;
+  }
+  int shared = 0;
+  while (s.loop_begin + shared < s.loop_end && x.loop_begin + shared < x.loop_end &&
+         ir.loop_pool[static_cast<std::size_t>(s.loop_begin + shared)] == ir.loop_pool[static_cast<std::size_t>(x.loop_begin + shared)])
+    ++shared;
+  for (int p = s.loop_begin + shared; p < s.loop_end; ++p)
+    if (!surely_runs(ir, ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])])) return false;
+  return true;
+}
+
 // The number of loops enclosing both.
 constexpr int common_loops(const dsl::ir_builder& ir, const context& a, const context& c) {
   int n = 0;
@@ -55,7 +88,7 @@ constexpr bool ordered_same_iteration(const dsl::ir_builder& ir, context a, cont
   }
   for (const auto& s : ir.syncs) {
     const context cs = context_of(s);
-    if (cs.position > a.position && cs.position < c.position && (encloses(ir, cs, a) || encloses(ir, cs, c))) return true;
+    if (cs.position > a.position && cs.position < c.position && (runs_with(ir, cs, a) || runs_with(ir, cs, c))) return true;
   }
   return false;
 }

@@ -1,0 +1,20 @@
+#pragma once
+// What the checker says of a kernel body, without failing the build: for tests that put a racy
+// kernel and its twin side by side (soundness_test, precision_test).
+#include <warden/warden.hpp>
+
+namespace warden::testing {
+
+// The rule the checker reports for `body` as a kernel of Block and Params (rule::none: accepted).
+template <class Block, class... Params, class Body>
+constexpr check::rule code_of(Body body) {
+  return check::verdict_of(dsl::build_kernel<Block, Params...>(body)).finding.code;
+}
+
+// The same body with every statement under trusted(...): compiled, run, never checked.
+template <class Body>
+constexpr auto trusting(Body) {
+  return [](auto... handles) { return trusted(Body{}(handles...)); };
+}
+
+}  // namespace warden::testing
