@@ -75,6 +75,7 @@ class emitter {
           case w::dsl::ir_op::mod: op = "%"; break;
           case w::dsl::ir_op::bit_xor: op = "^"; break;
           case w::dsl::ir_op::bit_and: op = "&"; break;
+          case w::dsl::ir_op::shr: op = ">>"; break;
           case w::dsl::ir_op::less: op = "<"; break;
           case w::dsl::ir_op::greater: op = ">"; break;
           case w::dsl::ir_op::equal: op = "=="; break;

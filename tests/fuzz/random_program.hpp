@@ -269,6 +269,7 @@ class generator {
         [[fallthrough]];
       default: {
         s.kind = stmt_kind::loop;
+        if (pick(5) == 0) return tree_level_loop(depth);
         s.trips = 1 + pick(3);
         if (pick(4) == 0) {  // a run-time trip count, n % 3: none for n == 3 (a barrier inside may not run)
           s.index = bin(dsl::ir_op::mod, leaf(node::param_n), c(3));
@@ -281,6 +282,34 @@ class generator {
         levels_.pop_back();
       }
     }
+    return s;
+  }
+
+  // A tree reduction in global memory, one level per iteration: thread t < h adds element
+  // b * block + t + h into b * block + t, h = (block / 2) >> i, then a barrier. Variants that race:
+  // no barrier, or the guard t <= h (the last thread reads into the next block's window at i = 0).
+  stmt tree_level_loop(int depth) {
+    stmt s;
+    s.kind = stmt_kind::loop;
+    s.level = depth + 1;
+    s.trips = block_ == 4 ? 2 : block_ == 8 ? 3 : 4;
+    levels_.push_back(s.level);
+    auto t = leaf(node::thread);
+    auto i = leaf(node::loop_var, s.level);
+    auto h = bin(dsl::ir_op::shr, c(block_ / 2), i);
+    auto base = bin(dsl::ir_op::mul, leaf(node::block), c(block_));
+    stmt level;
+    level.kind = stmt_kind::when;
+    level.condition = pick(4) == 0 ? bin(dsl::ir_op::less, t, bin(dsl::ir_op::add, h, c(1))) : bin(dsl::ir_op::less, t, h);
+    stmt add;
+    add.kind = stmt_kind::store_inout;
+    add.index = bin(dsl::ir_op::add, base, t);
+    add.value = leaf(node::load_inout);
+    add.value->a = bin(dsl::ir_op::add, bin(dsl::ir_op::add, base, t), h);
+    level.body.push_back(add);
+    s.body.push_back(level);
+    if (pick(4) != 0) s.body.push_back(stmt{});  // sync
+    levels_.pop_back();
     return s;
   }
 
@@ -534,6 +563,7 @@ class interpreter {
       case ir_op::mod: r = y == 0 ? 0 : x % y; break;
       case ir_op::bit_xor: r = x ^ y; break;
       case ir_op::bit_and: r = x & y; break;
+      case ir_op::shr: r = y >= 0 && y < 63 ? x >> y : 0; break;
       case ir_op::less: return integer(x < y);
       case ir_op::greater: return integer(x > y);
       case ir_op::equal: return integer(x == y);

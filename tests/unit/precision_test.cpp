@@ -119,3 +119,66 @@ TEST_CASE("precision: a halo load under a thread guard passes E101 without a red
     CHECK_THAT(e.what(), Catch::Matchers::Contains("E101") && Catch::Matchers::Contains("may reach index 195"));
   }
 }
+
+// ---- 3. Shift offsets in global memory: loops of constant trips are unrolled ------------------
+//
+// Sequential addressing (Mark Harris, "Optimizing Parallel Reduction in CUDA", reduction #3), in
+// place in global memory: at level e, thread t < 32 >> e adds a[b * 64 + t + (32 >> e)] into
+// a[b * 64 + t], then a barrier. `32 >> e` is no polynomial, so the two accesses are compared once
+// per pair of levels; in one level they fall in disjoint halves, across levels the barrier orders
+// them, and every block stays in its own 64 elements.
+
+constexpr auto global_tree = [](auto k, auto a) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, 0, 6, [&](auto, auto e) {
+    auto half = 32 >> e;
+    return w::seq(w::when(t < half, a[b * 64 + t] = a[b * 64 + t] + a[b * 64 + t + half]), w::sync());
+  });
+};
+// Without the barrier, level e + 1 reads what level e stores, in one phase.
+constexpr auto global_tree_no_barrier = [](auto k, auto a) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, 0, 6, [&](auto, auto e) {
+    auto half = 32 >> e;
+    return w::when(t < half, a[b * 64 + t] = a[b * 64 + t] + a[b * 64 + t + half]);
+  });
+};
+// With t <= half, thread 32 of level 0 reads a[b * 64 + 64]: the next block's first element.
+constexpr auto global_tree_one_too_many = [](auto k, auto a) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, 0, 6, [&](auto, auto e) {
+    auto half = 32 >> e;
+    return w::seq(w::when(t <= half, a[b * 64 + t] = a[b * 64 + t] + a[b * 64 + t + half]), w::sync());
+  });
+};
+WARDEN_KERNEL(global_tree_k, w::kernel<w::block<64>, w::inout<int>>(global_tree));
+WARDEN_KERNEL(global_tree_one_too_many_k, w::kernel<w::block<64>, w::inout<int>>(w::testing::trusting(global_tree_one_too_many)));
+
+// A constant half: the two halves of each block's window are told apart by the guard alone.
+constexpr auto global_half_add = [](auto k, auto a) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::when(t < 32, a[b * 64 + t] = a[b * 64 + t] + a[b * 64 + t + 32]);
+};
+
+TEST_CASE("precision: a tree reduction in global memory with shift offsets is accepted, its racy twins are not",
+          "[precision][global]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_half_add) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree_no_barrier) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree_one_too_many) == rule::W011);
+  constexpr int blocks = 3;
+  std::vector<int> a(64 * blocks);
+  std::iota(a.begin(), a.end(), 1);
+  auto da = w::to_device(a);
+  CHECK(w::record(global_tree_k, w::grid(blocks), da).clean());
+  const std::vector<int> got = w::to_host(da);
+  for (int b = 0; b < blocks; ++b)
+    CHECK(got[static_cast<std::size_t>(b * 64)] == std::accumulate(a.begin() + b * 64, a.begin() + (b + 1) * 64, 0));
+  // The twin the checker refuses does race: block b's thread 32 reads block b + 1's element 0.
+  auto db = w::to_device(std::vector<int>(64 * blocks + 1, 1));
+  CHECK_FALSE(w::record(global_tree_one_too_many_k, w::grid(blocks), db).clean());
+}

@@ -28,9 +28,16 @@ struct block_shape {
   constexpr int threads() const { return x * y * z; }
 };
 
-// Where an expression is evaluated: the loops around it (a range of the loop pool).
+// A loop variable not fixed to one iteration (see scope::pins).
+inline constexpr long long unpinned = -1;
+
+// Where an expression is evaluated: the loops around it (a range of the loop pool), and, when the
+// global rules unroll loops of constant trips (rules.hpp, check_global_pair_unrolled), the
+// iteration each loop is fixed to, by loop id (unpinned: symbolic).
 struct scope {
   int loop_begin = 0, loop_end = 0;
+  const std::vector<long long>* pins = nullptr;
+  constexpr long long pin_of(int loop) const { return pins == nullptr ? unpinned : (*pins)[static_cast<std::size_t>(loop)]; }
 };
 
 // Does the expression depend on loaded data (loads, thread-private variables, user calls)?
@@ -88,9 +95,14 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
       const int l = loop_of(ir, s, static_cast<int>(e.value), &position);
       if (l < 0) return polynomial::invalid();
       const auto& loop = ir.loops[static_cast<std::size_t>(l)];
-      const scope outer{s.loop_begin, position};
+      const scope outer{s.loop_begin, position, s.pins};
       const polynomial lo = lower(ir, shape, outer, loop.lo);
       const polynomial step = lower(ir, shape, outer, loop.step);
+      if (const long long k = s.pin_of(l); k != unpinned) {  // unrolled (named operands: see add, below)
+        const polynomial iteration = polynomial::constant(k);
+        const polynomial advanced = step * iteration;
+        return lo + advanced;
+      }
       const polynomial counted = step * polynomial::of_symbol(symbol::counter(l));
       return lo + counted;
     }
@@ -113,6 +125,28 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
       if (!amount.is_constant() || amount.constant_part() < 0 || amount.constant_part() > 30) return polynomial::invalid();
       const polynomial x = lower(ir, shape, s, e.a);
       return (1LL << amount.constant_part()) * x;
+    }
+    case ir_op::shr: case ir_op::div: case ir_op::mod: case ir_op::bit_and: case ir_op::bit_or: case ir_op::bit_xor:
+    case ir_op::min: case ir_op::max: {
+      // Only of constants (an unrolled loop makes `32 >> e` one): no polynomial divides or masks.
+      const polynomial x = lower(ir, shape, s, e.a);
+      const polynomial y = lower(ir, shape, s, e.b);
+      if (!x.is_constant() || !y.is_constant()) return polynomial::invalid();
+      const long long u = x.constant_part(), v = y.constant_part();
+      if ((e.op == ir_op::shr && (u < 0 || v < 0 || v >= 63)) || ((e.op == ir_op::div || e.op == ir_op::mod) && v == 0))
+        return polynomial::invalid();
+      long long r = 0;
+      switch (e.op) {
+        case ir_op::shr: r = u >> v; break;
+        case ir_op::div: r = u / v; break;
+        case ir_op::mod: r = u % v; break;
+        case ir_op::bit_and: r = u & v; break;
+        case ir_op::bit_or: r = u | v; break;
+        case ir_op::bit_xor: r = u ^ v; break;
+        case ir_op::min: r = u < v ? u : v; break;
+        default: r = u > v ? u : v; break;
+      }
+      return polynomial::constant(r);
     }
     default: return polynomial::invalid();
   }
@@ -378,12 +412,33 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   return true;
 }
 
-// The range [lo, hi] of sum c_v * v over thread variables and static counters, with constant c_v.
+constexpr long long floor_div(long long a, long long b) {  // b > 0
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// Narrows [lo, hi], the range of variable `var`, by the facts of one access's own guards: `c * var
+// + r <= 0` with constant c and r, and pins. (The guards of an access hold whenever it runs.)
+constexpr void narrow_by(const facts& known, int var, long long& lo, long long& hi) {
+  for (const polynomial& f : known.at_most_zero) {
+    const linear_form g = linearise(f);
+    if (!g.ok || g.terms.size() != 1 || g.terms[0].var != var || !g.terms[0].coefficient.is_constant() || !g.rest.is_constant())
+      continue;
+    const long long c = g.terms[0].coefficient.constant_part(), r = g.rest.constant_part();
+    if (c > 0) hi = hi < floor_div(-r, c) ? hi : floor_div(-r, c);        // var <= -r / c
+    else if (c < 0) lo = lo > -floor_div(-r, -c) ? lo : -floor_div(-r, -c);  // var >= r / |c|
+  }
+  for (const auto& p : known.pins)
+    if (p.var == var) lo = hi = p.value;
+}
+
+// The range [lo, hi] of sum c_v * v over thread variables and static counters, with constant c_v,
+// narrowed by `own`, the facts of the guards of the access the form belongs to (if given).
 struct span_range {
   long long lo = 0, hi = 0;
   bool ok = true;
 };
-constexpr span_range range_of(const ir_builder& ir, block_shape shape, const linear_form& form, varying vary) {
+constexpr span_range range_of(const ir_builder& ir, block_shape shape, const linear_form& form, varying vary,
+                              const facts* own = nullptr) {
   span_range r;
   for (const auto& t : form.terms) {
     if (symbol::is_block(t.var)) continue;
@@ -393,9 +448,18 @@ constexpr span_range range_of(const ir_builder& ir, block_shape shape, const lin
       r.ok = false;
       return r;
     }
-    const long long a = t.coefficient.constant_part() * max->constant_part();
-    if (a < 0) r.lo += a;
-    else r.hi += a;
+    long long lo = 0, hi = max->constant_part();  // thread ids and iteration counters start at 0
+    if (own != nullptr) {
+      long long nlo = lo, nhi = hi;
+      narrow_by(*own, t.var, nlo, nhi);
+      if (nlo <= nhi) {  // (guards that exclude every value leave the plain range: still a bound)
+        lo = nlo;
+        hi = nhi;
+      }
+    }
+    const long long c = t.coefficient.constant_part();
+    r.lo += c < 0 ? c * hi : c * lo;
+    r.hi += c < 0 ? c * lo : c * hi;
   }
   return r;
 }

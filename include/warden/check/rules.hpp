@@ -32,7 +32,9 @@ struct finding {
   constexpr explicit operator bool() const { return code != rule::none; }
 };
 
-constexpr scope scope_of(const dsl::ir_access& a) { return {a.loop_begin, a.loop_end}; }
+constexpr scope scope_of(const dsl::ir_access& a, const std::vector<long long>* pins = nullptr) {
+  return {a.loop_begin, a.loop_end, pins};
+}
 
 // ---- W030, W031: collectives under thread-dependent control -------------------------------------
 
@@ -295,13 +297,38 @@ constexpr int common_guards(const ir_builder& ir, const dsl::ir_access& a, const
   return agreeing_guards(ir, a.guard_begin, c.guard_begin, n);
 }
 
-// Facts from the guards both accesses are under.
-constexpr facts common_facts(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c) {
+// Does expression `id` read the variable of a loop that the two pin sets fix to different iterations?
+constexpr bool reads_split_loop(const ir_builder& ir, int id, const std::vector<long long>* pa, const std::vector<long long>* pc) {
+  if (id < 0 || pa == nullptr) return false;
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == ir_op::loop_var) {
+    const auto l = static_cast<std::size_t>(e.value);
+    return l < pa->size() && (*pa)[l] != (*pc)[l];
+  }
+  return reads_split_loop(ir, e.a, pa, pc) || reads_split_loop(ir, e.b, pa, pc);
+}
+
+// Facts from the guards both accesses are under. With loops unrolled (pins), a guard that reads a
+// loop the two accesses run in different iterations of says different things of each: left out.
+constexpr facts common_facts(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
+                             const std::vector<long long>* pins_a = nullptr, const std::vector<long long>* pins_c = nullptr) {
   facts out;
   const int n = common_guards(ir, a, c);
   for (int g = 0; g < n; ++g) {
     const auto& x = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)];
-    learn(ir, shape, scope_of(a), x.condition, x.negated, out);
+    if (reads_split_loop(ir, x.condition, pins_a, pins_c)) continue;
+    learn(ir, shape, scope_of(a, pins_a), x.condition, x.negated, out);
+  }
+  return out;
+}
+
+// Facts from all the guards of one access: they hold whenever it runs.
+constexpr facts own_facts(const ir_builder& ir, block_shape shape, const dsl::ir_access& a,
+                          const std::vector<long long>* pins = nullptr) {
+  facts out;
+  for (int g = a.guard_begin; g < a.guard_end; ++g) {
+    const auto& x = ir.guard_pool[static_cast<std::size_t>(g)];
+    learn(ir, shape, scope_of(a, pins), x.condition, x.negated, out);
   }
   return out;
 }
@@ -319,7 +346,9 @@ constexpr bool gcd_excludes(const linear_form& f, long long d, const facts& know
 }
 
 // Do two accesses stay inside their own block's window (`b * S + f`, f spanning < S elements)?
-constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const linear_form& la, const linear_form& lc) {
+// `own_a` and `own_c`, the facts of each access's own guards, narrow f where given.
+constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const linear_form& la, const linear_form& lc,
+                                const facts* own_a = nullptr, const facts* own_c = nullptr) {
   linear_form blocks_a, blocks_c;
   for (const auto& t : la.terms)
     if (symbol::is_block(t.var)) blocks_a.add(t.var, t.coefficient);
@@ -328,11 +357,31 @@ constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const l
   if (blocks_a.terms.empty() || !blocks_a.same_variables(blocks_c)) return false;
   const polynomial offset = lc.rest - la.rest;
   if (!offset.is_constant()) return false;
-  const span_range ra = range_of(ir, shape, la, varying{}), rc = range_of(ir, shape, lc, varying{});
+  const span_range ra = range_of(ir, shape, la, varying{}, own_a), rc = range_of(ir, shape, lc, varying{}, own_c);
   if (!ra.ok || !rc.ok) return false;
   const long long d = offset.constant_part();
   const long long hi = ra.hi > rc.hi + d ? ra.hi : rc.hi + d, lo = ra.lo < rc.lo + d ? ra.lo : rc.lo + d;
   return radix_injective(ir, shape, blocks_a, facts{}, varying{true, false, false}, hi - lo);
+}
+
+// Inside one block (block ids equal), do the two indices fall in disjoint ranges? Both must have
+// the same block part and a constant offset, so that only their thread and counter parts differ:
+// `a[b * 64 + t]` under t < 16 and `a[b * 64 + t + 16]` under t < 16 never meet in a block.
+constexpr bool disjoint_in_block(const ir_builder& ir, block_shape shape, const linear_form& la, const linear_form& lc,
+                                 const facts& own_a, const facts& own_c) {
+  if (!la.ok || !lc.ok) return false;
+  linear_form blocks_a, blocks_c;
+  for (const auto& t : la.terms)
+    if (symbol::is_block(t.var)) blocks_a.add(t.var, t.coefficient);
+  for (const auto& t : lc.terms)
+    if (symbol::is_block(t.var)) blocks_c.add(t.var, t.coefficient);
+  if (!blocks_a.same_variables(blocks_c)) return false;
+  const polynomial offset = lc.rest - la.rest;
+  if (!offset.is_constant()) return false;
+  const span_range ra = range_of(ir, shape, la, varying{}, &own_a), rc = range_of(ir, shape, lc, varying{}, &own_c);
+  if (!ra.ok || !rc.ok) return false;
+  const long long d = offset.constant_part();
+  return ra.hi < rc.lo + d || rc.hi + d < ra.lo;
 }
 
 constexpr rule global_rule(const dsl::ir_access& a, const dsl::ir_access& c) {
@@ -359,9 +408,11 @@ enum class separation : unsigned char {
 };
 
 constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
-                              const linear_form& la, const linear_form& lc) {
+                              const linear_form& la, const linear_form& lc, const std::vector<long long>* pins_a = nullptr,
+                              const std::vector<long long>* pins_c = nullptr) {
   if (!la.ok || !lc.ok) return separation::across_blocks;
-  const facts known = common_facts(ir, shape, a, c);
+  const facts known = common_facts(ir, shape, a, c, pins_a, pins_c);
+  const facts own_a = own_facts(ir, shape, a, pins_a), own_c = own_facts(ir, shape, c, pins_c);
   const bool same = la.same_variables(lc);
   const polynomial offset = lc.rest - la.rest;
   const bool constant_offset = same && offset.is_constant();
@@ -372,9 +423,10 @@ constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl
     return constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, vary) : gcd_excludes(la, d, known, vary));
   };
   if (never_meet(varying{true, true})) return separation::never_meet;
-  if (shape.grid_rank > 0 && !blocks_separated(ir, shape, la, lc)) return separation::across_blocks;
-  // Inside one block: the same tests with the block ids equal.
-  return never_meet(varying{false, true}) ? separation::never_meet : separation::within_block;
+  if (shape.grid_rank > 0 && !blocks_separated(ir, shape, la, lc, &own_a, &own_c)) return separation::across_blocks;
+  // Inside one block: the same tests with the block ids equal, and disjoint ranges.
+  if (never_meet(varying{false, true}) || disjoint_in_block(ir, shape, la, lc, own_a, own_c)) return separation::never_meet;
+  return separation::within_block;
 }
 
 constexpr bool same_form(const linear_form& x, const linear_form& y) {
@@ -398,6 +450,113 @@ constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int
   return {};
 }
 
+// Loops of constant trips are unrolled for a pair whose indices are no polynomials as written
+// (`a[b * 64 + t + (32 >> e)]`: a shift by the loop variable): at most this many pairs of
+// choices of iterations, and loops of at most this many trips.
+inline constexpr long long max_unrolled_pairs = 1024;
+inline constexpr long long max_unrolled_trips = 64;
+
+// A global pair with loops unrolled: every loop of constant trips around either access is fixed to
+// each of its iterations in turn, independently for the two accesses (so both the same and
+// different iterations are compared), and the pair is judged for each choice as written then. A
+// choice is safe when the two accesses stay in their own blocks' windows and the barriers order
+// them for that relation (the same iteration of every unrolled common loop, or different ones from
+// the first that differs), or else when they never meet at all. Loops with run-time trips stay
+// symbolic and must order the accesses across their iterations, as in the symbolic check.
+// (Each side's forms and facts are computed once per iteration: the pairs then cost little, which
+// keeps clang's constant-evaluation step limit away.)
+constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape shape, int i, int j) {
+  const auto& a = ir.accesses[static_cast<std::size_t>(i)];
+  const auto& c = ir.accesses[static_cast<std::size_t>(j)];
+  finding conflict{global_rule(a, c), i, j};
+  conflict.across_blocks = true;
+  struct unrolled {
+    int loop;
+    long long trips;
+  };
+  std::vector<unrolled> loops_a, loops_c;
+  long long choices_a = 1, choices_c = 1;
+  for (int side = 0; side < 2; ++side) {
+    const auto& x = side == 0 ? a : c;
+    for (int p = x.loop_begin; p < x.loop_end; ++p) {
+      const int l = ir.loop_pool[static_cast<std::size_t>(p)];
+      const auto trips = static_trip_count(ir, shape, l);
+      if (!trips) continue;
+      if (*trips == 0) return {};  // the access never runs
+      if (*trips > max_unrolled_trips) return conflict;
+      (side == 0 ? loops_a : loops_c).push_back({l, *trips});
+      (side == 0 ? choices_a : choices_c) *= *trips;
+    }
+  }
+  if (loops_a.empty() && loops_c.empty()) return conflict;  // nothing to unroll: as the symbolic check said
+  if (choices_a * choices_c > max_unrolled_pairs) return conflict;
+  const context ca = context_of(a), cc = context_of(c);
+  const int common = common_loops(ir, ca, cc);
+
+  // One side's pins for choice n (an odometer over its unrolled loops).
+  auto pins_for = [&](const std::vector<unrolled>& loops, long long n) {
+    std::vector<long long> pins(ir.loops.size(), unpinned);
+    for (const auto& u : loops) {
+      pins[static_cast<std::size_t>(u.loop)] = n % u.trips;
+      n /= u.trips;
+    }
+    return pins;
+  };
+  struct side_choice {
+    std::vector<long long> pins;
+    linear_form form;
+    facts own;
+  };
+  auto sides = [&](const dsl::ir_access& x, const std::vector<unrolled>& loops, long long count) {
+    std::vector<side_choice> out;
+    for (long long n = 0; n < count; ++n) {
+      side_choice ch;
+      ch.pins = pins_for(loops, n);
+      ch.form = linearise(lower(ir, shape, scope_of(x, &ch.pins), x.index));
+      ch.own = own_facts(ir, shape, x, &ch.pins);
+      out.push_back(ch);
+    }
+    return out;
+  };
+  const std::vector<side_choice> at_a = sides(a, loops_a, choices_a), at_c = sides(c, loops_c, choices_c);
+
+  // The barrier order each relation has, computed once.
+  bool symbolic_ordered = true;  // across iterations of the common loops left symbolic
+  std::vector<char> ordered_after(static_cast<std::size_t>(common), 0);
+  for (int d = 0; d < common; ++d) {
+    const bool ordered = ordered_different_iterations(ir, ca, cc, d);
+    ordered_after[static_cast<std::size_t>(d)] = ordered;
+    const int l = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + d)];
+    if (at_a[0].pins[static_cast<std::size_t>(l)] == unpinned && may_repeat(ir, shape, ca, d) && !ordered) {
+      symbolic_ordered = false;
+      conflict.loop = l;
+    }
+  }
+  const bool same_ordered = ordered_same_iteration(ir, ca, cc);
+
+  for (const side_choice& x : at_a) {
+    if (!x.form.ok) return conflict;
+    for (const side_choice& y : at_c) {
+      if (!y.form.ok) return conflict;
+      int first = -1;  // the first unrolled common loop the two run in different iterations of
+      for (int d = 0; d < common && first < 0; ++d) {
+        const auto l = static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + d)]);
+        if (x.pins[l] != unpinned && x.pins[l] != y.pins[l]) first = d;
+      }
+      const bool ordered = symbolic_ordered && (first < 0 ? same_ordered : ordered_after[static_cast<std::size_t>(first)] != 0);
+      // Ordered inside a block: enough that the blocks keep to their own windows.
+      if (ordered && (shape.grid_rank == 0 || blocks_separated(ir, shape, x.form, y.form, &x.own, &y.own))) continue;
+      const separation apart = separate(ir, shape, a, c, x.form, y.form, &x.pins, &y.pins);
+      if (apart == separation::never_meet || (apart == separation::within_block && ordered)) continue;
+      conflict.across_blocks = apart == separation::across_blocks;
+      if (!conflict.across_blocks && first >= 0)
+        conflict.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + first)];
+      return conflict;
+    }
+  }
+  return {};
+}
+
 constexpr finding check_global(const ir_builder& ir, block_shape shape) {
   const int n = static_cast<int>(ir.accesses.size());
   // Each access's index form, computed once and numbered by distinct form: kernels repeat the
@@ -418,9 +577,15 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
     }
     return id;
   };
+  // A separation depends on the guards each access is under (its own facts) and on those they
+  // share: memoised by both forms and both guard lists.
   struct known_separation {
-    int form_a, form_c, access, guards;  // access: one of the pair it was computed for
+    int form_a, form_c, access_a, access_c;  // the pair it was computed for
     separation apart;
+  };
+  auto same_guards = [&](const dsl::ir_access& x, const dsl::ir_access& y) {
+    const int n = x.guard_end - x.guard_begin;
+    return n == y.guard_end - y.guard_begin && agreeing_guards(ir, x.guard_begin, y.guard_begin, n) == n;
   };
   std::vector<known_separation> memo;
   for (int i = 0; i < n; ++i)
@@ -429,16 +594,21 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
       if (is_shared(a) || is_shared(c) || a.target != c.target || a.trusted || c.trusted) continue;
       if (global_rule(a, c) == rule::none) continue;
-      const int fa = form(i), fc = form(j), guards = common_guards(ir, a, c);
+      const int fa = form(i), fc = form(j);
+      if (!forms[static_cast<std::size_t>(fa)].ok || !forms[static_cast<std::size_t>(fc)].ok) {
+        if (finding f = check_global_pair_unrolled(ir, shape, i, j)) return f;
+        continue;
+      }
       int hit = -1;
       for (int m = 0; m < static_cast<int>(memo.size()) && hit < 0; ++m) {
         const known_separation& k = memo[static_cast<std::size_t>(m)];
-        if (k.form_a != fa || k.form_c != fc || k.guards != guards) continue;
-        const auto& r = ir.accesses[static_cast<std::size_t>(k.access)];
-        if (agreeing_guards(ir, r.guard_begin, a.guard_begin, guards) == guards) hit = m;
+        if (k.form_a != fa || k.form_c != fc) continue;
+        if (same_guards(ir.accesses[static_cast<std::size_t>(k.access_a)], a) &&
+            same_guards(ir.accesses[static_cast<std::size_t>(k.access_c)], c))
+          hit = m;
       }
       if (hit < 0) {
-        memo.push_back({fa, fc, i, guards, separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)])});
+        memo.push_back({fa, fc, i, j, separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)])});
         hit = static_cast<int>(memo.size()) - 1;
       }
       if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart)) return f;
