@@ -56,6 +56,7 @@ struct stmt {
   expr_ptr condition;     // when
   int trips = 0, level = 0;  // loop (index: a run-time trip count instead of trips); scope: its nesting level
   int tile = 0;           // store_tile: the tile stored to; scope: the tile it declares
+  bool trusted = false;   // under trusted(...): the checker gives up pairs of trusted accesses only
   std::vector<stmt> body, otherwise;
 };
 
@@ -64,7 +65,7 @@ struct program {
   int tile = 18;               // the size of tile 0, around the whole body
   std::vector<int> tiles;      // every tile's size, by declaration (tiles[0] == tile)
   bool n_unsigned = false;     // n is value<unsigned>
-  bool extended = false;       // uses unsigned, float, calls or nested tiles (the bridge leaves these out)
+  bool extended = false;       // uses unsigned, float, calls, nested tiles or trusted (the bridge leaves these out)
   std::vector<stmt> body;
 };
 
@@ -226,6 +227,18 @@ class generator {
     }
   }
   stmt statement(int depth) {
+    stmt s = plain_statement(depth);
+    // A store, sink or atomic under trusted(...), next to plain ones (never a barrier: W030 gives
+    // trusted barriers up, and the interpreter would report their divergence).
+    if ((s.kind == stmt_kind::store_inout || s.kind == stmt_kind::store_tile || s.kind == stmt_kind::sink ||
+         s.kind == stmt_kind::atomic_add) &&
+        pick(8) == 0) {
+      s.trusted = true;
+      extended_ = true;
+    }
+    return s;
+  }
+  stmt plain_statement(int depth) {
     stmt s;
     const int k = depth >= 2 ? pick(5) : pick(8);
     switch (k) {
@@ -363,6 +376,11 @@ class lowering {
     return -1;
   }
   void describe(const stmt& s) {
+    if (s.trusted) ++b_.trusted_depth;
+    describe_statement(s);
+    if (s.trusted) --b_.trusted_depth;
+  }
+  void describe_statement(const stmt& s) {
     using dsl::access_kind;
     using dsl::memory_kind;
     switch (s.kind) {
@@ -428,6 +446,14 @@ class lowering {
 struct run_result {
   recording record;
   bool out_of_bounds = false;
+  // Every access again, with whether it was made under trusted(...): the fuzzer's own oracle
+  // leaves out the pairs the checker gives up (both trusted).
+  struct event {
+    access_event access;
+    bool trusted = false;
+  };
+  std::vector<event> events;
+  bool any_trusted = false;
 };
 
 class interpreter {
@@ -483,7 +509,10 @@ class interpreter {
   static long long as_u32(long long v) { return static_cast<long long>(static_cast<unsigned>(v)); }
 
   void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k) {
-    result_.record.record({block_, t, phase_, m, target, i, k});
+    const access_event e{block_, t, phase_, m, target, i, k};
+    result_.record.record(e);
+    result_.events.push_back({e, trusted_depth_ > 0});
+    result_.any_trusted = result_.any_trusted || trusted_depth_ > 0;
   }
   // The element an index selects (a float index converted as C++ converts it: toward zero), or
   // 0 with out_of_bounds set.
@@ -572,6 +601,11 @@ class interpreter {
     return integer(u ? as_u32(r) : r);
   }
   void exec(const stmt& s, const std::vector<int>& active) {
+    if (s.trusted) ++trusted_depth_;
+    exec_statement(s, active);
+    if (s.trusted) --trusted_depth_;
+  }
+  void exec_statement(const stmt& s, const std::vector<int>& active) {
     switch (s.kind) {
       case stmt_kind::store_inout: case stmt_kind::store_tile: case stmt_kind::atomic_add:
         for (int t : active) {
@@ -624,7 +658,7 @@ class interpreter {
   int grid_;
   long long n_;
   float p_value_;
-  int block_ = 0, phase_ = 0;
+  int block_ = 0, phase_ = 0, trusted_depth_ = 0;
   std::vector<long long> inout_, in_, loop_values_;
   std::vector<tile_state> tiles_;
   std::vector<long long> calls_;  // per thread: the calls made so far (the function's state)

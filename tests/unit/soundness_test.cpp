@@ -171,6 +171,45 @@ TEST_CASE("launch inputs: the bounds check sees the value the kernel receives, a
   w::launch(w::on_cpu, below_limit_k, w::grid(2), out, 64);
 }
 
+// Narrowing and sign-changing conversions (issue 20, class 2): each launch is judged on the value
+// the kernel receives, and the stores counted show that value is the one that ran.
+WARDEN_KERNEL(below_short_limit_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned short>>([](auto k, auto out, auto limit) {
+  auto i = k.global_id();
+  return w::when(i < limit, out[i] = 1);
+}));
+WARDEN_KERNEL(below_int_limit_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>([](auto k, auto out, auto limit) {
+  auto i = k.global_id();
+  return w::when(i < limit, out[i] = 1);
+}));
+WARDEN_KERNEL(first_if_k, w::kernel<w::block<64>, w::out<int>, w::value<bool>>([](auto k, auto out, auto flag) {
+  auto i = k.global_id();
+  return w::when(i < flag, out[i] = 1);
+}));
+
+TEST_CASE("launch inputs: narrowing and sign-changing conversions are judged as the kernel receives them",
+          "[soundness][launch]") {
+  auto stores = [](const auto& out) {
+    const std::vector<int> h = w::to_host(out);
+    int n = 0;
+    for (int v : h) n += v;
+    return n;
+  };
+  // 65600 as unsigned short is 64: within a buffer of 64, though 65600 itself is not.
+  auto out = w::to_device(std::vector<int>(64, 0));
+  w::launch(w::on_cpu, below_short_limit_k, w::grid(2), out, 65600);
+  CHECK(stores(out) == 64);
+  // 65535 stays 65535: 128 threads store, past the end of 64.
+  CHECK_THROWS_AS(w::launch(w::on_cpu, below_short_limit_k, w::grid(2), out, 65535), w::bounds_error);
+  // 3000000000u as int is negative: no thread stores, so nothing can overrun.
+  auto untouched = w::to_device(std::vector<int>(1, 0));
+  w::launch(w::on_cpu, below_int_limit_k, w::grid(2), untouched, 3000000000u);
+  CHECK(stores(untouched) == 0);
+  // 2 as bool is true (1): one thread stores.
+  auto one = w::to_device(std::vector<int>(1, 0));
+  w::launch(w::on_cpu, first_if_k, w::grid(2), one, 2);
+  CHECK(stores(one) == 1);
+}
+
 TEST_CASE("launch inputs: a buffer whose byte count would wrap is out of memory, not small", "[soundness][memory]") {
   CHECK_THROWS_AS(w::managed_buffer<int>(std::size_t{1} << 62), w::out_of_memory);
   CHECK_THROWS_AS(w::device_buffer<double>(static_cast<std::size_t>(-1) / 4), w::out_of_memory);

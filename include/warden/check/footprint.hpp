@@ -36,6 +36,15 @@ struct footprint {
   long long row_lo = LLONG_MAX, row_hi = LLONG_MIN, col_lo = LLONG_MAX, col_hi = LLONG_MIN;
 
   constexpr const long long* pass(int p) const { return elements.data() + p * threads; }
+
+  // Every instance at an element not known: what a trusted access promises the accesses around it
+  // (docs/soundness.md, "Escape hatches": trusted gives up only the pairs it makes alone).
+  constexpr void forget_elements() {
+    for (int i = 0; i < passes * threads; ++i)
+      if (elements[i] != no_instance) elements[i] = unknown_element;
+    some_unknown_element = true;
+    all_known = false;
+  }
   constexpr long long counter(int p, int level) const { return counters[p * depth + level]; }
 
   // Room for one more pass (capacity doubles), its counters copied from `at`.

@@ -251,12 +251,26 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
     }
   }
 
-  // W020 / W021: two threads, one element, one phase.
+  // W020 / W021: two threads, one element, one phase. A trusted access gives up only the pairs
+  // of trusted accesses; with the others it takes part at an element not known.
+  std::vector<footprint> forgotten(static_cast<std::size_t>(n));
+  std::vector<char> forgotten_done(static_cast<std::size_t>(n), 0);
+  auto pair_print = [&](int i) -> const footprint& {
+    if (!ir.accesses[static_cast<std::size_t>(i)].trusted) return print(i);
+    if (!forgotten_done[static_cast<std::size_t>(i)]) {
+      // (Built afresh, not copied: a footprint's spare capacity is uninitialised, which constant
+      // evaluation refuses to copy.)
+      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)]);
+      forgotten[static_cast<std::size_t>(i)].forget_elements();
+      forgotten_done[static_cast<std::size_t>(i)] = 1;
+    }
+    return forgotten[static_cast<std::size_t>(i)];
+  };
   for (int i = 0; i < n; ++i)
     for (int j = i; j < n; ++j) {
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (!is_shared(a) || !is_shared(c) || a.target != c.target || a.trusted || c.trusted) continue;
+      if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
       if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
       const dsl::ir_tile* tile = tile_of(ir, a.target);
       if (tile == nullptr) continue;
@@ -268,7 +282,7 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
           continue;
         finding f{relation < 0 ? rule::W020 : rule::W021, i, j};
         if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
-        if (const meeting m = find_meeting(print(i), print(j), common, relation, tile_elements(*tile))) {
+        if (const meeting m = find_meeting(pair_print(i), pair_print(j), common, relation, tile_elements(*tile))) {
           f.thread1 = m.thread1;
           f.thread2 = m.thread2;
           f.element = m.element;
@@ -592,8 +606,13 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
     for (int j = i; j < n; ++j) {
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (is_shared(a) || is_shared(c) || a.target != c.target || a.trusted || c.trusted) continue;
+      if (is_shared(a) || is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
       if (global_rule(a, c) == rule::none) continue;
+      if (a.trusted || c.trusted) {  // with a plain access, a trusted one may touch any element
+        const separation apart = shape.grid_rank == 0 ? separation::within_block : separation::across_blocks;
+        if (finding f = check_global_pair(ir, shape, i, j, apart)) return f;
+        continue;
+      }
       const int fa = form(i), fc = form(j);
       if (!forms[static_cast<std::size_t>(fa)].ok || !forms[static_cast<std::size_t>(fc)].ok) {
         if (finding f = check_global_pair_unrolled(ir, shape, i, j)) return f;
