@@ -76,6 +76,14 @@ class wrap_error : public error {
   using error::error;
 };
 
+// E105: a buffer of a space the host indexes (pinned, managed, host) was to be made from a pool
+// whose memory the host cannot reach (device), or such a pool was made a default pool for it.
+// Thrown before any memory is allocated.
+class space_error : public error {
+ public:
+  using error::error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

@@ -1,5 +1,6 @@
 // Buffers and transfers on the cpu backend (device memory is host memory there).
 #include <warden/memory/buffer.hpp>
+#include <warden/memory/default_pool.hpp>
 #include <warden/memory/transfer.hpp>
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../support/device_space_resource.hpp"
 #include "../support/scripted_clock.hpp"
 
 namespace {
@@ -123,4 +125,19 @@ TEST_CASE("host access waits for the last writer; the free is ordered after ever
   CHECK(sum == 3);
   CHECK(state->waits >= 2);
   CHECK(state->completed[reader.handle()] == state->issued[reader.handle()]);
+}
+
+TEST_CASE("a buffer the host indexes cannot come from a pool of device memory (E105)", "[buffer][space]") {
+  warden::memory_pool device_pool(warden::testing::device_space_resource(64u << 20));
+  CHECK(device_pool.space_name() == "device");
+  CHECK_THROWS_WITH(warden::pinned_buffer<float>(16, device_pool),
+                    Catch::Matchers::StartsWith("E105 [pool-space] warden::buffer: a pinned buffer from a pool of device memory"));
+  CHECK_THROWS_AS(warden::managed_buffer<float>(16, device_pool), warden::space_error);
+  CHECK_THROWS_AS(warden::set_default_pool<warden::space::pinned>(device_pool), warden::space_error);
+  CHECK(device_pool.stats().allocation_count == 0);  // refused before any memory was taken
+  // Device buffers may come from it, and pinned ones from a pool of host-reachable memory.
+  warden::device_buffer<float> d(16, device_pool);
+  warden::memory_pool host_pool(warden::host_resource(64u << 20));
+  warden::pinned_buffer<float> h(16, host_pool);
+  CHECK(h.size() == 16);
 }

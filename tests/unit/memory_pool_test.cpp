@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "../support/device_space_resource.hpp"
 #include "../support/scripted_clock.hpp"
 
 namespace ps = warden::pool_sizes;
@@ -244,7 +245,7 @@ TEST_CASE("an upstream that runs out: recovery, then out_of_memory", "[memory_po
 
 TEST_CASE("stream-ordered reuse: another stream waits for the freeing stream's event", "[memory_pool]") {
   auto state = std::make_shared<warden::testing::scripted_clock::shared_state>();
-  warden::host_resource upstream(1024 * MiB);
+  warden::testing::device_space_resource upstream(1024 * MiB);  // device memory: s1's own work runs in order
   memory_pool pool(std::make_unique<warden::testing::scripted_clock>(state), upstream);
   const warden::stream_ref s1(reinterpret_cast<void*>(0x1001));
   const warden::stream_ref s2(reinterpret_cast<void*>(0x2001));
@@ -268,6 +269,30 @@ TEST_CASE("stream-ordered reuse: another stream waits for the freeing stream's e
     pool.deallocate(on_s2, s2);
     pool.deallocate(later, s2);
     warden::testing::finish(*state, s2);
+  }
+}
+
+TEST_CASE("memory the host reaches is reused only once its stream has passed the free, on that stream too",
+          "[memory_pool][host-visible]") {
+  // A pinned staging block freed on s while a copy queued on s still reads it: handing it to the
+  // next request on s at once would let the host overwrite what the copy has not yet read.
+  auto state = std::make_shared<warden::testing::scripted_clock::shared_state>();
+  warden::host_resource upstream(1024 * MiB);  // space::host: the host writes a new block at once
+  memory_pool pool(std::make_unique<warden::testing::scripted_clock>(state), upstream);
+  CHECK(pool.host_accessible());
+  const warden::stream_ref s(reinterpret_cast<void*>(0x1001));
+  for (std::size_t bytes : {std::size_t{4096}, 12 * MiB}) {
+    INFO("bytes = " << bytes);
+    const pool_allocation a = pool.allocate(bytes, s);
+    pool.deallocate(a, s);  // a copy on s may still read it
+    const pool_allocation next = pool.allocate(bytes, s);
+    CHECK(next.ptr != a.ptr);
+    warden::testing::finish(*state, s);  // the copy has run
+    const pool_allocation later = pool.allocate(bytes, s);
+    CHECK(later.ptr == a.ptr);
+    pool.deallocate(next, s);
+    pool.deallocate(later, s);
+    warden::testing::finish(*state, s);
   }
 }
 

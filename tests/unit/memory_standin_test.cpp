@@ -283,6 +283,32 @@ TEST_CASE("transfers in stream order", "[standin][transfer]") {
   CHECK(no_misuse());
 }
 
+TEST_CASE("two uploads on a busy stream: the second's staging block is not the first's", "[standin][transfer][host-visible]") {
+  // The pinned staging block of the first upload goes back to the pool while its copy is still
+  // queued; the host must not write the second upload into it before that copy has run.
+  standin::reset();
+  w::stream s;
+  standin::hold(s.ref().native());
+  w::device_buffer<int> first = w::to_device_async(std::vector<int>(4096, 1), s);
+  w::device_buffer<int> second = w::to_device_async(std::vector<int>(4096, 2), s);
+  standin::release(s.ref().native());
+  CHECK(w::to_host(first)[100] == 1);
+  CHECK(w::to_host(second)[100] == 2);
+  // A loop that fills a pinned buffer on the host and copies it each time.
+  standin::hold(s.ref().native());
+  std::vector<w::device_buffer<int>> uploads;
+  for (int round = 0; round < 4; ++round) {
+    w::pinned_buffer<int> staging(1024, s);
+    for (int i = 0; i < 1024; ++i) staging[static_cast<std::size_t>(i)] = round;
+    w::device_buffer<int> d(1024, s);
+    w::copy_async(d, staging, s);
+    uploads.push_back(std::move(d));
+  }
+  standin::release(s.ref().native());
+  for (int round = 0; round < 4; ++round) CHECK(w::to_host(uploads[static_cast<std::size_t>(round)])[7] == round);
+  CHECK(no_misuse());
+}
+
 TEST_CASE("work on one stream after a write on another waits for it", "[standin][transfer]") {
   standin::reset();
   w::stream writer, reader;

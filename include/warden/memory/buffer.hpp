@@ -58,6 +58,7 @@ class buffer {
   buffer(std::size_t n, memory_pool& pool, stream_ref stream = default_stream,
          detail::source_location where = detail::source_location::current())
       : pool_(&pool), stream_(stream), size_(n) {
+    detail::check_pool_space<Space>(pool, "warden::buffer");
     if (n > static_cast<std::size_t>(-1) / sizeof(T))  // n * sizeof(T) would wrap to a small size
       throw out_of_memory("warden::buffer: " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
                               " bytes are more bytes than a size_t can count",

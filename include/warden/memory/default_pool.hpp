@@ -77,6 +77,7 @@ memory_pool& default_pool(int device = detail::current_device()) {
 // for as long as they use it. Buffers already allocated go back to the pool they came from.
 template <memory_space S = space::device>
 void set_default_pool(memory_pool& pool, int device = detail::current_device()) {
+  detail::check_pool_space<S>(pool, "warden::set_default_pool");
   auto& registry = detail::default_pool_registry<S>::instance();
   std::lock_guard lock(registry.mutex);
   registry.pools[device] = &pool;

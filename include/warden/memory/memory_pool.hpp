@@ -10,7 +10,9 @@
 //    segments, larger ones from 20 MiB segments (or their own beyond 10 MiB), so small blocks do
 //    not pin big segments.
 // Stream order: a block freed on stream s is reused on s at once (s runs in order), and on another
-// stream only once the stream_clock says s has passed the free. Memory returns to the upstream only
+// stream only once the stream_clock says s has passed the free. Memory the host can reach (pinned,
+// managed, host) waits for the clock on s too: the host writes into a new buffer at once, while a
+// copy queued on s may still be reading the old one. Memory returns to the upstream only
 // from empty_cache(), out-of-memory recovery and the destructor, each after waiting for the streams.
 
 #include <algorithm>
@@ -118,7 +120,8 @@ class memory_pool {
   template <upstream_resource U>
   memory_pool(std::unique_ptr<stream_clock> clock, U upstream, pool_options options = {})
       : upstream_(std::make_unique<detail::upstream_model<U>>(std::move(upstream))),
-        clock_(std::move(clock)), options_(options) {}
+        clock_(std::move(clock)), options_(options), space_name_(U::memory_space::name),
+        host_accessible_(U::memory_space::is_host_accessible) {}
 
   memory_pool(const memory_pool&) = delete;
   memory_pool& operator=(const memory_pool&) = delete;
@@ -215,6 +218,9 @@ class memory_pool {
   }
 
   std::string_view upstream_name() const { return upstream_->name(); }
+  // The memory space of the upstream's memory (space::host, device, pinned or managed `name`).
+  std::string_view space_name() const noexcept { return space_name_; }
+  bool host_accessible() const noexcept { return host_accessible_; }
   stream_clock& clock() noexcept { return *clock_; }
 
  private:
@@ -274,11 +280,14 @@ class memory_pool {
       return std::all_of(lists_.begin(), lists_.end(), [](const auto& l) { return l.blocks.empty(); });
     }
     void push(stream_ref s, pool_block* b) { list_for(s).blocks.push_back(b); }
-    pool_block* pop(stream_ref s, stream_clock& clock) {
-      for (auto& l : lists_)
-        if (l.stream == s && !l.blocks.empty()) return take(l, l.blocks.size() - 1);
+    // `host_visible`: the host may write a popped block at once, so even s's own blocks wait for
+    // s to pass their free.
+    pool_block* pop(stream_ref s, stream_clock& clock, bool host_visible) {
+      if (!host_visible)
+        for (auto& l : lists_)
+          if (l.stream == s && !l.blocks.empty()) return take(l, l.blocks.size() - 1);
       for (auto& l : lists_) {  // another stream's block, once that stream has passed its free
-        if (l.stream == s || l.blocks.empty()) continue;
+        if ((l.stream == s && !host_visible) || l.blocks.empty()) continue;
         if (clock.reached(l.stream, l.blocks.back()->fence)) return take(l, l.blocks.size() - 1);
         if (clock.reached(l.stream, l.blocks.front()->fence)) return take(l, 0);
       }
@@ -323,7 +332,7 @@ class memory_pool {
     const int size_class = small ? pool_sizes::class_index(bytes) : -1;
     const std::size_t size = small ? pool_sizes::class_size(size_class) : pool_sizes::aligned_size(bytes);
     if (small)
-      if (pool_block* b = bins_[static_cast<std::size_t>(size_class)].pop(s, *clock_)) {
+      if (pool_block* b = bins_[static_cast<std::size_t>(size_class)].pop(s, *clock_, host_accessible_)) {
         binned_bytes_ -= b->size;
         return b;
       }
@@ -352,10 +361,11 @@ class memory_pool {
     key.size = size;
     key.stream = s;
     auto it = set.lower_bound(&key);
+    if (it != set.end() && (*it)->stream == s && host_accessible_ && !clock_->reached(s, (*it)->fence)) it = set.end();
     if (it == set.end() || (*it)->stream != s) {
       it = set.end();
       for (const stream_state& other : streams_) {
-        if (other.stream == s) continue;
+        if (other.stream == s && !host_accessible_) continue;
         key.stream = other.stream;
         auto candidate = set.lower_bound(&key);
         // Fences are not ordered by size: look at a few candidates, not the whole stream.
@@ -578,6 +588,8 @@ class memory_pool {
   std::unique_ptr<detail::upstream_base> upstream_;
   std::unique_ptr<stream_clock> clock_;
   pool_options options_;
+  std::string_view space_name_;
+  bool host_accessible_ = false;
   mutable std::mutex mutex_;
 
   std::vector<bin> bins_ = std::vector<bin>(pool_sizes::class_count);
@@ -594,5 +606,23 @@ class memory_pool {
   std::uint64_t allocation_count_ = 0, deallocation_count_ = 0, upstream_allocations_ = 0,
                 upstream_releases_ = 0, cache_releases_ = 0, oom_count_ = 0;
 };
+
+namespace detail {
+
+// E105: a buffer of a space the host indexes must come from a pool of memory the host can reach:
+// `pinned_buffer<float> h(n, device_pool)` would let `h[i]` write into device memory. (Device
+// buffers may come from host pools: that is how the cpu backend runs.)
+template <class Space>
+void check_pool_space(const memory_pool& pool, std::string_view who) {
+  if constexpr (Space::is_host_accessible) {
+    if (!pool.host_accessible())
+      throw space_error("E105 [pool-space] " + std::string(who) + ": a " + std::string(Space::name) +
+                        " buffer from a pool of " + std::string(pool.space_name()) + " memory (upstream " +
+                        std::string(pool.upstream_name()) + "), which the host cannot index; use a pool over " +
+                        "memory of that space (default_pool<space::" + std::string(Space::name) + ">())");
+  }
+}
+
+}  // namespace detail
 
 }  // namespace warden
