@@ -141,3 +141,20 @@ TEST_CASE("a buffer the host indexes cannot come from a pool of device memory (E
   warden::pinned_buffer<float> h(16, host_pool);
   CHECK(h.size() == 16);
 }
+
+TEST_CASE("a buffer outlives its pool's handle: the pool lives on until the buffer returns its block",
+          "[buffer][lifetime]") {
+  warden::host_resource upstream(64u << 20);
+  auto make = [&] {
+    warden::memory_pool scratch(upstream);
+    warden::device_buffer<int> b(1000, scratch);
+    warden::copy(b, warden::to_device(iota(1000)));
+    return b;  // the handle dies here; the pool does not
+  };
+  {
+    warden::device_buffer<int> b = make();
+    CHECK(upstream.used() > 0);
+    CHECK(warden::to_host(b)[999] == 999);
+  }
+  CHECK(upstream.used() == 0);  // the last buffer's free destroyed the pool, which returned its segment
+}

@@ -248,6 +248,36 @@ TEST_CASE("new work on a stream_ref whose stream died is an error, not a call on
   CHECK(no_misuse());
 }
 
+namespace {
+
+// A helper that makes its result in a scratch pool of its own, then lets the pool's handle go.
+w::device_buffer<int> made_in_scratch_pool(int value) {
+  w::memory_pool scratch(w::cuda_resource{});
+  w::device_buffer<int> result = w::to_device(std::vector<int>(1000, value));
+  w::device_buffer<int> owned(1000, scratch);
+  w::copy(owned, result);
+  return owned;
+}
+
+}  // namespace
+
+TEST_CASE("a pool destroyed before its buffers: they keep it alive, the last one returns its memory",
+          "[standin][memory_pool][lifetime]") {
+  standin::reset();
+  const std::size_t before = standin::live_allocations();
+  {
+    w::device_buffer<int> kept = made_in_scratch_pool(7);
+    CHECK(standin::live_allocations() > before);  // the scratch pool's segment is still there
+    CHECK(w::to_host(kept)[999] == 7);
+    w::device_buffer<int> second = w::to_device(std::vector<int>(10, 1));  // other pools go on as usual
+    CHECK(w::to_host(second)[3] == 1);
+  }
+  // The scratch pool went with its last buffer; the default pool keeps its cache.
+  w::empty_cache();
+  CHECK(standin::live_allocations() == before);
+  CHECK(no_misuse());
+}
+
 TEST_CASE("default pools on a GPU use the CUDA upstreams", "[standin][default_pool]") {
   standin::reset();
   CHECK(w::default_backend() == w::backend_kind::cuda);

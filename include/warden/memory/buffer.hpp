@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include "../detail/source_location.hpp"
 #include <string>
 #include <type_traits>
@@ -57,7 +58,7 @@ class buffer {
 
   buffer(std::size_t n, memory_pool& pool, stream_ref stream = default_stream,
          detail::source_location where = detail::source_location::current())
-      : pool_(&pool), stream_(stream), size_(n) {
+      : pool_(pool.core()), stream_(stream), size_(n) {
     detail::check_pool_space<Space>(pool, "warden::buffer");
     if (n > static_cast<std::size_t>(-1) / sizeof(T))  // n * sizeof(T) would wrap to a small size
       throw out_of_memory("warden::buffer: " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
@@ -83,7 +84,6 @@ class buffer {
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool empty() const noexcept { return size_ == 0; }
   stream_ref stream() const noexcept { return stream_; }
-  memory_pool* pool() const noexcept { return pool_; }
 
   // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
   T* data() noexcept { return static_cast<T*>(allocation_.ptr); }
@@ -189,7 +189,7 @@ class buffer {
     allocation_ = {};
   }
 
-  memory_pool* pool_ = nullptr;
+  std::shared_ptr<detail::pool_core> pool_;  // shared: a buffer may outlive its pool's handle
   pool_allocation allocation_;
   stream_ref stream_;
   std::size_t size_ = 0;

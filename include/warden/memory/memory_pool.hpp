@@ -107,26 +107,30 @@ struct pool_allocation {
   detail::pool_block* block = nullptr;
 };
 
-class memory_pool {
+namespace detail {
+
+// The pool itself; memory_pool is its handle. Buffers share it, so a pool lives until the last of
+// its handle and its buffers is gone (docs/memory.md, "Lifetimes").
+class pool_core {
  public:
   // The first conjunct keeps overload resolution for a memory_pool argument (a copy) from asking
   // whether memory_pool is itself an upstream, which would ask whether it is movable: a cycle.
   template <class U>
-    requires(!std::is_same_v<U, memory_pool>) && upstream_resource<U>
-  explicit memory_pool(U upstream, pool_options options = {})
-      : memory_pool(upstream.make_clock(), std::move(upstream), options) {}
+    requires(!std::is_same_v<U, pool_core>) && upstream_resource<U>
+  explicit pool_core(U upstream, pool_options options = {})
+      : pool_core(upstream.make_clock(), std::move(upstream), options) {}
 
   // With a clock of the caller's (tests script one to simulate streams that have not finished).
   template <upstream_resource U>
-  memory_pool(std::unique_ptr<stream_clock> clock, U upstream, pool_options options = {})
+  pool_core(std::unique_ptr<stream_clock> clock, U upstream, pool_options options = {})
       : upstream_(std::make_unique<detail::upstream_model<U>>(std::move(upstream))),
         clock_(std::move(clock)), options_(options), space_name_(U::memory_space::name),
         host_accessible_(U::memory_space::is_host_accessible) {}
 
-  memory_pool(const memory_pool&) = delete;
-  memory_pool& operator=(const memory_pool&) = delete;
+  pool_core(const pool_core&) = delete;
+  pool_core& operator=(const pool_core&) = delete;
 
-  ~memory_pool() {
+  ~pool_core() {
     std::lock_guard lock(mutex_);
     try {
       wait_for_streams();
@@ -605,6 +609,53 @@ class memory_pool {
   std::size_t allocated_ = 0, requested_ = 0, peak_allocated_ = 0, reserved_ = 0, peak_reserved_ = 0, live_ = 0;
   std::uint64_t allocation_count_ = 0, deallocation_count_ = 0, upstream_allocations_ = 0,
                 upstream_releases_ = 0, cache_releases_ = 0, oom_count_ = 0;
+};
+
+}  // namespace detail
+
+// A caching, stream-ordered pool (see the top of this file): a handle on a detail::pool_core that
+// the buffers made from it share. Destroying the handle while buffers live hands the pool to them:
+// the last buffer's free returns its memory, so a helper may return a buffer from its own scratch
+// pool. Raw allocate()/deallocate() pairs do not keep it alive.
+class memory_pool {
+ public:
+  // The first conjunct keeps overload resolution for a memory_pool argument (a copy) from asking
+  // whether memory_pool is itself an upstream, which would ask whether it is movable: a cycle.
+  template <class U>
+    requires(!std::is_same_v<U, memory_pool>) && upstream_resource<U>
+  explicit memory_pool(U upstream, pool_options options = {})
+      : core_(std::make_shared<detail::pool_core>(std::move(upstream), options)) {}
+
+  // With a clock of the caller's (tests script one to simulate streams that have not finished).
+  template <upstream_resource U>
+  memory_pool(std::unique_ptr<stream_clock> clock, U upstream, pool_options options = {})
+      : core_(std::make_shared<detail::pool_core>(std::move(clock), std::move(upstream), options)) {}
+
+  memory_pool(const memory_pool&) = delete;
+  memory_pool& operator=(const memory_pool&) = delete;
+
+  pool_allocation allocate(std::size_t bytes, stream_ref s = default_stream,
+                           detail::source_location where = detail::source_location::current()) {
+    return core_->allocate(bytes, s, where);
+  }
+  void deallocate(const pool_allocation& allocation, stream_ref s = default_stream) noexcept {
+    core_->deallocate(allocation, s);
+  }
+  void empty_cache() { core_->empty_cache(); }
+  void set_limit(std::size_t bytes) { core_->set_limit(bytes); }
+  void set_limit_fraction(double fraction) { core_->set_limit_fraction(fraction); }
+  std::size_t limit() const { return core_->limit(); }
+  pool_stats stats() const { return core_->stats(); }
+  std::string_view upstream_name() const { return core_->upstream_name(); }
+  std::string_view space_name() const noexcept { return core_->space_name(); }
+  bool host_accessible() const noexcept { return core_->host_accessible(); }
+  stream_clock& clock() noexcept { return core_->clock(); }
+
+  // The shared pool, for buffers: each keeps it alive until it has given its block back.
+  const std::shared_ptr<detail::pool_core>& core() const noexcept { return core_; }
+
+ private:
+  std::shared_ptr<detail::pool_core> core_;
 };
 
 namespace detail {
