@@ -107,7 +107,7 @@ class emitter {
       case stmt_kind::loop:
         return "w::for_range(k, 0, " + std::to_string(s.trips) + ", [&](auto k, auto j" + std::to_string(s.level) +
                ") {\n" + indent(depth + 1) + "return w::seq(" + statements(s.body, depth + 1) + ");\n" + indent(depth) + "})";
-      case stmt_kind::atomic_add: case stmt_kind::scope: break;
+      case stmt_kind::atomic_add: case stmt_kind::scope: case stmt_kind::stride_loop: break;
     }
     std::fprintf(stderr, "warden_fuzz_emit: an atomic update or a nested tile cannot be emitted\n");
     std::exit(2);

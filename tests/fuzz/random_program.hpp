@@ -48,13 +48,14 @@ struct expr {
 };
 using expr_ptr = std::shared_ptr<expr>;
 
-enum class stmt_kind : unsigned char { store_inout, store_tile, sink, atomic_add, sync, when, loop, scope };
+enum class stmt_kind : unsigned char { store_inout, store_tile, sink, atomic_add, sync, when, loop, scope, stride_loop };
 
 struct stmt {
   stmt_kind kind = stmt_kind::sync;
   expr_ptr index, value;  // stores and atomics; sink: value
   expr_ptr condition;     // when
   int trips = 0, level = 0;  // loop (index: a run-time trip count instead of trips); scope: its nesting level
+  // stride_loop: for j = t; j < condition; j += trips, body[0] once per j (per thread: no barrier inside)
   int tile = 0;           // store_tile: the tile stored to; scope: the tile it declares
   bool trusted = false;   // under trusted(...): the checker gives up pairs of trusted accesses only
   std::vector<stmt> body, otherwise;
@@ -283,6 +284,7 @@ class generator {
       default: {
         s.kind = stmt_kind::loop;
         if (pick(5) == 0) return tree_level_loop(depth);
+        if (pick(6) == 0) return stride_loop(depth);
         s.trips = 1 + pick(3);
         if (pick(4) == 0) {  // a run-time trip count, n % 3: none for n == 3 (a barrier inside may not run)
           s.index = bin(dsl::ir_op::mod, leaf(node::param_n), c(3));
@@ -323,6 +325,26 @@ class generator {
     s.body.push_back(level);
     if (pick(4) != 0) s.body.push_back(stmt{});  // sync
     levels_.pop_back();
+    return s;
+  }
+
+  // A block-stride loop over one row of n per block: for j = t; j < n; j += block, storing
+  // inout[b * n + j]. Variants that race: j < n + 1 (the next block's row), a step of block - 1
+  // (two threads on one element).
+  stmt stride_loop(int depth) {
+    stmt s;
+    s.kind = stmt_kind::stride_loop;
+    s.level = depth + 1;
+    s.trips = pick(4) == 0 ? block_ - 1 : block_;
+    s.condition = pick(4) == 0 ? bin(dsl::ir_op::add, leaf(node::param_n), c(1)) : leaf(node::param_n);
+    levels_.push_back(s.level);
+    stmt store;
+    store.kind = stmt_kind::store_inout;
+    store.index = bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::block), leaf(node::param_n)), leaf(node::loop_var, s.level));
+    store.value = c(pick(10));
+    s.body.push_back(store);
+    levels_.pop_back();
+    extended_ = true;
     return s;
   }
 
@@ -389,6 +411,18 @@ class lowering {
         const int at = describe(*s.index);
         if (s.kind == stmt_kind::store_tile) b_.access(access_kind::store, memory_kind::shared, tile_id(s.tile), at);
         else b_.access(access_kind::store, memory_kind::global, 0, at);
+        return;
+      }
+      case stmt_kind::stride_loop: {
+        dsl::ir_loop loop;
+        loop.level = s.level;
+        loop.lo = b_.leaf(dsl::ir_op::thread_id, 0);
+        loop.hi = describe(*s.condition);
+        loop.step = b_.constant(s.trips, false);
+        b_.loops.push_back(loop);
+        b_.loop_stack.push_back(static_cast<int>(b_.loops.size()) - 1);
+        for (const stmt& x : s.body) describe(x);
+        b_.loop_stack.pop_back();
         return;
       }
       case stmt_kind::scope:
@@ -648,6 +682,15 @@ class interpreter {
         }
         return;
       }
+      case stmt_kind::stride_loop:  // each thread its own iterations (nothing inside waits for the others)
+        for (int t : active) {
+          const long long hi = value(*s.condition, t);
+          for (long long j = t; j < hi && !result_.out_of_bounds; j += s.trips) {  // an overrun ends the run
+            loop_values_[static_cast<std::size_t>(s.level)] = j;
+            for (const stmt& x : s.body) exec(x, std::vector<int>{t});
+          }
+        }
+        return;
       case stmt_kind::scope:  // the tile lives as long as the block: its memory is not reset here
         for (const stmt& x : s.body) exec(x, active);
         return;

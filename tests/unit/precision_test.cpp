@@ -182,3 +182,52 @@ TEST_CASE("precision: a tree reduction in global memory with shift offsets is ac
   auto db = w::to_device(std::vector<int>(64 * blocks + 1, 1));
   CHECK_FALSE(w::record(global_tree_one_too_many_k, w::grid(blocks), db).clean());
 }
+
+// ---- 4. Loop bounds are facts (issue 20, safe idioms) -----------------------------------------
+//
+// A block-stride loop over one row per block, as softmax and layernorm rows wider than the block
+// are written (`for (j = threadIdx.x; j < cols; j += blockDim.x) out[row * cols + j] = ...`), and
+// one row per thread with an inner loop over a run-time count: the loop bound `j < cols` keeps
+// each row inside its own window.
+
+constexpr auto row_per_block = [](auto k, auto in, auto out, auto cols) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, t, cols, 64, [&](auto, auto j) { return out[b * cols + j] = in[b * cols + j] * 2; });
+};
+// One element too far: the last thread's j == cols is the next row's first element.
+constexpr auto row_per_block_past_end = [](auto k, auto in, auto out, auto cols) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  return w::for_range(k, t, cols + 1, 64, [&](auto, auto j) { return out[b * cols + j] = in[b * cols + j] * 2; });
+};
+constexpr auto row_per_thread = [](auto k, auto out, auto n) {
+  auto r = k.global_id();
+  return w::when(r * n < out.size(), w::for_range(k, 0, n, [&](auto, auto j) { return out[r * n + j] = r; }));
+};
+WARDEN_KERNEL(row_per_block_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block));
+WARDEN_KERNEL(row_per_block_past_end_k,
+              w::kernel<w::block<64>, w::in<int>, w::inout<int>, w::value<int>>(w::testing::trusting(row_per_block_past_end)));
+WARDEN_KERNEL(row_per_thread_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>(row_per_thread));
+
+TEST_CASE("precision: a loop's bound bounds its variable (block-stride rows, rows per thread)", "[precision][loops]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block_past_end) == rule::W010);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>>(row_per_thread) == rule::none);
+  constexpr int rows = 3, cols = 150;  // rows wider than the block
+  std::vector<int> in(rows * cols);
+  std::iota(in.begin(), in.end(), 0);
+  auto din = w::to_device(in);
+  w::device_buffer<int> out(rows * cols);
+  CHECK(w::record(row_per_block_k, w::grid(rows), din, out, cols).clean());
+  const std::vector<int> got = w::to_host(out);
+  for (int i = 0; i < rows * cols; ++i) CHECK(got[static_cast<std::size_t>(i)] == 2 * i);
+  // The refused twin races: block 0's j == 150 is block 1's first element.
+  auto big_in = w::to_device(std::vector<int>(rows * cols + 1, 1));
+  auto big_out = w::to_device(std::vector<int>(rows * cols + 1, 0));
+  CHECK_FALSE(w::record(row_per_block_past_end_k, w::grid(rows), big_in, big_out, cols).clean());
+  // Rows per thread: 128 threads, rows of 5.
+  w::device_buffer<int> per_thread(128 * 5);
+  CHECK(w::record(row_per_thread_k, w::grid(2), per_thread, 5).clean());
+  CHECK(w::to_host(per_thread)[5 * 77 + 4] == 77);
+}

@@ -308,6 +308,30 @@ constexpr void learn(const ir_builder& ir, block_shape shape, scope s, int id, b
   }
 }
 
+// What a loop says of its variable inside it: v < hi, for a loop whose step is a constant of at
+// least 1 (v = lo + step * counter). The loops are those at pool positions [begin, end) of scope s.
+constexpr void learn_loops(const ir_builder& ir, block_shape shape, scope s, int begin, int end, facts& out) {
+  for (int p = begin; p < end; ++p) {
+    const int l = ir.loop_pool[static_cast<std::size_t>(p)];
+    const auto& loop = ir.loops[static_cast<std::size_t>(l)];
+    if (loop.grid_stride) continue;
+    const scope outer{s.loop_begin, p, s.pins};
+    const polynomial step = lower(ir, shape, outer, loop.step);
+    if (!step.is_constant() || step.constant_part() < 1) continue;
+    const scope inside{s.loop_begin, p + 1, s.pins};
+    int var = -1;
+    for (int id = 0; id < static_cast<int>(ir.exprs.size()) && var < 0; ++id)
+      if (ir.exprs[static_cast<std::size_t>(id)].op == ir_op::loop_var && ir.exprs[static_cast<std::size_t>(id)].value == l) var = id;
+    if (var < 0) continue;  // the variable is never read
+    const polynomial v = lower(ir, shape, inside, var);
+    const polynomial hi = lower(ir, shape, outer, loop.hi);
+    const polynomial one = polynomial::constant(1);
+    polynomial f = v - hi;
+    f = f + one;
+    if (f.valid) out.at_most_zero.push_back(f);
+  }
+}
+
 // Which variables may differ between the two executions compared.
 struct varying {
   bool blocks = true;    // two different blocks may be compared
@@ -349,6 +373,30 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
     }
     left.push_back(it);
   }
+  // The bounds that guards give a low part exactly: `low + rest <= 0` gives low <= -rest, moved by
+  // what the flips added (see below).
+  auto guard_bounds = [&](const linear_form& written, long long offset) {
+    std::vector<polynomial> out;
+    for (const polynomial& f : known.at_most_zero) {
+      const linear_form g = linearise(f);
+      if (!g.ok) continue;
+      linear_form vars;
+      for (const auto& t : g.terms)
+        if (vary(t.var) && !known.pinned(t.var)) vars.add(t.var, t.coefficient);
+      if (!vars.same_variables(written)) continue;
+      // Variables equal on both sides (not varying, or pinned) belong to the bound.
+      polynomial rest = g.rest;
+      for (const auto& t : g.terms)
+        if (!(vary(t.var) && !known.pinned(t.var))) rest = rest + t.coefficient * polynomial::of_symbol(t.var);
+      if (rest.valid) {
+        polynomial moved = (-1) * rest;
+        const polynomial shift = polynomial::constant(offset);
+        moved = moved + shift;
+        out.push_back(moved);
+      }
+    }
+    return out;
+  };
   std::vector<polynomial> bounds{polynomial::constant(initial)};  // each bounds the low part from above
   // The digits so far, twice: `low` as counted (flipped coefficients positive), `low_as_written`
   // with the signs of the index itself. A guard bounds the index as written, so it is matched
@@ -364,7 +412,13 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
       bool fits = false;
       for (const polynomial& b : bounds) fits = fits || provably_positive(it.coefficient - b);
       if (!fits) continue;
-      if (!it.max && left.size() > 1) continue;  // an unbounded digit must come last
+      // An unbounded digit must come last, unless a guard bounds the low part it completes (the
+      // loop bound `j < cols` of `for j = t; j < cols; j += block` bounds t + block * i).
+      if (!it.max && left.size() > 1) {
+        linear_form trial = low_as_written;
+        trial.add(it.var, it.coefficient);
+        if (guard_bounds(trial, flip_offset).empty()) continue;
+      }
       if (pick < 0) {
         pick = i;
         continue;
@@ -387,25 +441,8 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
         const polynomial n = b + it.coefficient * *it.max;
         if (n.valid) next.push_back(n);
       }
-    // A guard that bounds exactly the low part so far: `low + rest <= 0` gives low <= -rest.
-    for (const polynomial& f : known.at_most_zero) {
-      const linear_form g = linearise(f);
-      if (!g.ok) continue;
-      linear_form vars;
-      for (const auto& t : g.terms)
-        if (vary(t.var) && !known.pinned(t.var)) vars.add(t.var, t.coefficient);
-      if (!vars.same_variables(low_as_written)) continue;
-      // Variables equal on both sides (not varying, or pinned) belong to the bound.
-      polynomial rest = g.rest;
-      for (const auto& t : g.terms)
-        if (!(vary(t.var) && !known.pinned(t.var))) rest = rest + t.coefficient * polynomial::of_symbol(t.var);
-      if (rest.valid) {
-        polynomial moved = (-1) * rest;
-        const polynomial offset = polynomial::constant(flip_offset);
-        moved = moved + offset;
-        next.push_back(moved);
-      }
-    }
+    // A guard that bounds exactly the low part so far.
+    for (const polynomial& b : guard_bounds(low_as_written, flip_offset)) next.push_back(b);
     bounds = next;
     if (bounds.empty() && !left.empty()) return false;
   }

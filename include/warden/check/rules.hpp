@@ -333,6 +333,9 @@ constexpr facts common_facts(const ir_builder& ir, block_shape shape, const dsl:
     if (reads_split_loop(ir, x.condition, pins_a, pins_c)) continue;
     learn(ir, shape, scope_of(a, pins_a), x.condition, x.negated, out);
   }
+  // The loops both are in bound their variables alike (unrolled ones are constants already).
+  const int loops = common_loops(ir, context_of(a), context_of(c));
+  learn_loops(ir, shape, scope_of(a, pins_a), a.loop_begin, a.loop_begin + loops, out);
   return out;
 }
 
@@ -344,6 +347,7 @@ constexpr facts own_facts(const ir_builder& ir, block_shape shape, const dsl::ir
     const auto& x = ir.guard_pool[static_cast<std::size_t>(g)];
     learn(ir, shape, scope_of(a, pins), x.condition, x.negated, out);
   }
+  learn_loops(ir, shape, scope_of(a, pins), a.loop_begin, a.loop_end, out);
   return out;
 }
 
