@@ -231,3 +231,34 @@ TEST_CASE("precision: a loop's bound bounds its variable (block-stride rows, row
   CHECK(w::record(row_per_thread_k, w::grid(2), per_thread, 5).clean());
   CHECK(w::to_host(per_thread)[5 * 77 + 4] == 77);
 }
+
+// ---- 5. && and || guard their right operand (issue 20, safe idioms) -----------------------------
+//
+// `i < in.size() && in[i] > 0` loads in[i] only where i < in.size(): on a grid that overhangs the
+// buffer, launch must not refuse the load as if it ran everywhere. The other order loads first.
+
+WARDEN_KERNEL(positive_guarded_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size() && in[i] > 0, out[i] = 1).otherwise(w::when(i < out.size(), out[i] = 0));
+}));
+WARDEN_KERNEL(positive_load_first_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(in[i] > 0 && i < in.size(), out[i] = 1);
+}));
+WARDEN_KERNEL(positive_or_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i >= in.size() || in[i] <= 0, w::seq()).otherwise(out[i] = 1);
+}));
+
+TEST_CASE("precision: the right operand of && and || runs under the left one (E101)", "[precision][bounds]") {
+  std::vector<int> data(100);
+  for (int i = 0; i < 100; ++i) data[static_cast<std::size_t>(i)] = i % 3 - 1;
+  auto in = w::to_device(data);
+  w::device_buffer<int> out(100);
+  CHECK(w::record(positive_guarded_k, w::grid(2), in, out).clean());  // 128 threads, 100 elements
+  const std::vector<int> got = w::to_host(out);
+  for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(i)] == (data[static_cast<std::size_t>(i)] > 0 ? 1 : 0));
+  CHECK(w::record(positive_or_k, w::grid(2), in, out).clean());
+  CHECK_THROWS_WITH(w::record(positive_load_first_k, w::grid(2), in, out),
+                    Catch::Matchers::StartsWith("E101 [out-of-bounds] positive_load_first_k: load p0[global_id.x] may reach index 127"));
+}

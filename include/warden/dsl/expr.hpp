@@ -265,7 +265,12 @@ struct binary_e : expr_node {
   }
   constexpr int describe(ir_builder& builder) const {
     const int left = a.describe(builder);
+    // The right operand of && (||) runs only where the left one holds (fails): its loads are
+    // guarded by it, so `i < in.size() && in[i] > 0` loads in[i] only below in.size().
+    constexpr bool logical = std::is_same_v<Op, op::logical_and> || std::is_same_v<Op, op::logical_or>;
+    if constexpr (logical) builder.guard_stack.push_back({left, std::is_same_v<Op, op::logical_or>});
     const int right = b.describe(builder);
+    if constexpr (logical) builder.guard_stack.pop_back();
     using T = typename computed_in<Op, value_type_of<A>, value_type_of<B>>::type;
     return builder.node(Op::kind, left, right, std::is_floating_point_v<T>, unsigned_bits_of<T>);
   }
