@@ -262,3 +262,32 @@ TEST_CASE("precision: the right operand of && and || runs under the left one (E1
   CHECK_THROWS_WITH(w::record(positive_load_first_k, w::grid(2), in, out),
                     Catch::Matchers::StartsWith("E101 [out-of-bounds] positive_load_first_k: load p0[global_id.x] may reach index 127"));
 }
+
+// ---- 6. A uniform switch next to a whole-warp guard (issue 20, safe idioms) ---------------------
+//
+// `when(t < 32 && n > 0, shuffle_down(...))`: n > 0 is the same in every thread, so the warp is
+// reached whole or not at all; each conjunct is a guard of its own. With t < 16 it splits warp 0.
+
+constexpr auto first_warp_if = [](auto k, auto a, auto n) {
+  auto t = k.thread_id();
+  return w::when(t < 32 && n > 0, w::shuffle_down(k, a[t], 1, [&](auto, auto other) { return a[t] = other; }));
+};
+constexpr auto half_warp_if = [](auto k, auto a, auto n) {
+  auto t = k.thread_id();
+  return w::when(t < 16 && n > 0, w::shuffle_down(k, a[t], 1, [&](auto, auto other) { return a[t] = other; }));
+};
+WARDEN_KERNEL(first_warp_if_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(first_warp_if));
+
+TEST_CASE("precision: a whole-warp guard joined with a uniform switch reaches whole warps (W031)", "[precision][shuffle]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(first_warp_if) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(half_warp_if) == rule::W031);
+  std::vector<int> data(64);
+  std::iota(data.begin(), data.end(), 0);
+  auto a = w::to_device(data);
+  CHECK(w::record(first_warp_if_k, w::grid(1), a, 1).clean());
+  const std::vector<int> got = w::to_host(a);
+  CHECK(got[0] == 1);
+  CHECK(got[30] == 31);
+  CHECK(got[40] == 40);  // the second warp did not take part
+  CHECK(w::record(first_warp_if_k, w::grid(1), a, 0).clean());
+}

@@ -135,6 +135,14 @@ struct ir_builder {
     return -1;
   }
 
+  // Pushes a guard for each conjunct of `condition` (a && b && c: three); returns how many.
+  constexpr int push_conjuncts(int condition) {
+    const ir_expr& e = exprs[static_cast<std::size_t>(condition)];
+    if (e.op == ir_op::logical_and) return push_conjuncts(e.a) + push_conjuncts(e.b);
+    guard_stack.push_back({condition, false});
+    return 1;
+  }
+
   constexpr int constant(long long v, bool is_float) {
     exprs.push_back({ir_op::constant, -1, -1, v, is_float});
     return static_cast<int>(exprs.size()) - 1;

@@ -240,9 +240,13 @@ struct when_s : stmt_node {
   }
   constexpr void describe(ir_builder& b) const {
     const int cond = condition.describe(b);
-    b.guard_stack.push_back({cond, false});
+    // `when(a && b, s)` is `when(a, when(b, s))`: one guard per conjunct, so each is judged on its
+    // own (a uniform `n > 0` next to `t < 32` then never counts as splitting a warp). The otherwise
+    // branch runs under the negation of the whole condition.
+    const int conjuncts = b.push_conjuncts(cond);
     then_branch.describe(b);
-    b.guard_stack.back().negated = true;
+    for (int i = 0; i < conjuncts; ++i) b.guard_stack.pop_back();
+    b.guard_stack.push_back({cond, true});
     else_branch.describe(b);
     b.guard_stack.pop_back();
   }
