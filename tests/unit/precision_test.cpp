@@ -291,3 +291,34 @@ TEST_CASE("precision: a whole-warp guard joined with a uniform switch reaches wh
   CHECK(got[40] == 40);  // the second warp did not take part
   CHECK(w::record(first_warp_if_k, w::grid(1), a, 0).clean());
 }
+
+// ---- 7. One block: barriers order accesses at indices the checker cannot follow (issue 20) ----
+//
+// A one-block histogram: atomics at data-dependent bins, a barrier, then plain reads of the bins.
+// The kernel names no block coordinate, so launch runs one block (E102 otherwise), and the
+// barrier orders every atomic before every read. Without the barrier it is W040.
+
+constexpr auto block_histogram = [](auto k, auto in, auto hist, auto out) {
+  auto t = k.thread_id();
+  return w::seq(w::when(t < in.size(), w::atomic_add(hist[in[t] & 15], 1)), w::sync(), w::when(t < 16, out[t] = hist[t]));
+};
+constexpr auto block_histogram_no_barrier = [](auto k, auto in, auto hist, auto out) {
+  auto t = k.thread_id();
+  return w::seq(w::when(t < in.size(), w::atomic_add(hist[in[t] & 15], 1)), w::when(t < 16, out[t] = hist[t]));
+};
+WARDEN_KERNEL(block_histogram_k, w::kernel<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram));
+
+TEST_CASE("precision: in one block, a barrier orders atomics at loaded indices before plain reads", "[precision][atomic]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram_no_barrier) == rule::W040);
+  std::vector<int> data(64);
+  for (int i = 0; i < 64; ++i) data[static_cast<std::size_t>(i)] = i * 7;
+  auto in = w::to_device(data);
+  auto hist = w::to_device(std::vector<int>(16, 0));
+  w::device_buffer<int> out(16);
+  CHECK(w::record(block_histogram_k, w::grid(1), in, hist, out).clean());
+  std::vector<int> expect(16, 0);
+  for (int v : data) ++expect[static_cast<std::size_t>(v & 15)];
+  CHECK(w::to_host(out) == expect);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, block_histogram_k, w::grid(2), in, hist, out), w::grid_error);  // one block only
+}

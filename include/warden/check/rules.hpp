@@ -619,7 +619,11 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
       }
       const int fa = form(i), fc = form(j);
       if (!forms[static_cast<std::size_t>(fa)].ok || !forms[static_cast<std::size_t>(fc)].ok) {
-        if (finding f = check_global_pair_unrolled(ir, shape, i, j)) return f;
+        finding f = check_global_pair_unrolled(ir, shape, i, j);
+        // One block (the kernel names no block coordinate, so launch runs one): indices it cannot
+        // follow may meet anywhere in the block's buffer, and barriers decide.
+        if (f && shape.grid_rank == 0) f = check_global_pair(ir, shape, i, j, separation::within_block);
+        if (f) return f;
         continue;
       }
       int hit = -1;
