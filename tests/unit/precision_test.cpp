@@ -322,3 +322,48 @@ TEST_CASE("precision: in one block, a barrier orders atomics at loaded indices b
   CHECK(w::to_host(out) == expect);
   CHECK_THROWS_AS(w::launch(w::on_cpu, block_histogram_k, w::grid(2), in, hist, out), w::grid_error);  // one block only
 }
+
+// ---- 8. A block-uniform count held in a local (issue 20, safe idioms) ---------------------------
+//
+// The number of rounds is computed once into a local from a parameter and bounds a loop with
+// barriers inside: a local never assigned holds its initial value, uniform when that is. A local
+// that depends on the thread, or that some threads assign, is not (W030).
+
+constexpr auto rounds_in_local = [](auto k, auto a, auto n) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, n / 4, [&](auto k, auto rounds) {
+      return w::for_range(k, 0, rounds, [&](auto, auto) { return w::seq(tile[t] = a[t], w::sync(), a[t] = tile[63 - t], w::sync()); });
+    });
+  });
+};
+constexpr auto rounds_per_thread = [](auto k, auto a, auto n) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, n / 4 + t, [&](auto k, auto rounds) {
+      return w::for_range(k, 0, rounds, [&](auto, auto) { return w::seq(tile[t] = a[t], w::sync(), a[t] = tile[63 - t], w::sync()); });
+    });
+  });
+};
+constexpr auto rounds_reassigned = [](auto k, auto a, auto n) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, n / 4, [&](auto k, auto rounds) {
+      return w::seq(w::when(t < 3, rounds = 1), w::for_range(k, 0, rounds, [&](auto, auto) {
+                      return w::seq(tile[t] = a[t], w::sync(), a[t] = tile[63 - t], w::sync());
+                    }));
+    });
+  });
+};
+WARDEN_KERNEL(rounds_in_local_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(rounds_in_local));
+
+TEST_CASE("precision: a local never assigned and initialised uniformly may bound a loop with barriers", "[precision][uniform]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_in_local) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_per_thread) == rule::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_reassigned) == rule::W030);
+  std::vector<int> data(64);
+  std::iota(data.begin(), data.end(), 0);
+  auto a = w::to_device(data);
+  CHECK(w::record(rounds_in_local_k, w::grid(1), a, 12).clean());  // 3 rounds: reversed an odd number of times
+  CHECK(w::to_host(a)[0] == 63);
+}

@@ -104,6 +104,16 @@ struct ir_shuffle {
   bool trusted = false;
 };
 
+// A thread-private variable's declaration: its initial value, where that is evaluated, and
+// whether any assignment may change it (W030 counts a never-assigned local as uniform when its
+// initial value is).
+struct ir_local {
+  int level = 0;
+  int init = -1;
+  int loop_begin = 0, loop_end = 0;
+  bool assigned = false;
+};
+
 struct ir_builder {
   std::vector<ir_expr> exprs;
   std::vector<ir_access> accesses;
@@ -113,6 +123,7 @@ struct ir_builder {
   std::vector<ir_tile> tiles;
   std::vector<ir_sync> syncs;
   std::vector<ir_shuffle> shuffles;
+  std::vector<ir_local> locals;
 
   // The context of the statement being described.
   std::vector<ir_guard> guard_stack;

@@ -145,7 +145,13 @@ struct assign_s : stmt_node {
     if constexpr (std::is_void_v<Op>) slot = static_cast<T>(value.eval(c));
     else slot = static_cast<T>(Op::apply(slot, value.eval(c)));
   }
-  constexpr void describe(ir_builder& b) const { value.describe(b); }
+  constexpr void describe(ir_builder& b) const {
+    value.describe(b);
+    // Which declaration at level L this is cannot be told apart from a sibling's here: every
+    // local declared so far at L counts as assigned (they are only less uniform for it).
+    for (ir_local& local : b.locals)
+      if (local.level == L) local.assigned = true;
+  }
 };
 
 // ---- structure -------------------------------------------------------------------------------
@@ -333,7 +339,13 @@ struct local_s : stmt_node {
     body.run(inner);
   }
   constexpr void describe(ir_builder& b) const {
-    init.describe(b);
+    ir_local local;
+    local.level = L;
+    local.init = init.describe(b);
+    local.loop_begin = static_cast<int>(b.loop_pool.size());
+    for (int l : b.loop_stack) b.loop_pool.push_back(l);
+    local.loop_end = static_cast<int>(b.loop_pool.size());
+    b.locals.push_back(local);
     body.describe(b);
   }
 };
@@ -368,6 +380,11 @@ struct shuffle_s : stmt_node {
   constexpr void describe(ir_builder& b) const {
     value.describe(b);
     b.shuffle(Kind, lane.describe(b));
+    // The value received is a variable at level L that differs between lanes: never uniform.
+    ir_local received;
+    received.level = L;
+    received.assigned = true;
+    b.locals.push_back(received);
     body.describe(b);
   }
 };
