@@ -58,7 +58,8 @@ TEST_CASE("trusted: a trusted scatter still meets the plain accesses of its buff
   std::vector<int> xs(n);
   std::iota(xs.begin(), xs.end(), 1);
   auto x = w::to_device(xs);
-  w::device_buffer<int> y(n), z(n);
+  auto y = w::to_device(std::vector<int>(n, 0));  // read back before every store lands: keep it defined
+  w::device_buffer<int> z(n);
   CHECK_FALSE(w::record(scatter_then_read_k, w::grid(4), perm, x, y, z).clean());
   CHECK_FALSE(w::record(fill_then_scatter_k, w::grid(4), perm, x, y, z).clean());
   CHECK(w::record(scatter_then_read_input_k, w::grid(4), perm, x, y, z).clean());
