@@ -367,3 +367,99 @@ TEST_CASE("precision: a local never assigned and initialised uniformly may bound
   CHECK(w::record(rounds_in_local_k, w::grid(1), a, 12).clean());  // 3 rounds: reversed an odd number of times
   CHECK(w::to_host(a)[0] == 63);
 }
+
+// ---- 9. A per-block count broadcast through shared memory (issue 20, safe idioms) ---------------
+//
+// Thread 0 reads its block's count, stores it in a one-element tile, and after a barrier every
+// thread loops to it with barriers inside (the shape of CSR-row and work-list kernels). Every thread
+// reads the same element after the barrier that ended the only phase storing it: they all see the
+// same count. The same count read from an `in` buffer at the block's index is uniform as well: the
+// kernel never writes it. Refused twins: the read before the barrier (W020: thread 0's store meets
+// the others' reads), a count per thread (W030), and a count from a buffer the kernel also writes
+// (W030: another block may change it while this one reads).
+
+constexpr auto broadcast_rounds = [](auto k, auto counts, auto a) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    return w::shared<int, 1>(k, [&](auto k, auto count) {
+      auto t = k.thread_id();
+      auto b = k.block_id();
+      auto g = k.global_id();
+      return w::seq(w::when(t == 0, count[0] = counts[b] % 8), w::sync(),
+                    w::for_range(k, 0, count[0], [&](auto, auto) {
+                      return w::seq(tile[t] = a[g], w::sync(), a[g] = tile[63 - t], w::sync());
+                    }));
+    });
+  });
+};
+constexpr auto broadcast_without_barrier = [](auto k, auto counts, auto a) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    return w::shared<int, 1>(k, [&](auto k, auto count) {
+      auto t = k.thread_id();
+      auto b = k.block_id();
+      auto g = k.global_id();
+      return w::seq(w::when(t == 0, count[0] = counts[b] % 8),
+                    w::for_range(k, 0, count[0], [&](auto, auto) {
+                      return w::seq(tile[t] = a[g], w::sync(), a[g] = tile[63 - t], w::sync());
+                    }));
+    });
+  });
+};
+constexpr auto count_per_thread = [](auto k, auto counts, auto a) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    return w::shared<int, 2>(k, [&](auto k, auto count) {
+      auto t = k.thread_id();
+      auto b = k.block_id();
+      auto g = k.global_id();
+      return w::seq(w::when(t < 2, count[t] = counts[b] % 8 + t), w::sync(),
+                    w::for_range(k, 0, count[t % 2], [&](auto, auto) {
+                      return w::seq(tile[t] = a[g], w::sync(), a[g] = tile[63 - t], w::sync());
+                    }));
+    });
+  });
+};
+constexpr auto rounds_from_input = [](auto k, auto counts, auto a) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto g = k.global_id();
+    return w::for_range(k, 0, counts[k.block_id()] % 8, [&](auto, auto) {
+      return w::seq(tile[t] = a[g], w::sync(), a[g] = tile[63 - t], w::sync());
+    });
+  });
+};
+// The counts are written by the kernel itself: thread 0 bumps its block's count while the other
+// threads read it, so they may run different numbers of rounds.
+constexpr auto rounds_from_written = [](auto k, auto counts, auto a) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto b = k.block_id();
+    auto g = k.global_id();
+    return w::seq(w::when(t == 0, counts[b] = counts[b] + 1), w::for_range(k, 0, counts[b] % 8, [&](auto, auto) {
+                    return w::seq(tile[t] = a[g], w::sync(), a[g] = tile[63 - t], w::sync());
+                  }));
+  });
+};
+WARDEN_KERNEL(broadcast_rounds_k, w::kernel<w::block<64>, w::in<int>, w::inout<int>>(broadcast_rounds));
+WARDEN_KERNEL(rounds_from_input_k, w::kernel<w::block<64>, w::in<int>, w::inout<int>>(rounds_from_input));
+
+TEST_CASE("precision: a count broadcast through shared memory, or read from an input, may bound a loop with barriers",
+          "[precision][uniform]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(broadcast_rounds) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(broadcast_without_barrier) == rule::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(count_per_thread) == rule::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(rounds_from_input) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::inout<int>>(rounds_from_written) == rule::W030);
+  // Block 0 reverses its 64 elements 3 times (odd: reversed), block 1 twice (unchanged).
+  std::vector<int> data(128);
+  std::iota(data.begin(), data.end(), 0);
+  auto counts = w::to_device(std::vector<int>{3, 2});
+  for (int variant = 0; variant < 2; ++variant) {
+    auto a = w::to_device(data);
+    const auto r = variant == 0 ? w::record(broadcast_rounds_k, w::grid(2), counts, a)
+                                : w::record(rounds_from_input_k, w::grid(2), counts, a);
+    CHECK(r.clean());
+    const std::vector<int> got = w::to_host(a);
+    CHECK(got[0] == 63);
+    CHECK(got[63] == 0);
+    CHECK(got[64] == 64);
+  }
+}

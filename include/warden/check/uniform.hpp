@@ -6,14 +6,38 @@
 
 namespace warden::check {
 
-// Is the expression the same in every thread of a block (block ids, parameters, constants, and
-// variables of loops whose bounds are themselves uniform)?
+constexpr bool uniform(const ir_builder& ir, scope s, int id);
+
+// Does any access of the kernel, trusted or not, store to or update global parameter `target`?
+constexpr bool kernel_writes(const ir_builder& ir, int target) {
+  for (const auto& a : ir.accesses)
+    if (a.memory == dsl::memory_kind::global && a.target == target && a.kind != dsl::access_kind::load) return true;
+  return false;
+}
+
+// Does a load read the same element, holding the same value, in every thread of the block that
+// runs it? Its index must be uniform, and no thread may change the element while others read it:
+//   * a buffer the kernel never writes holds its launch-time contents throughout (distinct
+//     parameters never share a writable buffer: E100);
+//   * a tile element read at one point by every thread was last written before the barrier that
+//     began the phase, since a store in the same phase by another thread is a race (W020, which
+//     the same kernel must pass); so all read the value the block saw at that barrier. This is the
+//     broadcast idiom: thread 0 stores a count, sync(), every thread loops to it.
+// A trusted load is not: trusted gives up the race rules that the second argument rests on.
+constexpr bool uniform_load(const ir_builder& ir, scope s, const dsl::ir_access& a) {
+  if (a.trusted || !uniform(ir, s, a.index) || !uniform(ir, s, a.column)) return false;
+  return a.memory == dsl::memory_kind::shared || !kernel_writes(ir, a.target);
+}
+
+// Is the expression the same in every thread of a block (block ids, parameters, constants,
+// variables of loops whose bounds are themselves uniform, and loads as uniform_load says)?
 constexpr bool uniform(const ir_builder& ir, scope s, int id) {
   if (id < 0) return true;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   switch (e.op) {
-    case ir_op::thread_id: case ir_op::global_id:
-    case ir_op::load: case ir_op::tile_load: case ir_op::call: return false;
+    case ir_op::thread_id: case ir_op::global_id: case ir_op::call: return false;
+    case ir_op::load: case ir_op::tile_load:
+      return uniform_load(ir, s, ir.accesses[static_cast<std::size_t>(e.value)]);
     case ir_op::local_var: {
       // A local never assigned after its declaration holds its initial value: uniform when that
       // is (every declaration at this level must be, as the variable does not name which one).
