@@ -62,8 +62,8 @@ class emitter {
       case node::load_inout: return "inout[" + e(*x.a) + "]";
       case node::load_tile: return "tile[" + e(*x.a) + "]";
       case node::uconstant: return std::to_string(x.value) + "u";
-      case node::param_p: case node::call:
-        std::fprintf(stderr, "warden_fuzz_emit: a float parameter or a call cannot be emitted\n");
+      case node::param_p: case node::call: case node::local_var:
+        std::fprintf(stderr, "warden_fuzz_emit: a float parameter, a call or a local cannot be emitted\n");
         std::exit(2);
       case node::binary: {
         const char* op = "+";
@@ -107,9 +107,10 @@ class emitter {
       case stmt_kind::loop:
         return "w::for_range(k, 0, " + std::to_string(s.trips) + ", [&](auto k, auto j" + std::to_string(s.level) +
                ") {\n" + indent(depth + 1) + "return w::seq(" + statements(s.body, depth + 1) + ");\n" + indent(depth) + "})";
-      case stmt_kind::atomic_add: case stmt_kind::scope: case stmt_kind::stride_loop: break;
+      case stmt_kind::atomic_add: case stmt_kind::scope: case stmt_kind::stride_loop: case stmt_kind::local:
+      case stmt_kind::assign_local: break;
     }
-    std::fprintf(stderr, "warden_fuzz_emit: an atomic update or a nested tile cannot be emitted\n");
+    std::fprintf(stderr, "warden_fuzz_emit: an atomic update, a nested tile or a local cannot be emitted\n");
     std::exit(2);
   }
 

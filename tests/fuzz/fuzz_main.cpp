@@ -34,14 +34,16 @@ void print_program(const w::dsl::ir_builder& ir) {
 }
 
 // The launches each program is run with: ordinary ones, and extreme ones (n of 0 and -1, which
-// value<unsigned> receives as 4294967295; a float p below 0; a wider grid).
+// value<unsigned> receives as 4294967295; 70000, which short receives as 4464; 3000000000, which
+// int receives as negative; a float p below 0; a wider grid).
 struct launch_shape {
   int grid;
   long long n;
   float p;
 };
 constexpr launch_shape shapes[] = {{1, 3, 2.5f}, {2, 3, 2.5f},  {3, 3, 2.5f},   {1, 40, 4.0f}, {2, 40, 4.0f},
-                                   {3, 40, 4.0f}, {1, 0, -0.5f}, {2, -1, 1.5f}, {7, 9, 9.0f}};
+                                   {3, 40, 4.0f}, {1, 0, -0.5f}, {2, -1, 1.5f}, {7, 9, 9.0f},
+                                   {2, 70000, 3.0f}, {2, 3000000000LL, 2.0f}};
 
 // Whether launch refuses this launch with E104: an unsigned operation that decides something may wrap.
 bool refused_by_e104(const w::dsl::ir_builder& ir, const w::fuzz::program& p, const launch_shape& l) {
@@ -49,7 +51,7 @@ bool refused_by_e104(const w::dsl::ir_builder& ir, const w::fuzz::program& p, co
   facts.block = {p.block, 1, 1};
   facts.grid = {l.grid, 1, 1};
   facts.values = {std::nullopt, std::nullopt,
-                  p.n_unsigned ? static_cast<long long>(static_cast<unsigned>(l.n)) : l.n, std::nullopt};
+                  w::fuzz::received(p.n_type, l.n), std::nullopt};
   facts.sizes = {w::fuzz::buffer_size, w::fuzz::buffer_size, 0, 0};
   return !w::check::first_unsigned_wrap(ir, facts, {"inout", "in", "n", "p"}).empty();
 }

@@ -8,6 +8,7 @@
 // as the kernel language describes itself, and (2) run the way the cpu backend runs kernels (a
 // block at a time, a statement at a time for all threads), with every access recorded.
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <string>
@@ -21,7 +22,8 @@ namespace warden::fuzz {
 inline constexpr int buffer_size = 64;
 
 enum class node : unsigned char {
-  constant, uconstant, thread, block, global, loop_var, param_n, param_p, load_in, load_inout, load_tile, call, binary
+  constant, uconstant, thread, block, global, loop_var, local_var, param_n, param_p, load_in, load_inout, load_tile, call,
+  binary
 };
 
 // The C++ type of an expression, as the kernel language computes it: thread, block and global ids
@@ -40,7 +42,7 @@ constexpr bool is_comparison(dsl::ir_op op) { return op >= dsl::ir_op::less && o
 
 struct expr {
   node kind = node::constant;
-  long long value = 0;  // constant; loop level for loop_var; the tile (program::tiles) of load_tile
+  long long value = 0;  // constant; loop level for loop_var, local_var; the tile (program::tiles) of load_tile
   dsl::ir_op op = dsl::ir_op::add;
   std::shared_ptr<expr> a, b;  // binary operands; the index of a load; the argument of a call
   type computed = type::i64;   // the type the operation is carried out in (a leaf: its type)
@@ -48,24 +50,46 @@ struct expr {
 };
 using expr_ptr = std::shared_ptr<expr>;
 
-enum class stmt_kind : unsigned char { store_inout, store_tile, sink, atomic_add, sync, when, loop, scope, stride_loop };
+enum class stmt_kind : unsigned char {
+  store_inout, store_tile, sink, atomic_add, sync, when, loop, scope, stride_loop, local, assign_local
+};
 
 struct stmt {
   stmt_kind kind = stmt_kind::sync;
   expr_ptr index, value;  // stores and atomics; sink: value
   expr_ptr condition;     // when
-  int trips = 0, level = 0;  // loop (index: a run-time trip count instead of trips); scope: its nesting level
+  int trips = 0, level = 0;  // loop (index: a run-time trip count instead of trips); scope, local: its nesting level
+  // local: a long long at `level` initialised from `value`, visible in body; assign_local: local = value
   // stride_loop: for j = t; j < condition; j += trips, body[0] once per j (per thread: no barrier inside)
   int tile = 0;           // store_tile: the tile stored to; scope: the tile it declares
   bool trusted = false;   // under trusted(...): the checker gives up pairs of trusted accesses only
   std::vector<stmt> body, otherwise;
 };
 
+// The declared type of n: value<int>, value<unsigned>, and the conversions a careless host call
+// makes (adversarial: every scalar conversion): short and unsigned short (promoted to int in
+// arithmetic), bool, long long. Launch converts the argument to it, and so does the interpreter.
+enum class n_decl : unsigned char { i32, u32, i16, u16, boolean, i64 };
+
+// The value a kernel receives for argument `v` given to a value<n's type> parameter.
+constexpr long long received(n_decl d, long long v) {
+  switch (d) {
+    case n_decl::i32: return static_cast<int>(v);
+    case n_decl::u32: return static_cast<unsigned>(v);
+    case n_decl::i16: return static_cast<short>(v);
+    case n_decl::u16: return static_cast<unsigned short>(v);
+    case n_decl::boolean: return static_cast<bool>(v);
+    case n_decl::i64: return v;
+  }
+  return v;
+}
+constexpr bool never_negative(n_decl d) { return d == n_decl::u32 || d == n_decl::u16 || d == n_decl::boolean; }
+
 struct program {
   int block = 8;
   int tile = 18;               // the size of tile 0, around the whole body
   std::vector<int> tiles;      // every tile's size, by declaration (tiles[0] == tile)
-  bool n_unsigned = false;     // n is value<unsigned>
+  n_decl n_type = n_decl::i32;
   bool extended = false;       // uses unsigned, float, calls, nested tiles or trusted (the bridge leaves these out)
   std::vector<stmt> body;
 };
@@ -82,13 +106,17 @@ class generator {
     p.block = blocks[pick(3)];
     p.tile = 2 * p.block + 2;
     p.tiles = {p.tile};
-    p.n_unsigned = pick(4) == 0;
+    const n_decl decls[] = {n_decl::i32, n_decl::i32, n_decl::i32, n_decl::u32, n_decl::u32, n_decl::i16, n_decl::u16,
+                            n_decl::boolean, n_decl::i64};
+    p.n_type = decls[pick(9)];
     block_ = p.block;
-    n_type_ = p.n_unsigned ? type::u32 : type::i32;
+    // Arithmetic promotes short, unsigned short and bool to int.
+    n_type_ = p.n_type == n_decl::u32 ? type::u32 : p.n_type == n_decl::i64 ? type::i64 : type::i32;
     levels_.clear();
+    locals_.clear();
     tile_scope_ = {0};
     tiles_ = &p.tiles;
-    extended_ = p.n_unsigned;
+    extended_ = p.n_type != n_decl::i32;
     const int n = 1 + pick(5);
     for (int i = 0; i < n; ++i) p.body.push_back(statement(0));
     p.extended = extended_;
@@ -103,6 +131,7 @@ class generator {
     e->value = v;
     switch (k) {
       case node::thread: case node::block: case node::global: case node::loop_var: e->computed = type::i32; break;
+      case node::local_var: e->computed = type::i64; extended_ = true; break;
       case node::uconstant: e->computed = type::u32; extended_ = true; break;
       case node::param_n: e->computed = n_type_; break;
       case node::param_p: e->computed = type::f32; extended_ = true; break;
@@ -138,6 +167,22 @@ class generator {
   // i * block + t: the loop's chunks in order.
   expr_ptr forward_chunk() {
     return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, leaf(node::loop_var, levels_.back()), c(block_)), leaf(node::thread));
+  }
+
+  // A block count a loop or a guard around barriers may use (adversarial: uniformity through loads
+  // and locals). Uniform: n, a tile element at a constant index read after the phase that stored
+  // it, in[b], inout[b] when nothing stores inout, a local never assigned after a uniform start.
+  // Not: a tile element per thread, one read in the phase that stores it, an assigned local.
+  expr_ptr block_count() {
+    switch (pick(6)) {
+      case 1: extended_ = true; return tile_load(c(pick(3)));
+      case 2: extended_ = true; return tile_load(bin(dsl::ir_op::mod, leaf(node::thread), c(2)));
+      case 3: extended_ = true; return load_in_at(leaf(node::block));
+      case 4: { extended_ = true; auto e = leaf(node::load_inout); e->a = leaf(node::block); return e; }
+      case 5: if (!locals_.empty()) return leaf(node::local_var, locals_[static_cast<std::size_t>(pick(static_cast<int>(locals_.size())))]);
+        [[fallthrough]];
+      default: return leaf(node::param_n);
+    }
   }
 
   expr_ptr index() {
@@ -212,6 +257,9 @@ class generator {
                    leaf(node::param_n));
       case 13:  // a stateful function decides: data
         return bin(dsl::ir_op::greater, call_of(t), c(3));
+      case 6:  // a count loaded or held in a local, uniform or not; else data
+        if (pick(2) == 0) return bin(dsl::ir_op::greater, block_count(), c(pick(20)));
+        return bin(dsl::ir_op::greater, load_in_at(t), c(3));
       case 7:  // guards of a chunk, forward or reversed, whichever the index has (or not)
         if (!levels_.empty()) return bin(dsl::ir_op::less, forward_chunk(), leaf(node::param_n));
         return bin(dsl::ir_op::less, bin(dsl::ir_op::sub, c(block_ - 1), t), leaf(node::param_n));
@@ -267,6 +315,32 @@ class generator {
         break;
       }
       case 7:
+        if (pick(4) == 0) {  // a local: a count from somewhere, perhaps reassigned by some threads
+          s.kind = stmt_kind::local;
+          s.level = depth + 1;
+          s.value = pick(3) == 0 ? leaf(node::thread) : block_count();
+          extended_ = true;
+          locals_.push_back(s.level);
+          if (pick(3) == 0) {
+            stmt assign;
+            assign.kind = stmt_kind::assign_local;
+            assign.level = s.level;
+            assign.value = c(pick(4));
+            if (pick(2) == 0) {
+              stmt guarded;
+              guarded.kind = stmt_kind::when;
+              guarded.condition = fix_loads(condition());
+              guarded.body.push_back(assign);
+              s.body.push_back(guarded);
+            } else {
+              s.body.push_back(assign);
+            }
+          }
+          const int n = 1 + pick(3);
+          for (int i = 0; i < n; ++i) s.body.push_back(statement(depth + 1));
+          locals_.pop_back();
+          break;
+        }
         if (pick(3) == 0) {  // a nested tile of another size (siblings when two scopes follow)
           s.kind = stmt_kind::scope;
           s.level = depth + 1;
@@ -286,8 +360,8 @@ class generator {
         if (pick(5) == 0) return tree_level_loop(depth);
         if (pick(6) == 0) return stride_loop(depth);
         s.trips = 1 + pick(3);
-        if (pick(4) == 0) {  // a run-time trip count, n % 3: none for n == 3 (a barrier inside may not run)
-          s.index = bin(dsl::ir_op::mod, leaf(node::param_n), c(3));
+        if (pick(4) == 0) {  // a run-time trip count, count % 3: none for n == 3 (a barrier inside may not run)
+          s.index = bin(dsl::ir_op::mod, block_count(), c(3));
           extended_ = true;
         }
         s.level = depth + 1;
@@ -352,6 +426,7 @@ class generator {
   int block_ = 8;
   type n_type_ = type::i32;
   std::vector<int> levels_;
+  std::vector<int> locals_;      // the levels of the locals in scope, innermost last
   std::vector<int> tile_scope_;  // the tiles in scope, innermost last
   std::vector<int>* tiles_ = nullptr;
   bool extended_ = false;
@@ -378,7 +453,8 @@ class lowering {
       case node::block: return b_.leaf(ir_op::block_id, 0);
       case node::global: return b_.leaf(ir_op::global_id, 0);
       case node::loop_var: return b_.leaf(ir_op::loop_var, b_.loop_at(static_cast<int>(e.value)));
-      case node::param_n: return b_.leaf(ir_op::param_value, 2, p_.n_unsigned);
+      case node::local_var: return b_.leaf(ir_op::local_var, e.value);
+      case node::param_n: return b_.leaf(ir_op::param_value, 2, never_negative(p_.n_type));
       case node::param_p: return b_.leaf(ir_op::param_value, 3, false, true);
       case node::call: return b_.node(ir_op::call, describe(*e.a));
       case node::load_in: case node::load_inout: {
@@ -431,6 +507,22 @@ class lowering {
         b_.tile_stack.pop_back();
         return;
       case stmt_kind::sink: describe(*s.value); return;
+      case stmt_kind::local: {  // as local_s describes itself
+        dsl::ir_local local;
+        local.level = s.level;
+        local.init = describe(*s.value);
+        local.loop_begin = static_cast<int>(b_.loop_pool.size());
+        for (int l : b_.loop_stack) b_.loop_pool.push_back(l);
+        local.loop_end = static_cast<int>(b_.loop_pool.size());
+        b_.locals.push_back(local);
+        for (const stmt& x : s.body) describe(x);
+        return;
+      }
+      case stmt_kind::assign_local:  // as assign_s describes itself
+        describe(*s.value);
+        for (dsl::ir_local& local : b_.locals)
+          if (local.level == s.level) local.assigned = true;
+        return;
       case stmt_kind::atomic_add: {
         describe(*s.value);
         const int at = describe(*s.index);
@@ -495,7 +587,7 @@ class interpreter {
   // n is the argument given for n, converted as the kernel receives it (value<unsigned> given -1
   // is 4294967295); p the float argument.
   interpreter(const program& p, int grid, long long n, unsigned seed, float pv = 2.5f)
-      : p_(p), grid_(grid), n_(p.n_unsigned ? static_cast<long long>(static_cast<unsigned>(n)) : n), p_value_(pv) {
+      : p_(p), grid_(grid), n_(received(p.n_type, n)), p_value_(pv) {
     std::mt19937 rng(seed);
     for (auto* buf : {&inout_, &in_}) {
       buf->resize(buffer_size);
@@ -518,6 +610,7 @@ class interpreter {
       }
       phase_ = 0;
       loop_values_.assign(8, 0);
+      local_values_.assign(8, std::vector<long long>(static_cast<std::size_t>(p_.block), 0));
       calls_.assign(static_cast<std::size_t>(p_.block), 0);
       std::vector<int> all(static_cast<std::size_t>(p_.block));
       for (int t = 0; t < p_.block; ++t) all[static_cast<std::size_t>(t)] = t;
@@ -573,6 +666,7 @@ class interpreter {
       case node::block: return integer(block_);
       case node::global: return integer(block_ * p_.block + t);
       case node::loop_var: return integer(loop_values_[static_cast<std::size_t>(e.value)]);
+      case node::local_var: return integer(local_values_[static_cast<std::size_t>(e.value)][static_cast<std::size_t>(t)]);
       case node::param_n: return integer(n_);
       case node::param_p: return floating(p_value_);
       case node::call: {  // keeps state: each call in a thread returns a new value
@@ -661,6 +755,15 @@ class interpreter {
       case stmt_kind::sink:
         for (int t : active) eval(*s.value, t);
         return;
+      case stmt_kind::local: {
+        auto& slot = local_values_[static_cast<std::size_t>(s.level)];
+        for (int t : active) slot[static_cast<std::size_t>(t)] = value(*s.value, t);
+        for (const stmt& x : s.body) exec(x, active);
+        return;
+      }
+      case stmt_kind::assign_local:
+        for (int t : active) local_values_[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(t)] = value(*s.value, t);
+        return;
       case stmt_kind::sync:
         if (static_cast<int>(active.size()) != p_.block) result_.record.divergent_barrier(block_, phase_, static_cast<int>(active.size()));
         ++phase_;
@@ -675,10 +778,21 @@ class interpreter {
         return;
       }
       case stmt_kind::loop: {
-        const long long trips = s.index ? value(*s.index, active.empty() ? 0 : active.front()) : s.trips;
-        for (long long k = 0; k < trips; ++k) {
+        // Each thread evaluates the trip count once, before the loop; iteration k runs the threads
+        // whose count exceeds k (a barrier inside then sees the others missing).
+        std::vector<long long> trips(active.size(), s.trips);
+        long long most = s.index ? 0 : s.trips;
+        if (s.index)
+          for (std::size_t i = 0; i < active.size(); ++i) {
+            trips[i] = value(*s.index, active[i]);
+            most = std::max(most, trips[i]);
+          }
+        for (long long k = 0; k < most; ++k) {
+          std::vector<int> running;
+          for (std::size_t i = 0; i < active.size(); ++i)
+            if (trips[i] > k) running.push_back(active[i]);
           loop_values_[static_cast<std::size_t>(s.level)] = k;
-          for (const stmt& x : s.body) exec(x, active);
+          for (const stmt& x : s.body) exec(x, running);
         }
         return;
       }
@@ -703,6 +817,7 @@ class interpreter {
   float p_value_;
   int block_ = 0, phase_ = 0, trusted_depth_ = 0;
   std::vector<long long> inout_, in_, loop_values_;
+  std::vector<std::vector<long long>> local_values_;  // by level, by thread
   std::vector<tile_state> tiles_;
   std::vector<long long> calls_;  // per thread: the calls made so far (the function's state)
   run_result result_;
