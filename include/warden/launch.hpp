@@ -267,6 +267,9 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   // E103: every run-time loop ends.
   const std::string endless = check::first_bad_step(ir, facts, names);
   if (!endless.empty()) throw loop_error("E103 [loop-step] " + std::string(kernel.name) + ": " + endless);
+  // E106: the conditions on this launch that the checker's proof rests on.
+  const std::string unmet = check::first_unmet_obligation(ir, facts, names, definition_of(kernel).obligations);
+  if (!unmet.empty()) throw obligation_error("E106 [launch-obligation] " + std::string(kernel.name) + ": " + unmet);
   const std::string overrun = check::first_overrun(ir, facts, names, kinds);
   if (!overrun.empty()) throw bounds_error("E101 [out-of-bounds] " + std::string(kernel.name) + ": " + overrun);
   return slots;
@@ -391,6 +394,24 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
 #endif  // WARDEN_CUDA_RUNTIME
 
 }  // namespace detail
+
+// The conditions on the launch under which the checker accepted `kernel` (its launch obligations,
+// docs/soundness.md), one per line, or "" when it needs none. Launch checks each one before the
+// kernel runs and throws obligation_error (E106) when one fails.
+template <class K>
+std::string obligations_of(const K& kernel) {
+  const auto& definition = definition_of(kernel);
+  const dsl::ir_builder ir = definition.describe();
+  const std::vector<std::string> names = detail::parameter_names(definition);
+  std::string out;
+  for (const check::obligation& o : definition.obligations) {
+    const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
+    out += std::string(check::to_string(o.protects)) + " holds if the loop over i" + std::to_string(loop.level) + " from " +
+           dsl::render(ir, loop.lo, names) + " to " + dsl::render(ir, loop.hi, names) + " runs at most " +
+           std::to_string(o.most_trips) + " trips\n";
+  }
+  return out;
+}
 
 // The cpu reference backend, whatever the machine has.
 template <class K, class... Args>

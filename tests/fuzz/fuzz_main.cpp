@@ -45,15 +45,24 @@ constexpr launch_shape shapes[] = {{1, 3, 2.5f}, {2, 3, 2.5f},  {3, 3, 2.5f},   
                                    {3, 40, 4.0f}, {1, 0, -0.5f}, {2, -1, 1.5f}, {7, 9, 9.0f},
                                    {2, 70000, 3.0f}, {2, 3000000000LL, 2.0f}};
 
-// Whether launch refuses this launch with E104: an unsigned operation that decides something may wrap.
-bool refused_by_e104(const w::dsl::ir_builder& ir, const w::fuzz::program& p, const launch_shape& l) {
+// What launch knows of this launch.
+w::check::launch_facts facts_of(const w::fuzz::program& p, const launch_shape& l) {
   w::check::launch_facts facts;
   facts.block = {p.block, 1, 1};
   facts.grid = {l.grid, 1, 1};
-  facts.values = {std::nullopt, std::nullopt,
-                  w::fuzz::received(p.n_type, l.n), std::nullopt};
+  facts.values = {std::nullopt, std::nullopt, w::fuzz::received(p.n_type, l.n), std::nullopt};
   facts.sizes = {w::fuzz::buffer_size, w::fuzz::buffer_size, 0, 0};
-  return !w::check::first_unsigned_wrap(ir, facts, {"inout", "in", "n", "p"}).empty();
+  return facts;
+}
+
+// Whether launch refuses this launch before running it: E104 (an unsigned operation that decides
+// something may wrap) or E106 (an obligation of the checker's verdict fails).
+bool refused_before_running(const w::dsl::ir_builder& ir, const w::check::finding& verdict, const w::fuzz::program& p,
+                            const launch_shape& l) {
+  const w::check::launch_facts facts = facts_of(p, l);
+  const std::vector<std::string> names = {"inout", "in", "n", "p"};
+  return !w::check::first_unsigned_wrap(ir, facts, names).empty() ||
+         !w::check::first_unmet_obligation(ir, facts, names, verdict.obligations).empty();
 }
 
 bool racy(const w::recording& r) {
@@ -102,7 +111,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--programs") == 0) programs = std::atol(argv[i + 1]);
     else if (std::strcmp(argv[i], "--seed") == 0) seed = static_cast<unsigned>(std::atol(argv[i + 1]));
   }
-  long accepted = 0, accepted_extended = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[9] = {};
+  long accepted = 0, accepted_extended = 0, accepted_with_obligations = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[9] = {};
   w::fuzz::generator gen(seed);
   for (long k = 0; k < programs; ++k) {
     const w::fuzz::program p = gen.make();
@@ -114,7 +123,7 @@ int main(int argc, char** argv) {
     const bool one_block = w::check::grid_rank_of(ir) == 0;
     for (const launch_shape& l : shapes) {
       if (one_block && l.grid > 1) continue;
-      if (refused_by_e104(ir, p, l)) continue;  // launch throws before running
+      if (refused_before_running(ir, verdict, p, l)) continue;  // launch throws before running
       auto result = w::fuzz::interpreter(p, l.grid, l.n, seed + static_cast<unsigned>(k), l.p).run();
       if (result.out_of_bounds) continue;  // launch throws E101 before running (lemma 3 checks that it does)
       judged = true;
@@ -131,6 +140,7 @@ int main(int argc, char** argv) {
     if (verdict.code == w::check::rule::none) {
       ++accepted;
       accepted_extended += p.extended;
+      accepted_with_obligations += verdict.obligations.empty() ? 0 : 1;
       if (any_race) {
         ++unsound;
         std::printf("UNSOUND: program %ld (seed %u, block %d) accepted, but recorded: %s\n", k, seed, p.block,
@@ -145,6 +155,7 @@ int main(int argc, char** argv) {
   std::printf("programs %ld  accepted %ld  rejected %ld  false-positive %ld  out-of-bounds %ld  accepted-but-racy %ld\n",
               programs, accepted, rejected, false_positive, out_of_bounds, unsound);
   std::printf("accepted with unsigned, float, call or nested-tile shapes: %ld\n", accepted_extended);
+  std::printf("accepted with launch obligations: %ld\n", accepted_with_obligations);
   std::printf("rejections by code:");
   for (int c = 1; c < 9; ++c) std::printf(" %s %ld", w::check::to_string(static_cast<w::check::rule>(c)), by_code[c]);
   std::printf("\n");

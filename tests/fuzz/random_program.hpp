@@ -357,7 +357,7 @@ class generator {
         [[fallthrough]];
       default: {
         s.kind = stmt_kind::loop;
-        if (pick(5) == 0) return tree_level_loop(depth);
+        if (pick(5) == 0) return pick(2) == 0 ? tree_level_loop(depth) : shared_tree(depth);
         if (pick(6) == 0) return stride_loop(depth);
         s.trips = 1 + pick(3);
         if (pick(4) == 0) {  // a run-time trip count, count % 3: none for n == 3 (a barrier inside may not run)
@@ -399,6 +399,50 @@ class generator {
     s.body.push_back(level);
     if (pick(4) != 0) s.body.push_back(stmt{});  // sync
     levels_.pop_back();
+    return s;
+  }
+
+  // A tree reduction in a tile of its own: tile[t] = value, a barrier, then per level i thread
+  // t < h adds tile[t + h] into tile[t], h = (block / 2) >> i, and a barrier. The number of levels
+  // is constant or n % 37, which the checker lists up to its limit of 32 and launch checks (E106).
+  // Variants that race: no barrier per level, or the guard t <= h.
+  stmt shared_tree(int depth) {
+    stmt s;
+    s.kind = stmt_kind::scope;
+    s.level = depth + 1;
+    s.tile = static_cast<int>(tiles_->size());
+    tiles_->push_back(block_ + 1);
+    extended_ = true;
+    tile_scope_.push_back(s.tile);
+    auto t = leaf(node::thread);
+    stmt init;
+    init.kind = stmt_kind::store_tile;
+    init.tile = s.tile;
+    init.index = t;
+    init.value = pick(2) == 0 ? c(pick(10)) : load_in_at(leaf(node::global));
+    s.body.push_back(init);
+    s.body.push_back(stmt{});  // sync
+    stmt loop;
+    loop.kind = stmt_kind::loop;
+    loop.level = depth + 2;
+    loop.trips = block_ == 4 ? 2 : block_ == 8 ? 3 : 4;
+    if (pick(2) == 0) loop.index = bin(dsl::ir_op::mod, leaf(node::param_n), c(37));
+    levels_.push_back(loop.level);
+    auto h = bin(dsl::ir_op::shr, c(block_ / 2), leaf(node::loop_var, loop.level));
+    stmt level;
+    level.kind = stmt_kind::when;
+    level.condition = pick(4) == 0 ? bin(dsl::ir_op::less, t, bin(dsl::ir_op::add, h, c(1))) : bin(dsl::ir_op::less, t, h);
+    stmt add;
+    add.kind = stmt_kind::store_tile;
+    add.tile = s.tile;
+    add.index = t;
+    add.value = bin(dsl::ir_op::add, tile_load(t), tile_load(bin(dsl::ir_op::add, t, h)));
+    level.body.push_back(add);
+    loop.body.push_back(level);
+    if (pick(4) != 0) loop.body.push_back(stmt{});  // sync
+    levels_.pop_back();
+    s.body.push_back(loop);
+    tile_scope_.pop_back();
     return s;
   }
 

@@ -9,6 +9,7 @@
 #include "../support/verdict_probe.hpp"
 
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace w = warden;
@@ -461,5 +462,84 @@ TEST_CASE("precision: a count broadcast through shared memory, or read from an i
     CHECK(got[0] == 63);
     CHECK(got[63] == 0);
     CHECK(got[64] == 64);
+  }
+}
+
+// ---- 10. A halving tree whose number of levels is a parameter (issue 20, safe idioms) ----------
+//
+// `for level < levels: s = 128 >> level; when(t < s, tile[t] += tile[t + s]); sync()`, with
+// levels a value<int> (Harris's reduction #3 with the depth passed in). Taken as "some iteration"
+// of a loop the launch bounds, `t + s` is unknown and seems to meet every store; listed level by
+// level it meets none. The checker lists the first 32 levels, accepts, and the kernel carries the
+// obligation that the loop runs at most 32 trips, which launch checks (E106). Refused twins: no
+// barrier per level (W021), the guard `t <= s` (W020), each explained by a meeting that happens.
+
+constexpr auto tree_levels = [](auto k, auto in, auto out, auto levels) {
+  return w::shared<int, 256>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_range(k, 0, levels, [&](auto, auto level) {
+                    auto s = 128 >> level;
+                    return w::seq(w::when(t < s, tile[t] = tile[t] + tile[t + s]), w::sync());
+                  }),
+                  w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+};
+constexpr auto tree_levels_no_barrier = [](auto k, auto in, auto out, auto levels) {
+  return w::shared<int, 256>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_range(k, 0, levels, [&](auto, auto level) {
+                    auto s = 128 >> level;
+                    return w::when(t < s, tile[t] = tile[t] + tile[t + s]);
+                  }),
+                  w::sync(), w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+};
+constexpr auto tree_levels_overlap = [](auto k, auto in, auto out, auto levels) {
+  return w::shared<int, 256>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_range(k, 0, levels, [&](auto, auto level) {
+                    auto s = 128 >> level;
+                    return w::seq(w::when(t <= s && t + s < 256, tile[t] = tile[t] + tile[t + s]), w::sync());
+                  }),
+                  w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+};
+WARDEN_KERNEL(tree_levels_k, w::kernel<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels));
+
+TEST_CASE("precision: a halving tree over a parameter's number of levels is accepted with a launch obligation (E106)",
+          "[precision][obligation]") {
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_no_barrier) == rule::W021);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_overlap) == rule::W020);
+  // The obligation, as a user can print it.
+  CHECK(w::obligations_of(tree_levels_k) == "W020 holds if the loop over i1 from 0 to p2 runs at most 32 trips\n");
+  // The explanation of a racy twin names a meeting that happens: at level 1 (s = 64), thread 0
+  // reads element 64 while thread 64 (t <= s) stores it.
+  constexpr auto overlap = w::check::verdict_of(w::dsl::build_kernel<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_overlap));
+  CHECK(std::string(overlap.text.data).find("threads 0 and 64 meet at element 64") != std::string::npos);
+  // Runs and sums, for every depth up to the limit; 8 levels sum a block.
+  std::vector<int> data(600);
+  std::iota(data.begin(), data.end(), 1);
+  auto in = w::to_device(data);
+  w::device_buffer<int> out(3);
+  CHECK(w::record(tree_levels_k, w::grid(3), in, out, 8).clean());
+  CHECK(w::to_host(out)[0] == 256 * 257 / 2);
+  CHECK(w::record(tree_levels_k, w::grid(3), in, out, 32).clean());
+  CHECK(w::record(tree_levels_k, w::grid(3), in, out, 0).clean());
+  // Past the limit: refused before anything runs, naming the loop, the rule and the value.
+  try {
+    w::launch(w::on_cpu, tree_levels_k, w::grid(3), in, out, 33);
+    FAIL("launch ran with 33 levels");
+  } catch (const w::obligation_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("E106 [launch-obligation] tree_levels_k") == 0);
+    CHECK(m.find("may run 33 trips for this launch (p2 = 33)") != std::string::npos);
+    CHECK(m.find("proved W020 for at most 32 trips") != std::string::npos);
   }
 }

@@ -133,7 +133,8 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
       const polynomial y = lower(ir, shape, s, e.b);
       if (!x.is_constant() || !y.is_constant()) return polynomial::invalid();
       const long long u = x.constant_part(), v = y.constant_part();
-      if ((e.op == ir_op::shr && (u < 0 || v < 0 || v >= 63)) || ((e.op == ir_op::div || e.op == ir_op::mod) && v == 0))
+      // (A shift by 32 or more is undefined in C++ for int.)
+      if ((e.op == ir_op::shr && (u < 0 || v < 0 || v >= 32)) || ((e.op == ir_op::div || e.op == ir_op::mod) && v == 0))
         return polynomial::invalid();
       long long r = 0;
       switch (e.op) {

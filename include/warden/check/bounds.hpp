@@ -88,11 +88,12 @@ inline interval combine(dsl::ir_op op, interval a, interval b) {
         return {-(b.hi - 1), b.hi - 1};
       }
       return interval::top();
+    // A shift by 32 or more is undefined in C++ for int (x86 shifts by the amount mod 32): unbounded.
     case ir_op::shl:
-      if (b.lo >= 0 && b.hi < 62 && a.lo >= 0) return {clamp(ld(a.lo) * ld(1LL << b.lo)), clamp(ld(a.hi) * ld(1LL << b.hi))};
+      if (b.lo >= 0 && b.hi <= 30 && a.lo >= 0) return {clamp(ld(a.lo) * ld(1LL << b.lo)), clamp(ld(a.hi) * ld(1LL << b.hi))};
       return interval::top();
     case ir_op::shr:
-      if (b.lo >= 0 && b.hi < 63 && a.lo >= 0) return {a.lo >> b.hi, a.hi >> b.lo};
+      if (b.lo >= 0 && b.hi <= 31 && a.lo >= 0) return {a.lo >> b.hi, a.hi >> b.lo};
       return interval::top();
     case ir_op::bit_and:
       if (a.lo >= 0 && b.lo >= 0) return {0, std::min(a.hi, b.hi)};
@@ -403,6 +404,60 @@ inline std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts&
            dsl::render(ir, loop.hi, names) + " steps by " + dsl::render(ir, loop.step, names) +
            (step.bounded() ? ", which may be " + std::to_string(step.lo) : std::string(", which cannot be bounded")) +
            ": a step below 1 never ends the loop";
+  }
+  return {};
+}
+
+namespace detail {
+inline void params_read(const dsl::ir_builder& ir, int id, std::vector<std::size_t>& out) {
+  if (id < 0) return;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == dsl::ir_op::param_value && std::find(out.begin(), out.end(), static_cast<std::size_t>(e.value)) == out.end())
+    out.push_back(static_cast<std::size_t>(e.value));
+  params_read(ir, e.a, out);
+  params_read(ir, e.b, out);
+}
+// "n = 40, m = 3": the value parameters expression `id` reads, with the values the kernel receives.
+inline std::string values_read(const dsl::ir_builder& ir, int id, const launch_facts& facts,
+                               const std::vector<std::string>& names) {
+  std::vector<std::size_t> params;
+  params_read(ir, id, params);
+  std::string out;
+  for (std::size_t p : params) {
+    const std::optional<long long> v = p < facts.values.size() ? facts.values[p] : std::nullopt;
+    out += (out.empty() ? "" : ", ") + names[p] + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
+  }
+  return out;
+}
+}  // namespace detail
+
+// The most trips loop `l` can run in any thread for this launch, or -1 if that cannot be bounded.
+inline long long most_trips(const dsl::ir_builder& ir, const launch_facts& facts, int l) {
+  const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(l)];
+  interval_evaluator evaluator(ir, facts);
+  const interval lo = evaluator.index_interval(loop.lo, loop.guard_begin, loop.guard_end);
+  const interval hi = evaluator.index_interval(loop.hi, loop.guard_begin, loop.guard_end);
+  const interval step = evaluator.index_interval(loop.step, loop.guard_begin, loop.guard_end);
+  if (!lo.bounded() || !hi.bounded() || !step.bounded() || step.lo < 1) return -1;
+  if (hi.hi <= lo.lo) return 0;
+  return (hi.hi - lo.lo + step.lo - 1) / step.lo;
+}
+
+// The first obligation (check/obligation.hpp) that fails or cannot be decided for this launch,
+// described for an E106 message; empty if all hold.
+inline std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
+                                          const std::vector<std::string>& names, const obligation_list& duties) {
+  for (const obligation& o : duties) {
+    if (o.kind != obligation_kind::trip_limit || o.loop < 0 || o.loop >= static_cast<int>(ir.loops.size())) continue;
+    const long long most = most_trips(ir, facts, o.loop);
+    if (most >= 0 && most <= o.most_trips) continue;
+    const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
+    const std::string values = detail::values_read(ir, loop.hi, facts, names);
+    return "the loop over i" + std::to_string(loop.level) + " from " + dsl::render(ir, loop.lo, names) + " to " +
+           dsl::render(ir, loop.hi, names) + (most < 0 ? std::string(" cannot be bounded") : " may run " + std::to_string(most) + " trips") +
+           " for this launch" + (values.empty() ? std::string() : " (" + values + ")") + "; the checker proved " +
+           to_string(o.protects) + " for at most " + std::to_string(o.most_trips) +
+           " trips of it (w::obligations_of lists this condition): launch with fewer, or give the loop a constant trip count";
   }
   return {};
 }

@@ -34,6 +34,9 @@ struct footprint {
   // every index was known: launch's E101 uses it for tiles (no interval can follow `t ^ j`).
   bool all_known = true;
   long long row_lo = LLONG_MAX, row_hi = LLONG_MIN, col_lo = LLONG_MAX, col_hi = LLONG_MIN;
+  // The loops (bits by index in ir.loops, the first 64) whose run-time trip count was taken to be
+  // at most the assumed limit (footprint_of's `assumed_trips`): launch must check it (E106).
+  unsigned long long assumed_loops = 0;
 
   constexpr const long long* pass(int p) const { return elements.data() + p * threads; }
 
@@ -66,6 +69,14 @@ struct footprint {
 
 inline constexpr long long max_enumerated_trips = 4096;
 
+// A loop whose trip count only the launch knows, but whose start and step are known, may be listed
+// iteration by iteration up to this many trips, as if it ran that many; the kernel then carries
+// the obligation that it runs no more (check/obligation.hpp, E106). 32 covers every level of a
+// halving tree over a block (shifts by 32 or more are undefined anyway). At most two such loops
+// around one access are listed so.
+inline constexpr long long assumed_trip_limit = 32;
+inline constexpr int max_assumed_depth = 2;
+
 constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int tile) {
   if (tile < 0 || tile >= static_cast<int>(ir.tiles.size())) return nullptr;
   return &ir.tiles[static_cast<std::size_t>(tile)];
@@ -75,8 +86,9 @@ constexpr long long tile_elements(const dsl::ir_tile& t) { return t.cols == 0 ? 
 // Lists one access's passes: loop level by loop level, all threads at once.
 class footprint_builder {
  public:
-  constexpr footprint_builder(const ir_builder& ir, block_shape shape, const dsl::ir_access& a)
-      : ir_(ir), a_(a), tape_(ir, shape, scope{a.loop_begin, a.loop_end}), threads_(shape.threads()) {
+  constexpr footprint_builder(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, long long assumed_trips = 0)
+      : ir_(ir), a_(a), tape_(ir, shape, scope{a.loop_begin, a.loop_end}), threads_(shape.threads()),
+        assumed_trips_(assumed_trips) {
     out_.threads = threads_;
     out_.depth = a.loop_end - a.loop_begin;
     if (const dsl::ir_tile* tile = a.memory == dsl::memory_kind::shared ? tile_of(ir, a.target) : nullptr) {
@@ -128,7 +140,8 @@ class footprint_builder {
                    step = bounds_[static_cast<std::size_t>(3 * depth + 2)];
       const bool grid_stride = grid_stride_[static_cast<std::size_t>(depth)] != 0;
       long long most = 0;
-      bool some_unknown = false;
+      bool some_unknown = false, assumed = false;
+      const bool may_assume = assumed_trips_ > 0 && assumed_depth_ < max_assumed_depth && !grid_stride;
       for (int t = 0; t < threads_; ++t) {
         if (!active[t]) continue;
         const long long l = r[lo.offset + t * lo.stride], h = r[hi.offset + t * hi.stride], s = r[step.offset + t * step.stride];
@@ -136,11 +149,17 @@ class footprint_builder {
         if (!grid_stride && l != unknown_value && h != unknown_value && s != unknown_value && s > 0) {
           n = h <= l ? 0 : (h - l + s - 1) / s;
           if (n > max_enumerated_trips) n = -1;
+        } else if (may_assume && l != unknown_value && h == unknown_value && s != unknown_value && s > 0) {
+          n = assumed_trips_;  // iterations 0 .. limit - 1, each one that may run
+          assumed = true;
         }
         trips[t] = n;
         some_unknown = some_unknown || n < 0;
         most = n > most ? n : most;
       }
+      const int loop = ir_.loop_pool[static_cast<std::size_t>(a_.loop_begin + depth)];
+      if (assumed && loop < 64) out_.assumed_loops |= 1ULL << loop;
+      assumed_depth_ += assumed ? 1 : 0;
       char* next = active_.data() + (depth + 1) * threads_;
       for (long long k = 0; k < most; ++k) {
         bool any = false;
@@ -158,6 +177,7 @@ class footprint_builder {
         enumerate(depth + 1);
       }
       counters_[depth] = unknown_counter;
+      assumed_depth_ -= assumed ? 1 : 0;
       return;
     }
     // The pass: every thread's element. (No calls per thread: see tape.hpp.)
@@ -203,6 +223,8 @@ class footprint_builder {
   const dsl::ir_access& a_;
   tape tape_;
   int threads_;
+  long long assumed_trips_ = 0;  // > 0: run-time trip counts taken to be at most this
+  int assumed_depth_ = 0;        // loops listed so on the way to the current level
   long long rows_ = 0, cols_ = 0, pitch_ = 0;  // the tile's rows (1-D: elements), columns, row pitch
   std::vector<char> grid_stride_;              // by level
   std::vector<placed> bounds_;                 // lo, hi, step by level
@@ -216,8 +238,9 @@ class footprint_builder {
   footprint out_;
 };
 
-constexpr footprint footprint_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a) {
-  footprint_builder builder(ir, shape, a);
+constexpr footprint footprint_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a,
+                                 long long assumed_trips = 0) {
+  footprint_builder builder(ir, shape, a, assumed_trips);
   return builder.run();
 }
 

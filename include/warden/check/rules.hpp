@@ -8,6 +8,7 @@
 #include "affine.hpp"
 #include "uniform.hpp"
 #include "footprint.hpp"
+#include "obligation.hpp"
 #include "order.hpp"
 
 namespace warden::check {
@@ -29,6 +30,8 @@ struct finding {
   long long element = -1;       // shared memory: an element both touch
   int thread1 = -1, thread2 = -1;
   int shuffle = -1;             // W031: the shuffle (then `element` is the block's thread count)
+  // An accepted kernel (code none): the conditions on the launch its proof rests on (E106).
+  obligation_list obligations{};
   constexpr explicit operator bool() const { return code != rule::none; }
 };
 
@@ -178,13 +181,17 @@ constexpr bool may_repeat(const ir_builder& ir, block_shape shape, const context
 
 constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memory_kind::shared; }
 
-constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
+// `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
+// (footprint.hpp); the loops so listed are added to `*assumed`.
+constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, long long assumed_trips,
+                                       unsigned long long* assumed) {
   const int n = static_cast<int>(ir.accesses.size());
   std::vector<footprint> prints(static_cast<std::size_t>(n));
   std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
   auto print = [&](int i) -> const footprint& {
     if (!done[static_cast<std::size_t>(i)]) {
-      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)]);
+      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
+      if (assumed != nullptr) *assumed |= prints[static_cast<std::size_t>(i)].assumed_loops;
       done[static_cast<std::size_t>(i)] = 1;
     }
     return prints[static_cast<std::size_t>(i)];
@@ -260,7 +267,8 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
     if (!forgotten_done[static_cast<std::size_t>(i)]) {
       // (Built afresh, not copied: a footprint's spare capacity is uninitialised, which constant
       // evaluation refuses to copy.)
-      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)]);
+      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
+      if (assumed != nullptr) *assumed |= forgotten[static_cast<std::size_t>(i)].assumed_loops;
       forgotten[static_cast<std::size_t>(i)].forget_elements();
       forgotten_done[static_cast<std::size_t>(i)] = 1;
     }
@@ -291,6 +299,26 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
       }
     }
   return {};
+}
+
+// Shared memory. A loop whose trip count only the launch knows is first taken as "some
+// iteration": enough when its variable does not decide what the accesses touch. When that finds
+// two threads meeting (W020, W021), they may meet only in iterations no launch reaches together
+// (a halving tree over `levels` levels: `t < 128 >> level` and `t + (128 >> level)` meet in no
+// level). So the loops are listed again iteration by iteration, up to assumed_trip_limit: if no
+// meeting remains, the kernel is accepted with the obligation that those loops run no more trips
+// (checked at launch, E106); if one remains, it is reported with the iteration where it happens.
+constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
+  const finding first = check_shared_listing(ir, shape, 0, nullptr);
+  if (first.code != rule::W020 && first.code != rule::W021) return first;
+  unsigned long long assumed = 0;
+  finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed);
+  if (assumed == 0) return first;
+  if (listed) return listed;
+  for (int l = 0; l < 64 && l < static_cast<int>(ir.loops.size()); ++l)
+    if ((assumed >> l & 1) != 0 && !listed.obligations.add({obligation_kind::trip_limit, first.code, l, assumed_trip_limit}))
+      return first;
+  return listed;
 }
 
 // ---- global memory: symbolic separation -------------------------------------------------------
@@ -660,8 +688,11 @@ constexpr finding analyse(const ir_builder& ir, block_shape shape) {
   if (finding f = check_barriers(ir)) return f;
   if (finding f = check_shuffles(ir, shape)) return f;
   if (finding f = check_data_indices(ir)) return f;
-  if (finding f = check_shared(ir, shape)) return f;
-  return check_global(ir, shape);
+  const finding shared = check_shared(ir, shape);
+  if (shared) return shared;
+  finding f = check_global(ir, shape);
+  if (!f) f.obligations = shared.obligations;
+  return f;
 }
 
 }  // namespace warden::check

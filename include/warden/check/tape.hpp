@@ -119,8 +119,10 @@ class tape {
               case ir_op::mul: v = x * y; break;
               case ir_op::div: v = y == 0 ? u : x / y; break;
               case ir_op::mod: v = y == 0 ? u : x % y; break;
-              case ir_op::shl: v = y < 0 || y > 62 ? u : x << y; break;
-              case ir_op::shr: v = y < 0 || y > 62 ? u : x >> y; break;
+              // A shift by the operand's width or more is undefined in C++ (x86 shifts int by
+              // y % 32, PTX by min(y, 32)): unknown from 32 on, whatever the type.
+              case ir_op::shl: v = y < 0 || y > 30 ? u : x << y; break;
+              case ir_op::shr: v = y < 0 || y > 31 ? u : x >> y; break;
               case ir_op::bit_and: v = x & y; break;
               case ir_op::bit_or: v = x | y; break;
               case ir_op::bit_xor: v = x ^ y; break;

@@ -126,6 +126,8 @@ struct kernel_def {
   Program program;
   std::string_view name = "kernel";
   std::array<std::string_view, sizeof...(Params)> param_names{};
+  // What launch must check before running it (E106): the conditions the checker's proof rests on.
+  check::obligation_list obligations{};
 
   // The same kernel with a name (and parameter names) for messages.
   template <class... Names>
@@ -245,7 +247,8 @@ constexpr auto kernel(F body) {
                 "from its type); pass values as value<T> parameters");
   static_assert(sizeof(typename check::report<check::verdict_on_body<Block, F, Params...>>::type) > 0);
   auto program = dsl::build_program<Block, Params...>(body);
-  return kernel_def<Block, decltype(program), Params...>{program};
+  return kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
+                                                          check::verdict_on_body<Block, F, Params...>::value.finding.obligations};
 }
 
 // trusted(statements...): the statements run as written and the race rules skip their accesses.
