@@ -239,10 +239,10 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
 
   // E102: the checker proved the kernel race-free for grids that extend only in the dimensions
   // it refers to.
-  const int rank = check::grid_rank_of(ir);
+  const int dims = check::grid_dims_of(ir);
   const int extents[3] = {blocks.x, blocks.y, blocks.z};
-  for (int d = rank; d < 3; ++d)
-    if (extents[d] > 1)
+  for (int d = 0; d < 3; ++d)
+    if ((dims >> d & 1) == 0 && extents[d] > 1)
       throw grid_error("E102 [grid-shape] " + std::string(kernel.name) + ": the grid has " + std::to_string(extents[d]) +
                        " blocks in dimension " + "xyz"[d] + ", which the kernel never refers to (no block_id, " +
                        "global_id or grid_dim there); its blocks would repeat each other's work and race");
@@ -405,6 +405,15 @@ std::string obligations_of(const K& kernel) {
   const std::vector<std::string> names = detail::parameter_names(definition);
   std::string out;
   for (const check::obligation& o : definition.obligations) {
+    if (o.kind == check::obligation_kind::positive) {
+      const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
+      const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
+      out += std::string(check::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] + "[" +
+             dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
+             dsl::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
+             " (or one of them runs in no thread)\n";
+      continue;
+    }
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
     out += std::string(check::to_string(o.protects)) + " holds if the loop over i" + std::to_string(loop.level) + " from " +
            dsl::render(ir, loop.lo, names) + " to " + dsl::render(ir, loop.hi, names) + " runs at most " +

@@ -68,7 +68,7 @@ void check_program(const std::vector<w::fuzz::program>& generated) {
       return w::record(kernel, w::grid(grid), inout, in, n);
     }
   };
-  const int max_grid = w::check::grid_rank_of(ir) == 0 ? 1 : 3;
+  const int max_grid = w::check::grid_dims_of(ir) == 0 ? 1 : 3;
   for (int grid = 1; grid <= max_grid; ++grid)
     for (long long n : {3LL, 40LL}) {
       w::fuzz::interpreter reference(p, grid, static_cast<int>(n), bridge::seed + static_cast<unsigned>(K));

@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     bool any_race = false, judged = false;
     w::recording witness;
     // A kernel that never names a block coordinate runs on one block: launch throws E102 otherwise.
-    const bool one_block = w::check::grid_rank_of(ir) == 0;
+    const bool one_block = w::check::grid_dims_of(ir) == 0;
     for (const launch_shape& l : shapes) {
       if (one_block && l.grid > 1) continue;
       if (refused_before_running(ir, verdict, p, l)) continue;  // launch throws before running

@@ -130,7 +130,7 @@ struct built {
   int index = -1, access = -1;
   std::unordered_map<int, double> float_constants;  // the real value of each floating-point constant
   bool uses_n = false, uses_p = false, uses_size = false, has_unsigned = false, has_float = false;
-  int grid_rank = 0;
+  int grid_dims = 0;
 };
 
 enum class type : unsigned char { i32, u32, f64, boolean };
@@ -228,7 +228,7 @@ built build(const instance& in) {
     out.has_unsigned = out.has_unsigned || e.unsigned_bits != 0 || e.is_unsigned;
     out.has_float = out.has_float || e.is_float;
   }
-  out.grid_rank = chk::grid_rank_of(out.ir);
+  out.grid_dims = chk::grid_dims_of(out.ir);
   return out;
 }
 
@@ -501,9 +501,14 @@ chk::launch_facts facts_of(const built& b, const launch& l) {
 
 // Does launch refuse this launch before the checker's integers could differ from the kernel's
 // (E104), or because the grid extends where the kernel never looks (E102)?
-bool refused(const built& b, const launch& l) {
-  if (b.grid_rank == 0 && l.grid > 1) return true;
-  return b.has_unsigned && !chk::first_unsigned_wrap(b.ir, facts_of(b, l), names).empty();
+// Whether launch refuses `l` before running: E102 (a grid for a kernel that names no block), E104
+// (an unsigned operation that decides something may wrap), or E106 (one of the verdict's launch
+// obligations fails), as launch.hpp's prepare does.
+bool refused(const built& b, const launch& l, const chk::obligation_list& obligations = {}) {
+  if (b.grid_dims == 0 && l.grid > 1) return true;
+  const chk::launch_facts facts = facts_of(b, l);
+  if (b.has_unsigned && !chk::first_unsigned_wrap(b.ir, facts, names).empty()) return true;
+  return !chk::first_unmet_obligation(b.ir, facts, names, obligations).empty();
 }
 
 // ---- random instances --------------------------------------------------------------------------
@@ -537,7 +542,7 @@ std::vector<launch> launches_of(const built& b, random_source& r, std::size_t ca
   if (b.uses_p) ps = {-1.5, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.5, 7.5, b.bx - 0.5, b.bx + 0.5, 2 * b.bx - 0.5};
   if (b.uses_size) sizes = {0, 1, 2, 3, 4, 5, 7, 8, b.bx, 2LL * b.bx, 3LL * b.bx + 1, 16, 24};
   std::vector<launch> all;
-  const int grids = b.grid_rank == 0 ? 1 : 3;
+  const int grids = b.grid_dims == 0 ? 1 : 3;
   for (int g = 1; g <= grids; ++g)
     for (long long n : ns)
       for (double p : ps)
@@ -555,15 +560,17 @@ struct tally {
   int instances = 0, accepted = 0, rejected = 0, racy = 0;
   int unsound = 0;        // accepted, brute force conflicts
   int imprecise = 0;      // rejected, brute force finds no conflict
-  int launches = 0, launches_refused = 0;  // E104 / E102
+  int launches = 0, launches_refused = 0;  // E102 / E104 / E106
+  int with_obligations = 0;                // accepted under launch obligations (E106 checks them)
+  int obligation_refused = 0, obligation_refused_clean = 0;  // launches refused by E106 alone; of them, clean
   int unsigned_instances = 0, unsigned_accepted = 0, float_instances = 0, float_accepted = 0;
   void print() const {
     std::printf(
         "lemma %s: %d instances, %d accepted, %d rejected; brute force conflicts in %d; accepted but conflicting: %d; "
-        "rejected without conflict: %d (imprecision %.1f%% of rejections); %d launches judged, %d refused by E102/E104; "
-        "unsigned instances %d (%d accepted), floating-point instances %d (%d accepted)\n",
+        "rejected without conflict: %d (imprecision %.1f%% of rejections); %d accepted under launch obligations; "
+        "%d launches refused by E106 alone, of which %d would have run clean; %d launches judged, %d refused by E102/E104/E106; unsigned instances %d (%d accepted), floating-point instances %d (%d accepted)\n",
         name, instances, accepted, rejected, racy, unsound, imprecise, rejected > 0 ? 100.0 * imprecise / rejected : 0.0,
-        launches - launches_refused, launches_refused, unsigned_instances, unsigned_accepted, float_instances, float_accepted);
+        with_obligations, obligation_refused, obligation_refused_clean, launches - launches_refused, launches_refused, unsigned_instances, unsigned_accepted, float_instances, float_accepted);
   }
 };
 
@@ -966,6 +973,7 @@ void judge_w010(const built& b, random_source& r, tally& t, int& reports) {
   REQUIRE((f.code == chk::rule::none || f.code == chk::rule::W010));
   const bool accepted = f.code == chk::rule::none;
   (accepted ? t.accepted : t.rejected) += 1;
+  t.with_obligations += accepted && !f.obligations.empty();
   if (b.has_unsigned) {
     ++t.unsigned_instances;
     t.unsigned_accepted += accepted;
@@ -983,8 +991,15 @@ void judge_w010(const built& b, random_source& r, tally& t, int& reports) {
   bool racy = false;
   for (const launch& l : launches_of(b, r, 60)) {
     ++t.launches;
-    if (refused(b, l)) {
+    if (refused(b, l, f.obligations)) {
       ++t.launches_refused;
+      if (!refused(b, l)) {  // refused by E106 alone: would the launch have been clean?
+        ++t.obligation_refused;
+        runs.clear();
+        machine m(b, l);
+        REQUIRE(m.run(runs));
+        t.obligation_refused_clean += !conflict(runs, false);
+      }
       continue;
     }
     runs.clear();
@@ -1032,7 +1047,7 @@ bounds_result run_bounds(unsigned seed, int count, bool float_only) {
     random_source& r = gen.random();
     for (int k = 0; k < 6; ++k) {
       launch l;
-      l.grid = b.grid_rank == 0 ? 1 : r.between(1, 3);
+      l.grid = b.grid_dims == 0 ? 1 : r.between(1, 3);
       l.n = r.between(-3, 24);
       l.p = r.between(-6, 16) * 0.5 + (r.chance(50) ? 0.25 : 0.0);
       l.size = r.between(0, 48);
@@ -1155,9 +1170,9 @@ TEST_CASE("lemma 2: separation between blocks against brute force", "[lemma][sep
     const built b = build(gen.separated());
     judge_w010(b, gen.random(), t, reports);
     chk::block_shape shape{b.bx, b.by, 1};
-    shape.grid_rank = b.grid_rank;
+    shape.grid_dims = b.grid_dims;
     const chk::linear_form form = chk::index_form(b.ir, shape, b.access);
-    const bool apart = shape.grid_rank > 0 && chk::blocks_separated(b.ir, shape, form, form);
+    const bool apart = shape.grid_dims > 0 && chk::blocks_separated(b.ir, shape, form, form);
     (apart ? claims : direct_rejected) += 1;
     bool meet = false;
     std::vector<execution> runs;

@@ -32,16 +32,28 @@ constexpr auto reversed_chunks_own_guard = [](auto k, auto out, auto n) {
   return w::for_range(k, 0, 4, [&](auto, auto i) { return w::when(t + 32 * (3 - i) < n, out[b * n + (3 - i) * 32 + t] = 1); });
 };
 WARDEN_KERNEL(reversed_chunks_racy_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(trusting(reversed_chunks_forward_guard)));
+WARDEN_KERNEL(reversed_chunks_checked_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_forward_guard));
 WARDEN_KERNEL(reversed_chunks_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_own_guard));
 
+// The forward guard is proved only when segments hold all four chunks (n >= 128): the checker
+// accepts it with that launch obligation (proposals/0005), and a launch with shorter segments,
+// where the reversed chunks really spill into the next block's, is refused with E106.
 TEST_CASE("negated terms: the guard of the forward order does not bound the reversed index", "[soundness][negation]") {
-  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_forward_guard) == rule::W010);
+  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_forward_guard) == rule::none);
   STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_own_guard) == rule::none);
+  CHECK(w::obligations_of(reversed_chunks_checked_k).find("if p1 >= 128") != std::string::npos);
+  CHECK(w::obligations_of(reversed_chunks_k).empty());
   for (int n : {100, 37}) {  // segments shorter than four chunks: the reversed ones spill into the next
     w::device_buffer<int> out(static_cast<std::size_t>(4 * n + 128));
     CAPTURE(n);
     CHECK_FALSE(w::record(reversed_chunks_racy_k, w::grid(4), out, n).clean());
+    CHECK_THROWS_AS(w::record(reversed_chunks_checked_k, w::grid(4), out, n), w::obligation_error);
     CHECK(w::record(reversed_chunks_k, w::grid(4), out, n).clean());
+  }
+  for (int n : {128, 200}) {  // the obligation met: clean
+    w::device_buffer<int> out(static_cast<std::size_t>(4 * n + 128));
+    CAPTURE(n);
+    CHECK(w::record(reversed_chunks_checked_k, w::grid(4), out, n).clean());
   }
 }
 

@@ -21,9 +21,11 @@ using dsl::ir_op;
 
 struct block_shape {
   int x = 1, y = 1, z = 1;
-  // How many grid dimensions the kernel refers to (block ids, global ids, grid extents); the
-  // others must be 1 at launch (checked there), so their block ids are always 0.
-  int grid_rank = 3;
+  // The grid dimensions the kernel refers to (block ids, global ids, grid extents), as bits (1: x,
+  // 2: y, 4: z); the others must be 1 at launch (checked there, E102), so their block ids are 0.
+  // A kernel laid out along y alone is judged as one along x.
+  int grid_dims = 7;
+  constexpr bool grid_has(int d) const { return (grid_dims >> d & 1) != 0; }
   constexpr int extent(int d) const { return d == 0 ? x : d == 1 ? y : z; }
   constexpr int threads() const { return x * y * z; }
 };
@@ -76,13 +78,13 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
       if (shape.extent(d) == 1) return polynomial::constant(0);
       return polynomial::of_symbol(symbol::thread(d));
     case ir_op::block_id:
-      if (d >= shape.grid_rank) return polynomial::constant(0);
+      if (!shape.grid_has(d)) return polynomial::constant(0);
       return polynomial::of_symbol(symbol::block(d));
     case ir_op::block_dim: return polynomial::constant(shape.extent(d));
     case ir_op::grid_dim: return polynomial::of_symbol(symbol::grid_dim(d));
     case ir_op::global_id: {
       polynomial g;
-      if (d < shape.grid_rank) g = polynomial::of_symbol(symbol::block(d), shape.extent(d));
+      if (shape.grid_has(d)) g = polynomial::of_symbol(symbol::block(d), shape.extent(d));
       if (shape.extent(d) > 1) g = g + polynomial::of_symbol(symbol::thread(d));
       return g;
     }
@@ -343,10 +345,41 @@ struct varying {
   }
 };
 
+// Does the polynomial hold only symbols the launch knows (parameters, sizes, grid extents), and
+// at least one of them? Launch can then evaluate it.
+constexpr bool launch_known(const polynomial& p) {
+  if (!p.valid || p.is_constant()) return false;
+  for (const term& t : p.terms)
+    if (variables_in(t.m) != 0) return false;
+  return true;
+}
+
+// How much a condition asks of a launch, for choosing among conditions: any grid extent in it
+// first, then its length.
+constexpr int condition_rank(const polynomial& p) {
+  int grid = 0;
+  for (const term& t : p.terms)
+    for (int i = 0; i < t.m.degree(); ++i)
+      if (t.m.s[static_cast<std::size_t>(i)] >= symbol::grid_dim(0) && t.m.s[static_cast<std::size_t>(i)] < symbol::grid_dim(3)) grid = 1;
+  return grid * 1000 + static_cast<int>(p.terms.size());
+}
+
+// Is condition `a >= 1` asking less of a launch than `b >= 1`? When they differ by a constant, the
+// larger is (1 - border over -border); else by condition_rank.
+constexpr bool weaker(const polynomial& a, const polynomial& b) {
+  const polynomial d = a - b;
+  if (d.valid && d.is_constant()) return d.constant_part() > 0;
+  return condition_rank(a) < condition_rank(b);
+}
+
 // Mixed radix: does `form` take distinct values for distinct values of the varying variables?
 // `initial` bounds a non-negative quantity already below the lowest term (block separation).
+// With `assumed`, a digit whose coefficient exceeds the span below it only for some launches (a
+// stride `pitch` above a column `x < width`: pitch - (width - 1) >= 1) may be taken when no other
+// fits: the condition, over launch-known symbols, is appended to *assumed if the form is then
+// proved injective (the caller turns it into a launch obligation, E106).
 constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
-                               varying vary, long long initial = 0) {
+                               varying vary, long long initial = 0, std::vector<polynomial>* assumed = nullptr) {
   if (!form.ok) return false;
   struct item {
     int var;
@@ -359,7 +392,7 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   for (int d = 0; d < 3; ++d) {
     if (vary.threads && shape.extent(d) > 1 && !known.pinned(symbol::thread(d)) && form.coefficient_of(symbol::thread(d)) == nullptr)
       return false;
-    if (vary.blocks && d < shape.grid_rank && !known.pinned(symbol::block(d)) && form.coefficient_of(symbol::block(d)) == nullptr)
+    if (vary.blocks && shape.grid_has(d) && !known.pinned(symbol::block(d)) && form.coefficient_of(symbol::block(d)) == nullptr)
       return false;
   }
   std::vector<item> left;
@@ -374,23 +407,31 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
     }
     left.push_back(it);
   }
-  // The bounds that guards give a low part exactly: `low + rest <= 0` gives low <= -rest, moved by
-  // what the flips added (see below).
-  auto guard_bounds = [&](const linear_form& written, long long offset) {
+  // The bounds that guards give a low part exactly: `low + rest <= 0` gives low <= -rest (upper),
+  // `-low + rest <= 0` gives low >= rest (lower), each moved by what the flips added (see below).
+  auto guard_bounds = [&](const linear_form& written, long long offset, bool lower = false) {
     std::vector<polynomial> out;
+    linear_form wanted;
+    for (const auto& t : written.terms) {
+      // (No conditional between polynomial temporaries: see lower() on g++ 12.)
+      polynomial c = t.coefficient;
+      if (lower) c = (-1) * t.coefficient;
+      wanted.add(t.var, c);
+    }
     for (const polynomial& f : known.at_most_zero) {
       const linear_form g = linearise(f);
       if (!g.ok) continue;
       linear_form vars;
       for (const auto& t : g.terms)
         if (vary(t.var) && !known.pinned(t.var)) vars.add(t.var, t.coefficient);
-      if (!vars.same_variables(written)) continue;
+      if (!vars.same_variables(wanted)) continue;
       // Variables equal on both sides (not varying, or pinned) belong to the bound.
       polynomial rest = g.rest;
       for (const auto& t : g.terms)
         if (!(vary(t.var) && !known.pinned(t.var))) rest = rest + t.coefficient * polynomial::of_symbol(t.var);
       if (rest.valid) {
-        polynomial moved = (-1) * rest;
+        polynomial moved = rest;
+        if (!lower) moved = (-1) * rest;
         const polynomial shift = polynomial::constant(offset);
         moved = moved + shift;
         out.push_back(moved);
@@ -398,20 +439,44 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
     }
     return out;
   };
+  // The low part lies in [lower, upper] for some pair of these: a digit's coefficient must exceed
+  // upper - lower (a window `W * b + t - h` under `h <= t < B - h` spans B - 2h - 1 < W).
   std::vector<polynomial> bounds{polynomial::constant(initial)};  // each bounds the low part from above
+  std::vector<polynomial> lowers{polynomial::constant(0)};        // each bounds it from below
   // The digits so far, twice: `low` as counted (flipped coefficients positive), `low_as_written`
   // with the signs of the index itself. A guard bounds the index as written, so it is matched
   // against low_as_written, and its bound moved by what the flips added: low = low_as_written +
   // flip_offset, flip_offset = sum over flipped digits of |c| * max.
   linear_form low, low_as_written;
   long long flip_offset = 0;
+  std::vector<polynomial> conditions;  // assumed so far (`>= 1` each)
   while (!left.empty()) {
-    // The next digit: a coefficient above some bound of the low part; prefer constant, small ones.
-    int pick = -1;
+    // The next digit: a coefficient above some bound of the low part; prefer constant, small ones,
+    // and ones that need no assumption.
+    int pick = -1, assumed_pick = -1;
+    polynomial assumed_condition;
     for (int i = 0; i < static_cast<int>(left.size()); ++i) {
       const item& it = left[static_cast<std::size_t>(i)];
       bool fits = false;
-      for (const polynomial& b : bounds) fits = fits || provably_positive(it.coefficient - b);
+      polynomial condition;
+      bool condition_found = false;
+      for (const polynomial& b : bounds)
+        for (const polynomial& l : lowers) {
+          if (fits) break;
+          const polynomial span = b - l;
+          const polynomial margin = it.coefficient - span;
+          fits = provably_positive(margin);
+          // Of the conditions that would do, the one on values over one on the launch shape (a
+          // guard's `x < width` over the grid's extent), then the shortest.
+          if (!fits && assumed != nullptr && launch_known(margin) && (!condition_found || weaker(margin, condition))) {
+            condition = margin;
+            condition_found = true;
+          }
+        }
+      if (!fits && condition_found && assumed_pick < 0 && (it.max || left.size() == 1)) {
+        assumed_pick = i;
+        assumed_condition = condition;
+      }
       if (!fits) continue;
       // An unbounded digit must come last, unless a guard bounds the low part it completes (the
       // loop bound `j < cols` of `for j = t; j < cols; j += block` bounds t + block * i).
@@ -428,6 +493,10 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
       const bool c1 = it.coefficient.is_constant(), c2 = best.coefficient.is_constant();
       if ((c1 && !c2) || (c1 && c2 && it.coefficient.constant_part() < best.coefficient.constant_part())) pick = i;
     }
+    if (pick < 0 && assumed_pick >= 0) {
+      pick = assumed_pick;
+      conditions.push_back(assumed_condition);
+    }
     if (pick < 0) return false;
     const item it = left[static_cast<std::size_t>(pick)];
     left.erase(left.begin() + pick);
@@ -442,11 +511,15 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
         const polynomial n = b + it.coefficient * *it.max;
         if (n.valid) next.push_back(n);
       }
-    // A guard that bounds exactly the low part so far.
+    // A guard that bounds exactly the low part so far. (Lower bounds found before stay: each digit
+    // adds a non-negative amount.)
     for (const polynomial& b : guard_bounds(low_as_written, flip_offset)) next.push_back(b);
+    for (const polynomial& l : guard_bounds(low_as_written, flip_offset, true)) lowers.push_back(l);
     bounds = next;
     if (bounds.empty() && !left.empty()) return false;
   }
+  if (assumed != nullptr)
+    for (const polynomial& c : conditions) assumed->push_back(c);
   return true;
 }
 

@@ -143,6 +143,19 @@ class interval_evaluator {
     return wrap_in(id, reached);
   }
 
+  // Can any thread pass the guards [guard_begin, guard_end) for this launch? False when they narrow
+  // some value they compare to nothing (`x < size - 1 - t` with size == 0 and t == 0).
+  bool may_run(int guard_begin, int guard_end) {
+    narrowed_.clear();
+    for (int g = guard_begin; g < guard_end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      narrow(guard.condition, !guard.negated);
+    }
+    for (int g = guard_begin; g < guard_end; ++g)
+      if (empty_somewhere(ir_.guard_pool[static_cast<std::size_t>(g)].condition)) return false;
+    return true;
+  }
+
   interval eval(int id) {
     // A floating-point value is no integer: no interval of integers bounds it, and a guard on an
     // integer expression that renders alike (`t + 2` for `t + 2.9f`) says nothing about it.
@@ -156,6 +169,15 @@ class interval_evaluator {
   }
 
  private:
+  bool empty_somewhere(int id) {
+    if (id < 0) return false;
+    const interval v = eval(id);
+    if (v.lo > v.hi) return true;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (is_atom(e)) return false;
+    return empty_somewhere(e.a) || empty_somewhere(e.b);
+  }
+
   interval eval_unnarrowed(int id) {
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
     using dsl::ir_op;
@@ -443,11 +465,94 @@ inline long long most_trips(const dsl::ir_builder& ir, const launch_facts& facts
   return (hi.hi - lo.lo + step.lo - 1) / step.lo;
 }
 
+// A symbol of a positive obligation as the kernel's user names it, and its value for this launch.
+inline std::string symbol_name(int s, const std::vector<std::string>& names) {
+  if (symbol::is_param_value(s)) return names[static_cast<std::size_t>(s - symbol::param_value(0))];
+  if (s >= symbol::param_size(0)) return names[static_cast<std::size_t>(s - symbol::param_size(0))] + ".size()";
+  return std::string("grid_dim.") + "xyz"[s - symbol::grid_dim(0)];
+}
+inline std::optional<long long> symbol_value(int s, const launch_facts& facts) {
+  if (symbol::is_param_value(s)) {
+    const auto p = static_cast<std::size_t>(s - symbol::param_value(0));
+    return p < facts.values.size() ? facts.values[p] : std::nullopt;
+  }
+  if (s >= symbol::param_size(0)) return facts.sizes[static_cast<std::size_t>(s - symbol::param_size(0))];
+  if (s >= symbol::grid_dim(0) && s < symbol::grid_dim(3)) return facts.grid[s - symbol::grid_dim(0)];
+  return std::nullopt;
+}
+
+// "pitch - width >= 0": a positive obligation's condition (its terms >= 1), constant moved right.
+inline std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
+  std::string left;
+  long long constant = 0;
+  for (int pass = 0; pass < 2; ++pass)  // positive terms first: "pitch - width", not "-width + pitch"
+  for (int t = 0; t < o.term_count; ++t) {
+    const obligation_term& term = o.terms[t];
+    if (term.symbols[0] < 0) {
+      if (pass == 0) constant += term.coefficient;
+      continue;
+    }
+    const long long c = term.coefficient;
+    if ((c > 0) != (pass == 0)) continue;
+    left += left.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ");
+    if (c != 1 && c != -1) left += std::to_string(c < 0 ? -c : c) + " * ";
+    for (int k = 0; k < 3 && term.symbols[k] >= 0; ++k) left += (k > 0 ? " * " : "") + symbol_name(term.symbols[k], names);
+  }
+  return left + " >= " + std::to_string(1 - constant);
+}
+
+// The value of a positive obligation's terms for this launch, or nullopt if a value is unknown.
+inline std::optional<long double> condition_value(const obligation& o, const launch_facts& facts) {
+  long double sum = 0;
+  for (int t = 0; t < o.term_count; ++t) {
+    long double product = static_cast<long double>(o.terms[t].coefficient);
+    for (int k = 0; k < 3 && o.terms[t].symbols[k] >= 0; ++k) {
+      const std::optional<long long> v = symbol_value(o.terms[t].symbols[k], facts);
+      if (!v) return std::nullopt;
+      product *= static_cast<long double>(*v);
+    }
+    sum += product;
+  }
+  return sum;
+}
+
+// "pitch = 60, width = 64": the values of a positive obligation's symbols for this launch, in the
+// order render_condition names them.
+inline std::string condition_values(const obligation& o, const launch_facts& facts, const std::vector<std::string>& names) {
+  std::vector<int> seen;
+  std::string out;
+  for (int pass = 0; pass < 2; ++pass)
+  for (int t = 0; t < o.term_count; ++t)
+    for (int k = 0; k < 3 && o.terms[t].symbols[k] >= 0 && (o.terms[t].coefficient > 0) == (pass == 0); ++k) {
+      const int s = o.terms[t].symbols[k];
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+      seen.push_back(s);
+      const std::optional<long long> v = symbol_value(s, facts);
+      out += (out.empty() ? "" : ", ") + symbol_name(s, names) + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
+    }
+  return out;
+}
+
 // The first obligation (check/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
 inline std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
                                           const std::vector<std::string>& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
+    if (o.kind == obligation_kind::positive) {
+      const std::optional<long double> v = condition_value(o, facts);
+      if (v && *v >= 1) continue;
+      // Void when one of the two accesses runs in no thread of this launch.
+      interval_evaluator evaluator(ir, facts);
+      const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
+      const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
+      if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) continue;
+      return "the checker proved " + std::string(to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
+             "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
+             dsl::render(ir, c.index, names) + "] when " + render_condition(o, names) + ", which fails for this launch (" +
+             condition_values(o, facts, names) +
+             ") (w::obligations_of lists this condition): launch with values that meet it, or guard the accesses so "
+             "that no thread runs them otherwise";
+    }
     if (o.kind != obligation_kind::trip_limit || o.loop < 0 || o.loop >= static_cast<int>(ir.loops.size())) continue;
     const long long most = most_trips(ir, facts, o.loop);
     if (most >= 0 && most <= o.most_trips) continue;

@@ -9,18 +9,33 @@
 //     iterations in every thread. The checker listed that many iterations of it (footprint.hpp,
 //     `assumed_trip_limit`) where the loop's variable decides what the accesses touch, as in a
 //     halving tree `for level < levels: s = 128 >> level`, whose levels a parameter gives.
+//   * positive: a polynomial over the launch's values (parameters, buffer sizes, grid extents) is
+//     at least 1, unless one of the accesses `first`, `second` cannot run for this launch (its
+//     guards exclude every thread). The checker proved the two apart under it: a row stride
+//     above the row it strides over (`dst[pitch * y + x]` under `x < width`: pitch - width + 1 >= 1),
+//     a stride that is not 0 (`m[size * (x + 1) + t]`: size >= 1).
 
 namespace warden::check {
 
 enum class rule : unsigned char;
 
-enum class obligation_kind : unsigned char { trip_limit };
+enum class obligation_kind : unsigned char { trip_limit, positive };
+
+// A term of a polynomial: coefficient times up to three symbols (check/polynomial.hpp's ids).
+struct obligation_term {
+  int symbols[3] = {-1, -1, -1};
+  long long coefficient = 0;
+};
 
 struct obligation {
+  static constexpr int max_terms = 6;
   obligation_kind kind = obligation_kind::trip_limit;
   rule protects = static_cast<rule>(0);  // the rule proved under it
   int loop = -1;          // trip_limit: the loop (index in ir.loops)
   long long most_trips = 0;
+  obligation_term terms[max_terms];  // positive: sum of terms >= 1 (-1 terms: too many to hold)
+  int term_count = 0;
+  int first = -1, second = -1;       // positive: the accesses it separates
 };
 
 // A kernel's obligations: few, and literal, so that a kernel definition holds them.
@@ -31,13 +46,25 @@ struct obligation_list {
 
   // False when full: the caller must then refuse what needed the obligation.
   constexpr bool add(const obligation& o) {
+    if (o.term_count < 0) return false;
     for (int i = 0; i < count; ++i)
-      if (items[i].kind == o.kind && items[i].loop == o.loop) return true;
+      if (same(items[i], o)) return true;
     if (count == capacity) return false;
     items[count++] = o;
     return true;
   }
   constexpr bool empty() const { return count == 0; }
+  static constexpr bool same(const obligation& x, const obligation& y) {
+    if (x.kind != y.kind) return false;
+    if (x.kind == obligation_kind::trip_limit) return x.loop == y.loop;
+    if (x.term_count != y.term_count || x.first != y.first || x.second != y.second) return false;
+    for (int t = 0; t < x.term_count; ++t) {
+      if (x.terms[t].coefficient != y.terms[t].coefficient) return false;
+      for (int k = 0; k < 3; ++k)
+        if (x.terms[t].symbols[k] != y.terms[t].symbols[k]) return false;
+    }
+    return true;
+  }
   constexpr const obligation* begin() const { return items; }
   constexpr const obligation* end() const { return items + count; }
 };

@@ -315,9 +315,15 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
   finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed);
   if (assumed == 0) return first;
   if (listed) return listed;
-  for (int l = 0; l < 64 && l < static_cast<int>(ir.loops.size()); ++l)
-    if ((assumed >> l & 1) != 0 && !listed.obligations.add({obligation_kind::trip_limit, first.code, l, assumed_trip_limit}))
-      return first;
+  for (int l = 0; l < 64 && l < static_cast<int>(ir.loops.size()); ++l) {
+    if ((assumed >> l & 1) == 0) continue;
+    obligation o;
+    o.kind = obligation_kind::trip_limit;
+    o.protects = first.code;
+    o.loop = l;
+    o.most_trips = assumed_trip_limit;
+    if (!listed.obligations.add(o)) return first;
+  }
   return listed;
 }
 
@@ -430,6 +436,22 @@ constexpr bool disjoint_in_block(const ir_builder& ir, block_shape shape, const 
   return ra.hi < rc.lo + d || rc.hi + d < ra.lo;
 }
 
+// One index fixed (no variable in it: the same in every thread), the other strictly above it (or
+// below it) for every value of its variables, which are all >= 0: `b[t]` and `b[x + 1 + t]` never
+// meet.
+constexpr bool fixed_apart(const linear_form& fixed, const linear_form& moving) {
+  if (!fixed.ok || !moving.ok || !fixed.terms.empty()) return false;
+  bool up = true, down = true;
+  for (const auto& t : moving.terms) {
+    const polynomial negated = (-1) * t.coefficient;
+    up = up && provably_positive(t.coefficient);
+    down = down && provably_positive(negated);
+  }
+  const polynomial gap = moving.rest - fixed.rest;
+  const polynomial negated_gap = (-1) * gap;
+  return (up && provably_positive(gap)) || (down && provably_positive(negated_gap));
+}
+
 constexpr rule global_rule(const dsl::ir_access& a, const dsl::ir_access& c) {
   using dsl::access_kind;
   const bool atomic_a = a.kind == access_kind::atomic, atomic_c = c.kind == access_kind::atomic;
@@ -446,6 +468,33 @@ constexpr linear_form index_form(const ir_builder& ir, block_shape shape, int i)
   return linearise(lower(ir, shape, scope_of(a), a.index));
 }
 
+// A condition over launch-known symbols (`>= 1`) under which the pair of accesses `first` and
+// `second` was proved apart: a launch obligation (E106) once the kernel is accepted with it.
+struct assumption {
+  polynomial condition;
+  int first = -1, second = -1;
+};
+
+// The obligation that `condition` (over launch-known symbols) is at least 1 for the launch; one
+// with more terms than an obligation holds is returned invalid (obligation_list::add refuses it).
+constexpr obligation positive_obligation(rule protects, const polynomial& condition, int first, int second) {
+  obligation o;
+  o.kind = obligation_kind::positive;
+  o.protects = protects;
+  o.first = first;
+  o.second = second;
+  if (!condition.valid || static_cast<int>(condition.terms.size()) > obligation::max_terms) {
+    o.term_count = -1;
+    return o;
+  }
+  for (const term& t : condition.terms) {
+    o.terms[o.term_count].coefficient = t.coefficient;
+    for (int k = 0; k < max_degree; ++k) o.terms[o.term_count].symbols[k] = t.m.s[static_cast<std::size_t>(k)];
+    ++o.term_count;
+  }
+  return o;
+}
+
 // How far apart two global accesses' indices stay, from the indices and guards alone.
 enum class separation : unsigned char {
   never_meet,     // no two distinct threads of the grid compute one index
@@ -455,7 +504,7 @@ enum class separation : unsigned char {
 
 constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
                               const linear_form& la, const linear_form& lc, const std::vector<long long>* pins_a = nullptr,
-                              const std::vector<long long>* pins_c = nullptr) {
+                              const std::vector<long long>* pins_c = nullptr, std::vector<assumption>* assumed = nullptr) {
   if (!la.ok || !lc.ok) return separation::across_blocks;
   const facts known = common_facts(ir, shape, a, c, pins_a, pins_c);
   const facts own_a = own_facts(ir, shape, a, pins_a), own_c = own_facts(ir, shape, c, pins_c);
@@ -468,8 +517,18 @@ constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl
   auto never_meet = [&](varying vary) {
     return constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, vary) : gcd_excludes(la, d, known, vary));
   };
-  if (never_meet(varying{true, true})) return separation::never_meet;
-  if (shape.grid_rank > 0 && !blocks_separated(ir, shape, la, lc, &own_a, &own_c)) return separation::across_blocks;
+  if (never_meet(varying{true, true}) || fixed_apart(la, lc) || fixed_apart(lc, la)) return separation::never_meet;
+  // Injective for the launches that satisfy a condition on their values (a stride above the row
+  // it strides over): proved so, with the condition kept as an obligation.
+  if (assumed != nullptr && constant_offset && d == 0) {
+    std::vector<polynomial> conditions;
+    if (radix_injective(ir, shape, la, known, varying{true, true}, 0, &conditions)) {
+      const int first = static_cast<int>(&a - ir.accesses.data()), second = static_cast<int>(&c - ir.accesses.data());
+      for (const polynomial& condition : conditions) assumed->push_back({condition, first, second});
+      return separation::never_meet;
+    }
+  }
+  if (shape.grid_dims != 0 && !blocks_separated(ir, shape, la, lc, &own_a, &own_c)) return separation::across_blocks;
   // Inside one block: the same tests with the block ids equal, and disjoint ranges.
   if (never_meet(varying{false, true}) || disjoint_in_block(ir, shape, la, lc, own_a, own_c)) return separation::never_meet;
   return separation::within_block;
@@ -511,7 +570,8 @@ inline constexpr long long max_unrolled_trips = 64;
 // symbolic and must order the accesses across their iterations, as in the symbolic check.
 // (Each side's forms and facts are computed once per iteration: the pairs then cost little, which
 // keeps clang's constant-evaluation step limit away.)
-constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape shape, int i, int j) {
+constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape shape, int i, int j,
+                                            std::vector<assumption>* assumed = nullptr) {
   const auto& a = ir.accesses[static_cast<std::size_t>(i)];
   const auto& c = ir.accesses[static_cast<std::size_t>(j)];
   finding conflict{global_rule(a, c), i, j};
@@ -591,8 +651,8 @@ constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape s
       }
       const bool ordered = symbolic_ordered && (first < 0 ? same_ordered : ordered_after[static_cast<std::size_t>(first)] != 0);
       // Ordered inside a block: enough that the blocks keep to their own windows.
-      if (ordered && (shape.grid_rank == 0 || blocks_separated(ir, shape, x.form, y.form, &x.own, &y.own))) continue;
-      const separation apart = separate(ir, shape, a, c, x.form, y.form, &x.pins, &y.pins);
+      if (ordered && (shape.grid_dims == 0 || blocks_separated(ir, shape, x.form, y.form, &x.own, &y.own))) continue;
+      const separation apart = separate(ir, shape, a, c, x.form, y.form, &x.pins, &y.pins, assumed);
       if (apart == separation::never_meet || (apart == separation::within_block && ordered)) continue;
       conflict.across_blocks = apart == separation::across_blocks;
       if (!conflict.across_blocks && first >= 0)
@@ -603,7 +663,8 @@ constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape s
   return {};
 }
 
-constexpr finding check_global(const ir_builder& ir, block_shape shape) {
+// `assumed`: separations may rest on conditions over the launch's values, appended there.
+constexpr finding check_global(const ir_builder& ir, block_shape shape, std::vector<assumption>* assumed = nullptr) {
   const int n = static_cast<int>(ir.accesses.size());
   // Each access's index form, computed once and numbered by distinct form: kernels repeat the
   // same index (`out[i]` in every round), and a separation depends only on the two forms and the
@@ -641,16 +702,16 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
       if (is_shared(a) || is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
       if (global_rule(a, c) == rule::none) continue;
       if (a.trusted || c.trusted) {  // with a plain access, a trusted one may touch any element
-        const separation apart = shape.grid_rank == 0 ? separation::within_block : separation::across_blocks;
+        const separation apart = shape.grid_dims == 0 ? separation::within_block : separation::across_blocks;
         if (finding f = check_global_pair(ir, shape, i, j, apart)) return f;
         continue;
       }
       const int fa = form(i), fc = form(j);
       if (!forms[static_cast<std::size_t>(fa)].ok || !forms[static_cast<std::size_t>(fc)].ok) {
-        finding f = check_global_pair_unrolled(ir, shape, i, j);
+        finding f = check_global_pair_unrolled(ir, shape, i, j, assumed);
         // One block (the kernel names no block coordinate, so launch runs one): indices it cannot
         // follow may meet anywhere in the block's buffer, and barriers decide.
-        if (f && shape.grid_rank == 0) f = check_global_pair(ir, shape, i, j, separation::within_block);
+        if (f && shape.grid_dims == 0) f = check_global_pair(ir, shape, i, j, separation::within_block);
         if (f) return f;
         continue;
       }
@@ -663,7 +724,9 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
           hit = m;
       }
       if (hit < 0) {
-        memo.push_back({fa, fc, i, j, separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)])});
+        memo.push_back({fa, fc, i, j,
+                        separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)],
+                                 nullptr, nullptr, assumed)});
         hit = static_cast<int>(memo.size()) - 1;
       }
       if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart)) return f;
@@ -673,25 +736,39 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape) {
 
 // ---- all rules ---------------------------------------------------------------------------------
 
-// How many grid dimensions a program refers to: 1 + the highest dimension of a block id, global
-// id or grid extent in it; 0 when it refers to none (a one-block kernel).
-constexpr int grid_rank_of(const ir_builder& ir) {
-  int rank = 0;
+// The grid dimensions a program refers to, as bits (1: x, 2: y, 4: z): those of its block ids,
+// global ids and grid extents; 0 when it refers to none (a one-block kernel).
+constexpr int grid_dims_of(const ir_builder& ir) {
+  int dims = 0;
   for (const auto& e : ir.exprs)
-    if ((e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::grid_dim) && e.value % 3 + 1 > rank)
-      rank = static_cast<int>(e.value % 3) + 1;
-  return rank;
+    if (e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::grid_dim) dims |= 1 << (e.value % 3);
+  return dims;
 }
 
 constexpr finding analyse(const ir_builder& ir, block_shape shape) {
-  shape.grid_rank = grid_rank_of(ir);
+  shape.grid_dims = grid_dims_of(ir);
   if (finding f = check_barriers(ir)) return f;
   if (finding f = check_shuffles(ir, shape)) return f;
   if (finding f = check_data_indices(ir)) return f;
   const finding shared = check_shared(ir, shape);
   if (shared) return shared;
   finding f = check_global(ir, shape);
-  if (!f) f.obligations = shared.obligations;
+  if (f && f.code != rule::W012) {
+    // What the indices alone do not separate may be separated for the launches whose values meet
+    // a condition (a stride above its row): judged again with such conditions allowed, each kept
+    // as an obligation that launch checks (E106). Too many: refused as first found.
+    std::vector<assumption> assumed;
+    const finding again = check_global(ir, shape, &assumed);
+    if (!again) {
+      finding accepted = again;
+      bool kept = true;
+      for (const assumption& a : assumed)
+        kept = kept && accepted.obligations.add(positive_obligation(f.code, a.condition, a.first, a.second));
+      if (kept) f = accepted;
+    }
+  }
+  for (const obligation& o : shared.obligations)
+    if (!f && !f.obligations.add(o)) return check_shared_listing(ir, shape, 0, nullptr);
   return f;
 }
 

@@ -1,0 +1,207 @@
+// Real kernels accepted (issue 21, items 1 and 2): value parameters as symbols, and what only the
+// launch knows as launch obligations. Each shape is one that public kernels use and the checker
+// refused: a stride that is a parameter, a row pitch, a window whose width a parameter sets, a grid
+// laid out along y, a fixed element next to stores above it. Each is accepted, records clean on
+// the cpu backend, and matches plain C++; its racy twin is refused; where the proof rests on the
+// launch's values, w::obligations_of shows the condition and a launch that breaks it is refused
+// with E106 before anything runs.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "../support/verdict_probe.hpp"
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace w = warden;
+using w::check::rule;
+using w::testing::code_of;
+
+namespace {
+template <class F>
+std::string e106_of(F launch) {
+  try {
+    launch();
+  } catch (const w::obligation_error& e) {
+    return e.what();
+  }
+  return {};
+}
+}  // namespace
+
+// ---- a stride that is a parameter (Gaussian elimination's row update, as in Parboil-style LU) --
+//
+// m[size * (x + t + 1) + t] under x < size - 1 - t: rows x + t + 1 differ for different x when
+// size != 0, and when size <= 0 the guard lets no thread run. Proved under size >= 1, which
+// launch checks, unless no thread passes the guard.
+
+constexpr auto column_update = [](auto k, auto m, auto size, auto t) {
+  auto x = k.global_id();
+  return w::when(x < size - 1 - t, m[size * (x + t + 1) + t] = m[size * (x + t + 1) + t] * 2);
+};
+// Racy: the stride forgotten, every thread updates the same element of one row.
+constexpr auto column_update_no_stride = [](auto k, auto m, auto size, auto t) {
+  auto x = k.global_id();
+  return w::when(x < size - 1 - t, m[size * (t + 1) + t] = m[size * (t + 1) + t] * 2 + x);
+};
+WARDEN_KERNEL(column_update_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update));
+
+TEST_CASE("symbolic: a stride that is a parameter separates rows (size >= 1, or no thread runs)", "[symbolic][obligation]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update_no_stride) == rule::W011);
+  CHECK(w::obligations_of(column_update_k).find("if p1 >= 1 (or one of them runs in no thread)") != std::string::npos);
+  const int size = 100, t = 3;
+  std::vector<int> host(size * size);
+  std::iota(host.begin(), host.end(), 0);
+  auto m = w::to_device(host);
+  CHECK(w::record(column_update_k, w::grid(2), m, size, t).clean());
+  const std::vector<int> got = w::to_host(m);
+  for (int x = 0; x < size - 1 - t; ++x) {
+    const auto at = static_cast<std::size_t>(size * (x + t + 1) + t);
+    CHECK(got[at] == 2 * host[at]);
+  }
+  // size == 0: no thread passes the guard, so the obligation does not apply; the launch runs.
+  CHECK(w::record(column_update_k, w::grid(2), m, 0, 0).clean());
+}
+
+// ---- a row pitch (cuda-samples' pitched copies, cudaMallocPitch layouts) ------------------------
+//
+// dst[pitch * y + x] under x < width, y < height: rows do not overlap when pitch >= width.
+
+constexpr auto pitched_copy = [](auto k, auto src, auto dst, auto width, auto height, auto pitch) {
+  auto x = k.global_id();
+  auto y = k.global_id_y();
+  return w::when(x < width && y < height, dst[pitch * y + x] = src[pitch * y + x] + 1);
+};
+// x not bounded by the row: rows stay apart only while the grid's threads along x fit in the
+// pitch, a condition on the launch shape that launch checks.
+constexpr auto pitched_copy_unbounded = [](auto k, auto src, auto dst, auto height, auto pitch) {
+  auto x = k.global_id();
+  auto y = k.global_id_y();
+  return w::when(y < height, dst[pitch * y + x] = src[pitch * y + x] + 1);
+};
+WARDEN_KERNEL(pitched_copy_unbounded_k,
+              w::kernel<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>>(pitched_copy_unbounded)
+                  .named("pitched_copy_unbounded", "src", "dst", "height", "pitch"));
+WARDEN_KERNEL(pitched_copy_k, w::kernel<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
+                                  pitched_copy)
+                                  .named("pitched_copy", "src", "dst", "width", "height", "pitch"));
+
+TEST_CASE("symbolic: a row pitch separates rows when pitch >= width, which launch checks (E106)", "[symbolic][obligation]") {
+  STATIC_REQUIRE(code_of<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(pitched_copy) ==
+                 rule::none);
+  STATIC_REQUIRE(code_of<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>>(pitched_copy_unbounded) ==
+                 rule::none);
+  CHECK(w::obligations_of(pitched_copy_k) ==
+        "W010 holds for dst[(pitch * global_id.y) + global_id.x] and dst[(pitch * global_id.y) + global_id.x] if pitch - width "
+        ">= 0 (or one of them runs in no thread)\n");
+  const int width = 30, height = 7, pitch = 32;
+  std::vector<int> host(pitch * height);
+  std::iota(host.begin(), host.end(), 0);
+  auto src = w::to_device(host);
+  auto dst = w::to_device(std::vector<int>(pitch * height, -1));
+  CHECK(w::record(pitched_copy_k, w::grid(2, 2), src, dst, width, height, pitch).clean());
+  const std::vector<int> got = w::to_host(dst);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < pitch; ++x) {
+      const auto at = static_cast<std::size_t>(y * pitch + x);
+      CHECK(got[at] == (x < width ? host[at] + 1 : -1));
+    }
+  // A pitch below the width: rows overlap, and launch says so before anything runs.
+  const std::string m = e106_of([&] { w::launch(w::on_cpu, pitched_copy_k, w::grid(2, 2), src, dst, 30, 7, 29); });
+  CHECK(m.find("E106 [launch-obligation] pitched_copy_k: the checker proved W010 for dst[") == 0);
+  CHECK(m.find("when pitch - width >= 0, which fails for this launch (pitch = 29, width = 30)") != std::string::npos);
+  CHECK(w::to_host(dst) == got);  // nothing ran
+  // Without the column guard: 2 blocks of 16 along x fit a pitch of 32, 3 do not.
+  CHECK(w::obligations_of(pitched_copy_unbounded_k).find("if pitch - 16 * grid_dim.x >= 0") != std::string::npos);
+  CHECK(w::record(pitched_copy_unbounded_k, w::grid(2, 2), src, dst, height, pitch).clean());
+  const std::string wide = e106_of([&] { w::launch(w::on_cpu, pitched_copy_unbounded_k, w::grid(3, 2), src, dst, height, pitch); });
+  CHECK(wide.find("when pitch - 16 * grid_dim.x >= 0, which fails for this launch (pitch = 32, grid_dim.x = 3)") !=
+        std::string::npos);
+}
+
+// ---- a window per block whose width a parameter sets (stencils with a halo of `border`) --------
+//
+// Every block stores out[W * b + t - border] under border <= t < 64 - border, W = 64 - 2 * border:
+// the windows are disjoint for every border (the guard's lower bound counts).
+
+constexpr auto halo_window = [](auto k, auto in, auto out, auto border) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  auto at = (64 - 2 * border) * b + t - border;
+  return w::when(border <= t && t < 64 - border && at < out.size(), out[at] = in[at] * 3);
+};
+// One element wider than its stride (t <= 64 - border): windows overlap unless border <= 0. It is
+// accepted under a condition that implies that (-border >= 1: the checker keeps one sufficient
+// condition, not always the weakest), and a launch with a border is refused.
+constexpr auto halo_window_wide = [](auto k, auto in, auto out, auto border) {
+  auto t = k.thread_id();
+  auto b = k.block_id();
+  auto at = (64 - 2 * border) * b + t - border;
+  return w::when(border <= t && t <= 64 - border && at < out.size(), out[at] = in[at] * 3);
+};
+WARDEN_KERNEL(halo_window_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window));
+WARDEN_KERNEL(halo_window_wide_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window_wide));
+
+TEST_CASE("symbolic: a window whose width a parameter sets is bounded by guards of that width", "[symbolic]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window_wide) == rule::none);
+  CHECK(w::obligations_of(halo_window_k).empty());
+  CHECK(w::obligations_of(halo_window_wide_k).find("if -p2 >= 1") != std::string::npos);
+  std::vector<int> host(200);
+  std::iota(host.begin(), host.end(), 0);
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(200);
+  CHECK(w::record(halo_window_k, w::grid(4), in, out, 3).clean());  // windows of 58: 232 >= 200
+  const std::vector<int> got = w::to_host(out);
+  for (int i = 0; i < 200; ++i) CHECK(got[static_cast<std::size_t>(i)] == 3 * i);
+  CHECK(e106_of([&] { w::launch(w::on_cpu, halo_window_wide_k, w::grid(4), in, out, 3); }).find("E106") == 0);
+  CHECK(w::record(halo_window_wide_k, w::grid(4), in, out, -1).clean());
+}
+
+// ---- a grid laid out along y alone -------------------------------------------------------------
+
+constexpr auto along_y = [](auto k, auto a) {
+  auto y = k.global_id_y();
+  return w::when(y < a.size(), a[y] = a[y] + 1);
+};
+constexpr auto along_y_shifted = [](auto k, auto a) {  // racy: reads the next thread's element
+  auto y = k.global_id_y();
+  return w::when(y + 1 < a.size(), a[y] = a[y + 1] + 1);
+};
+WARDEN_KERNEL(along_y_k, w::kernel<w::block<1, 16>, w::inout<int>>(along_y));
+
+TEST_CASE("symbolic: a grid along y is judged as one along x (E102 keeps x at one block)", "[symbolic][grid]") {
+  STATIC_REQUIRE(code_of<w::block<1, 16>, w::inout<int>>(along_y) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<1, 16>, w::inout<int>>(along_y_shifted) == rule::W011);
+  auto a = w::to_device(std::vector<int>(40, 1));
+  CHECK(w::record(along_y_k, w::grid(1, 3), a).clean());
+  CHECK(w::to_host(a) == std::vector<int>(40, 2));
+  // Blocks along x would all redo the same rows: refused.
+  CHECK_THROWS_AS(w::launch(w::on_cpu, along_y_k, w::grid(2, 3), a), w::grid_error);
+}
+
+// ---- a fixed element next to stores above it (a pivot row read while the rows below change) ----
+
+constexpr auto below_pivot = [](auto k, auto b, auto t) {
+  auto x = k.global_id();
+  return w::when(x + 1 + t < b.size(), b[x + 1 + t] = b[x + 1 + t] - b[t]);
+};
+constexpr auto at_and_below_pivot = [](auto k, auto b, auto t) {  // racy: thread 0 stores b[t] itself
+  auto x = k.global_id();
+  return w::when(x + t < b.size(), b[x + t] = b[x + t] - b[t]);
+};
+WARDEN_KERNEL(below_pivot_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(below_pivot));
+
+TEST_CASE("symbolic: a fixed element is apart from stores strictly above it", "[symbolic]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(below_pivot) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(at_and_below_pivot) == rule::W011);
+  std::vector<int> host(100);
+  std::iota(host.begin(), host.end(), 0);
+  auto b = w::to_device(host);
+  CHECK(w::record(below_pivot_k, w::grid(2), b, 5).clean());
+  const std::vector<int> got = w::to_host(b);
+  for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i > 5 ? i - 5 : i));
+}
