@@ -92,6 +92,13 @@ class obligation_error : public error {
   using error::error;
 };
 
+// E107: a fact the kernel states with given(...) is false for this launch's values. Names the
+// fact and the values. Thrown before the launch.
+class fact_error : public error {
+ public:
+  using error::error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

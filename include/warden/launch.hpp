@@ -261,6 +261,9 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
       facts.values[P] = static_cast<long long>(static_cast<typename Param::value_type>(arg));
   };
   (fact(std::integral_constant<std::size_t, I>{}, args), ...);
+  // E107: the facts the kernel states (given(...)) hold for this launch.
+  const std::string false_fact = check::first_false_fact(ir, facts, names);
+  if (!false_fact.empty()) throw fact_error("E107 [stated-fact] " + std::string(kernel.name) + ": " + false_fact);
   // E104: the checker's integers are the kernel's: no unsigned operation wraps.
   const std::string wraps = check::first_unsigned_wrap(ir, facts, names);
   if (!wraps.empty()) throw wrap_error("E104 [unsigned-wrap] " + std::string(kernel.name) + ": " + wraps);
@@ -404,6 +407,7 @@ std::string obligations_of(const K& kernel) {
   const dsl::ir_builder ir = definition.describe();
   const std::vector<std::string> names = detail::parameter_names(definition);
   std::string out;
+  for (int fact : ir.stated) out += "given " + dsl::render(ir, fact, names) + " (stated; launch checks it, E107)\n";
   for (const check::obligation& o : definition.obligations) {
     if (o.kind == check::obligation_kind::positive) {
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];

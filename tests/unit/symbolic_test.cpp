@@ -205,3 +205,110 @@ TEST_CASE("symbolic: a fixed element is apart from stores strictly above it", "[
   const std::vector<int> got = w::to_host(b);
   for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i > 5 ? i - 5 : i));
 }
+
+// ---- facts the user states (issue 21, item 3): used by the checker, checked by every launch ------
+//
+// given(fact, ...) reads only what the launch fixes (W007 otherwise: given_fact_on_thread_id). The
+// checker reasons with the fact as with a guard, so the pitched copy needs no obligation of its
+// own; launch evaluates the fact first and refuses a launch where it is false (E107), naming the
+// fact and the values.
+
+constexpr auto pitched_copy_stated = [](auto k, auto src, auto dst, auto width, auto height, auto pitch) {
+  auto x = k.global_id();
+  auto y = k.global_id_y();
+  return w::given(pitch >= width, w::when(x < width && y < height, dst[pitch * y + x] = src[pitch * y + x] + 1));
+};
+// A fact that does not cover the index: rows of 17 elements laid `cols` apart, stated cols >= 16.
+constexpr auto rows_of_17_weak = [](auto k, auto a, auto cols, auto rows) {
+  auto r = k.global_id();
+  return w::given(cols >= 16, w::when(r < rows, w::for_range(k, 0, 17, [&](auto, auto j) { return a[r * cols + j] = j; })));
+};
+constexpr auto rows_of_17 = [](auto k, auto a, auto cols, auto rows) {
+  auto r = k.global_id();
+  return w::given(cols >= 17, w::when(r < rows, w::for_range(k, 0, 17, [&](auto, auto j) { return a[r * cols + j] = j; })));
+};
+// Facts as the kernel computes them: in unsigned arithmetic (n - 1u wraps for n == 0), and with
+// int overflow (undefined in the kernel: refused as undecidable).
+constexpr auto unsigned_fact = [](auto k, auto a, auto n) {
+  auto i = k.global_id();
+  return w::given(n - 1u < 64u, w::when(i < 64, a[i] = 1));
+};
+constexpr auto squared_fact = [](auto k, auto a, auto n) {
+  auto i = k.global_id();
+  return w::given(n * n >= 0, w::when(i < n, a[i] = 1));
+};
+WARDEN_KERNEL(pitched_stated_k, w::kernel<w::block<16, 16>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
+                                    pitched_copy_stated)
+                                    .named("pitched_copy", "src", "dst", "width", "height", "pitch"));
+WARDEN_KERNEL(rows_of_17_k, w::kernel<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17).named("rows", "a", "cols", "rows"));
+WARDEN_KERNEL(unsigned_fact_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>(unsigned_fact).named("first_n", "a", "n"));
+WARDEN_KERNEL(weak_k, w::kernel<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17_weak).named("rows", "a", "cols", "rows"));
+WARDEN_KERNEL(weak_racy_k, w::kernel<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(w::testing::trusting(rows_of_17_weak)));
+WARDEN_KERNEL(squared_fact_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>(squared_fact).named("first_n", "a", "n"));
+
+namespace {
+template <class F>
+std::string e107_of(F launch) {
+  try {
+    launch();
+  } catch (const w::fact_error& e) {
+    return e.what();
+  }
+  return {};
+}
+}  // namespace
+
+TEST_CASE("stated facts: the checker uses them, launch checks them first (E107)", "[symbolic][given]") {
+  STATIC_REQUIRE(code_of<w::block<16, 16>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(pitched_copy_stated) ==
+                 rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17) == rule::none);
+  // The fact is the condition itself: no obligation of the checker's own beside it.
+  CHECK(w::obligations_of(pitched_stated_k) == "given pitch >= width (stated; launch checks it, E107)\n");
+  CHECK(w::obligations_of(rows_of_17_k) == "given cols >= 17 (stated; launch checks it, E107)\n");
+
+  const int width = 20, height = 6, pitch = 24;
+  std::vector<int> host(static_cast<std::size_t>(pitch * height));
+  std::iota(host.begin(), host.end(), 0);
+  auto src = w::to_device(host);
+  auto dst = w::to_device(std::vector<int>(host.size(), -1));
+  CHECK(w::record(pitched_stated_k, w::grid(2, 1), src, dst, width, height, pitch).clean());
+  const std::vector<int> got = w::to_host(dst);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < pitch; ++x) CHECK(got[static_cast<std::size_t>(pitch * y + x)] == (x < width ? host[static_cast<std::size_t>(pitch * y + x)] + 1 : -1));
+
+  // A launch that breaks the fact: refused before anything runs, with the fact and the values.
+  dst = w::to_device(std::vector<int>(host.size(), -1));
+  CHECK(e107_of([&] { w::launch(w::on_cpu, pitched_stated_k, w::grid(2, 1), src, dst, width, height, 16); }) ==
+        "E107 [stated-fact] pitched_stated_k: the stated fact pitch >= width is false for this launch (pitch = 16, width = 20); "
+        "the checker's proof rests on it: launch with values that meet it");
+  CHECK(w::to_host(dst) == std::vector<int>(host.size(), -1));
+
+  w::device_buffer<int> a(17 * 40);
+  CHECK(w::record(rows_of_17_k, w::grid(1), a, 17, 40).clean());
+  CHECK_THROWS_AS(w::record(rows_of_17_k, w::grid(1), a, 16, 40), w::fact_error);
+}
+
+TEST_CASE("stated facts: a fact too weak for the index is no proof", "[symbolic][given]") {
+  // cols >= 16 leaves rows of 17 overlapping at cols == 16: the checker keeps its own obligation
+  // (cols >= 17) beside the stated fact, and both are checked.
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17_weak) == rule::none);
+  const std::string listed = w::obligations_of(weak_k);
+  CHECK(listed.find("given cols >= 16") != std::string::npos);
+  CHECK(listed.find("if cols >= 17") != std::string::npos);
+  w::device_buffer<int> a(17 * 40);
+  CHECK_FALSE(w::record(weak_racy_k, w::grid(1), a, 16, 40).clean());
+  CHECK_THROWS_AS(w::record(weak_k, w::grid(1), a, 16, 40), w::obligation_error);
+  CHECK(w::record(weak_k, w::grid(1), a, 17, 40).clean());
+}
+
+TEST_CASE("stated facts are computed as the kernel computes them", "[symbolic][given]") {
+  w::device_buffer<int> a(64);
+  CHECK(w::record(unsigned_fact_k, w::grid(1), a, 64u).clean());
+  // n - 1u wraps for n == 0: the fact is false in the kernel's arithmetic, and launch says so.
+  const std::string wrapped = e107_of([&] { w::launch(w::on_cpu, unsigned_fact_k, w::grid(1), a, 0u); });
+  CAPTURE(wrapped);
+  CHECK(wrapped.find("(n - 1) < 64 is false for this launch (n = 0)") != std::string::npos);
+  CHECK(w::record(squared_fact_k, w::grid(1), a, 64).clean());
+  // 70000 * 70000 overflows int: undefined in the kernel, so undecidable here.
+  CHECK(e107_of([&] { w::launch(w::on_cpu, squared_fact_k, w::grid(1), a, 70000); }).find("cannot be computed") != std::string::npos);
+}

@@ -236,6 +236,14 @@ void exec(const Ctx& ctx, const dsl::when_s<C, T, E>& s, const active_threads& a
   if (!no.empty()) exec(ctx, s.else_branch, no);
 }
 
+template <class Ctx, class F, class Body>
+void exec(const Ctx& ctx, const dsl::given_s<F, Body>& s, const active_threads& active) {
+  active_threads holds;
+  for (int t : active)
+    if (eval_at(ctx, t, s.fact)) holds.push_back(t);
+  if (!holds.empty()) exec(ctx, s.body, holds);
+}
+
 template <int L, class T, int Kind, class Ctx>
 cpu_scope<Ctx, L, T, Kind> scope(const Ctx& ctx, T* data, int elements = 0, unsigned char* written = nullptr,
                                  int* written_by = nullptr) {

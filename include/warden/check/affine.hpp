@@ -354,6 +354,25 @@ constexpr bool launch_known(const polynomial& p) {
   return true;
 }
 
+// Can no launch meet `p >= 1`? So when p reads grid extents only (no parameters or sizes), each
+// in terms of negative coefficient and degree 1: p is then largest for a grid of one block, and
+// below 1 there (`16 - 16 * grid_dim.x`: a row stride of 16 under a column that a grid of 16-wide
+// blocks covers). Such a condition is no obligation but a refusal.
+constexpr bool never_met(const polynomial& p) {
+  long long at_one = 0;
+  for (const term& t : p.terms) {
+    const int degree = t.m.degree();
+    if (degree == 0) {
+      at_one += t.coefficient;
+      continue;
+    }
+    const int s = t.m.s[0];
+    if (degree > 1 || s < symbol::grid_dim(0) || s >= symbol::grid_dim(3) || t.coefficient >= 0) return false;
+    at_one += t.coefficient;
+  }
+  return at_one < 1;
+}
+
 // How much a condition asks of a launch, for choosing among conditions: any grid extent in it
 // first, then its length.
 constexpr int condition_rank(const polynomial& p) {
@@ -370,6 +389,20 @@ constexpr bool weaker(const polynomial& a, const polynomial& b) {
   const polynomial d = a - b;
   if (d.valid && d.is_constant()) return d.constant_part() > 0;
   return condition_rank(a) < condition_rank(b);
+}
+
+// Is `p >= 1` for every thread that passes the guards? Either for any values of its symbols, or
+// because a guard says so: some `q <= 0` with 1 - p = q + k, k <= 0 (`when(pitch >= width, ...)`
+// or `given(pitch >= width, ...)` gives width - pitch <= 0, which makes pitch - width + 1 >= 1).
+constexpr bool positive_given(const polynomial& p, const facts& known) {
+  if (provably_positive(p)) return true;
+  const polynomial one = polynomial::constant(1);
+  for (const polynomial& q : known.at_most_zero) {
+    polynomial rest = one - p;
+    rest = rest - q;
+    if (rest.valid && rest.is_constant() && rest.constant_part() <= 0) return true;
+  }
+  return false;
 }
 
 // Mixed radix: does `form` take distinct values for distinct values of the varying variables?
@@ -465,10 +498,10 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
           if (fits) break;
           const polynomial span = b - l;
           const polynomial margin = it.coefficient - span;
-          fits = provably_positive(margin);
+          fits = positive_given(margin, known);
           // Of the conditions that would do, the one on values over one on the launch shape (a
           // guard's `x < width` over the grid's extent), then the shortest.
-          if (!fits && assumed != nullptr && launch_known(margin) && (!condition_found || weaker(margin, condition))) {
+          if (!fits && assumed != nullptr && launch_known(margin) && !never_met(margin) && (!condition_found || weaker(margin, condition))) {
             condition = margin;
             condition_found = true;
           }

@@ -310,6 +310,26 @@ struct pure_index<binary_e<Op, A, B>>
 template <class Op, class A>
 struct pure_index<unary_e<Op, A>> : pure_index<A> {};
 
+// Is E computed from what the launch fixes alone: integer constants, value<T> parameters of
+// integral type, buffer sizes, block and grid extents, and operators on them? Such an expression
+// has one value for the whole launch, which launch can compute before running (given(...)).
+template <class E>
+struct launch_uniform : std::false_type {};
+template <int D>
+struct launch_uniform<index_e<ir_op::block_dim, D>> : std::true_type {};
+template <int D>
+struct launch_uniform<index_e<ir_op::grid_dim, D>> : std::true_type {};
+template <class T>
+struct launch_uniform<lit<T>> : std::bool_constant<std::is_integral_v<T>> {};
+template <int I, class T>
+struct launch_uniform<value_e<I, T>> : std::bool_constant<std::is_integral_v<T>> {};
+template <int I>
+struct launch_uniform<size_e<I>> : std::true_type {};
+template <class Op, class A, class B>
+struct launch_uniform<binary_e<Op, A, B>> : std::bool_constant<launch_uniform<A>::value && launch_uniform<B>::value> {};
+template <class Op, class A>
+struct launch_uniform<unary_e<Op, A>> : launch_uniform<A> {};
+
 template <class Op, operand A, operand B>
   requires(expression<A> || expression<B>)
 constexpr WARDEN_HOST_DEVICE auto make_binary(A&& a, B&& b) {

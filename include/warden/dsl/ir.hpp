@@ -124,6 +124,9 @@ struct ir_builder {
   std::vector<ir_sync> syncs;
   std::vector<ir_shuffle> shuffles;
   std::vector<ir_local> locals;
+  // Conditions the user stated with given(...): facts over the launch's values that the checker
+  // uses as guards and launch checks before running (E107).
+  std::vector<int> stated;
 
   // The context of the statement being described.
   std::vector<ir_guard> guard_stack;

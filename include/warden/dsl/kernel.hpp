@@ -274,6 +274,23 @@ constexpr auto when(C&& condition, S... s) {
   return dsl::when_s<decltype(c), dsl::seq_s<S...>, dsl::nothing_s>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}, {}};
 }
 
+// given(fact, statements...): states a fact over the launch's values (`pitch >= width`,
+// `cols >= 17`, `hid == 16`) that the checker may use to prove the statements, as it would a
+// guard. It is never taken on trust: every launch evaluates it before anything runs and refuses a
+// launch for which it is false (E107, fact_error); w::obligations_of lists it.
+template <dsl::operand C, dsl::statement... S>
+constexpr auto given(C&& fact, S... s) {
+  auto c = dsl::as_expr(std::forward<C>(fact));
+  // Fix: state facts over value<T> parameters of integral type, buffer sizes (x.size()), block and
+  // grid extents and integer constants only; a condition on thread ids, loaded data, locals, loop
+  // variables or floating-point values is a guard: write it with when(...).
+  static_assert(dsl::launch_uniform<decltype(c)>::value,
+                "W007 [fact-not-uniform] warden::given: a stated fact may read only what the launch fixes "
+                "(integral value<T> parameters, buffer sizes, block and grid extents, integer constants), so that "
+                "launch can check it before running; use when(...) for a condition on threads or data");
+  return dsl::given_s<decltype(c), dsl::seq_s<S...>>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}};
+}
+
 // for_range(k, lo, hi, [step,] [](auto k, auto i) { return ...; }): i = lo, lo + step, ... < hi.
 template <class B, int L, dsl::operand Lo, dsl::operand Hi, dsl::operand Step, class F>
 constexpr auto for_range(dsl::kernel_context<B, L>, Lo&& lo, Hi&& hi, Step&& step, F body) {

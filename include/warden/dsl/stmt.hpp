@@ -265,6 +265,28 @@ struct when_s : stmt_node {
   }
 };
 
+// given(fact, statements...): the statements, under a fact over the launch's values that the user
+// states (`pitch >= width`). The checker reasons with it as with a guard; launch evaluates it before
+// running and refuses a launch for which it is false (E107), so a stated fact is never a promise
+// taken on trust. On the device it is also tested, once per thread, as a guard would be.
+template <class Fact, class Body>
+struct given_s : stmt_node {
+  Fact fact;
+  Body body;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    if (fact.eval(c)) body.run(c);
+  }
+  constexpr void describe(ir_builder& b) const {
+    const int condition = fact.describe(b);
+    b.stated.push_back(condition);
+    const int conjuncts = b.push_conjuncts(condition);
+    body.describe(b);
+    for (int i = 0; i < conjuncts; ++i) b.guard_stack.pop_back();
+  }
+};
+
 // Records a loop and describes its body inside it.
 template <class Body>
 constexpr void describe_loop(ir_builder& b, const ir_loop& loop, const Body& body) {
