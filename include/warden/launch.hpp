@@ -307,7 +307,7 @@ struct host_copy_of {
 };
 template <class A>
 struct host_copy_of<A, true> {
-  using type = std::conditional_t<host_accessible<typename A::space_type>, char, std::vector<typename A::value_type>>;
+  using type = std::conditional_t<host_accessible<typename A::space_type>, char, detail::host_array<typename A::value_type>>;
 };
 
 template <class A>
@@ -319,7 +319,7 @@ template <class K, class Slots, class Copies, class... Args, std::size_t... I>
 void copy_to_host(Slots& slots, Copies& copies, std::index_sequence<I...>, Args&... args) {
   auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
     if constexpr (needs_host_copy<decltype(arg)>()) {
-      std::get<P>(copies) = to_host(arg);
+      std::get<P>(copies) = download(arg);
       detail::get<P>(slots).ptr = std::get<P>(copies).data();
     }
   };

@@ -21,4 +21,5 @@
 #include "memory/buffer.hpp"
 #include "memory/transfer.hpp"
 #include "dsl/kernel.hpp"
+#include "dsl/math.hpp"
 #include "launch.hpp"

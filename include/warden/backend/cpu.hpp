@@ -91,8 +91,7 @@ struct cpu_root {
       ref.compare_exchange_strong(expected, v);
     } else {
       T old = ref.load();
-      const auto better = [&](T current) { return Op == dsl::atomic_op::min ? v < current : current < v; };
-      while (better(old) && !ref.compare_exchange_weak(old, v)) {
+      while (!ref.compare_exchange_weak(old, dsl::atomic_result<Op>(old, v))) {
       }
     }
   }

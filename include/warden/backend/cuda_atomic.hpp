@@ -64,17 +64,23 @@ __device__ void atomic_update(T* target, T v, T expected) {
     atomicMax(target, v);
   } else if constexpr (Op == atomic_op::exchange && one_of<T, int, unsigned int, unsigned long long, float>) {
     atomicExch(target, v);
+  } else if constexpr (Op == atomic_op::sub && one_of<T, int, unsigned int>) {
+    atomicSub(target, v);
+  } else if constexpr (Op == atomic_op::bit_and && one_of<T, int, unsigned int, unsigned long long>) {
+    atomicAnd(target, v);
+  } else if constexpr (Op == atomic_op::bit_or && one_of<T, int, unsigned int, unsigned long long>) {
+    atomicOr(target, v);
+  } else if constexpr (Op == atomic_op::bit_xor && one_of<T, int, unsigned int, unsigned long long>) {
+    atomicXor(target, v);
+  } else if constexpr (Op == atomic_op::inc) {
+    atomicInc(target, v);
+  } else if constexpr (Op == atomic_op::dec) {
+    atomicDec(target, v);
   } else if constexpr (Op == atomic_op::compare_exchange) {
     // Compares the bits, as std::atomic_ref::compare_exchange_strong does.
     atomicCAS(reinterpret_cast<cas_word<T>*>(target), bits_of(expected), bits_of(v));
-  } else if constexpr (Op == atomic_op::add) {
-    cas_loop(target, [v](T current) { return static_cast<T>(current + v); });
-  } else if constexpr (Op == atomic_op::min) {
-    cas_loop(target, [v](T current) { return v < current ? v : current; });
-  } else if constexpr (Op == atomic_op::max) {
-    cas_loop(target, [v](T current) { return current < v ? v : current; });
   } else {
-    cas_loop(target, [v](T) { return v; });
+    cas_loop(target, [v](T current) { return dsl::atomic_result<Op>(current, v); });
   }
 }
 

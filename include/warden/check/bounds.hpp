@@ -194,9 +194,15 @@ class interval_evaluator {
         return unknown;
       }
       case ir_op::param_size: return interval::point(facts_.sizes[static_cast<std::size_t>(e.value)]);
-      case ir_op::local_var:
       case ir_op::load:
       case ir_op::tile_load:
+        // A narrow integral type bounds what any load can give (uint8_t: 0..255).
+        if (e.narrow_bits > 0) {
+          const long long span = 1LL << e.narrow_bits;
+          return e.is_unsigned || e.narrow_bits == 1 ? interval{0, span - 1} : interval{-span / 2, span / 2 - 1};
+        }
+        [[fallthrough]];
+      case ir_op::local_var:
       case ir_op::call: {
         interval unknown = interval::top();
         if (e.is_unsigned) unknown.lo = 0;  // an unsigned value is never negative
@@ -208,6 +214,11 @@ class interval_evaluator {
       }
       case ir_op::logical_not: return {0, 1};
       case ir_op::bit_not: return interval::top();
+      case ir_op::select: return eval(e.b);
+      case ir_op::choice: {  // either side: the hull
+        const interval x = eval(e.a), y = eval(e.b);
+        return {std::min(x.lo, y.lo), std::max(x.hi, y.hi)};
+      }
       default: return detail::combine(e.op, eval(e.a), eval(e.b));
     }
   }
@@ -588,6 +599,12 @@ inline std::optional<long long> exact_value(const dsl::ir_builder& ir, int id, c
     default: break;
   }
   if (e.op < ir_op::add) return std::nullopt;  // thread ids, loop variables, locals, loads, calls
+  if (e.op == ir_op::select) {  // the side chosen, alone
+    const std::optional<long long> c = exact_value(ir, e.a, facts);
+    if (!c) return std::nullopt;
+    const dsl::ir_expr& sides = ir.exprs[static_cast<std::size_t>(e.b)];
+    return exact_value(ir, *c != 0 ? sides.a : sides.b, facts);
+  }
   const std::optional<long long> a = exact_value(ir, e.a, facts);
   if (!a) return std::nullopt;
   // && and || as C++ evaluates them: the right side only when the left decides nothing.

@@ -290,6 +290,32 @@ struct unary_e : expr_node {
   }
 };
 
+// select(c, x, y): x where c holds, else y, evaluating only the one chosen (C++'s `c ? x : y`).
+template <class Cond, class A, class B>
+struct select_e : expr_node {
+  Cond condition;
+  A a;
+  B b;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
+    using R = decltype(true ? a.eval(c) : b.eval(c));
+    return condition.eval(c) ? static_cast<R>(a.eval(c)) : static_cast<R>(b.eval(c));
+  }
+  constexpr int describe(ir_builder& builder) const {
+    const int cond = condition.describe(builder);
+    // Each side's loads run only where the condition chooses it, as in when(...).otherwise(...).
+    builder.guard_stack.push_back({cond, false});
+    const int x = a.describe(builder);
+    builder.guard_stack.back().negated = true;
+    const int y = b.describe(builder);
+    builder.guard_stack.pop_back();
+    using R = decltype(true ? std::declval<value_type_of<A>>() : std::declval<value_type_of<B>>());
+    const int pair = builder.node(ir_op::choice, x, y, std::is_floating_point_v<R>);
+    return builder.node(ir_op::select, cond, pair, std::is_floating_point_v<R>);
+  }
+};
+
 // An index expression whose evaluation has no effect and cannot fault: ids, constants,
 // parameters, variables, and +, -, *, shifts and comparisons of them (no loads, no division).
 template <class E>
@@ -309,6 +335,8 @@ struct pure_index<binary_e<Op, A, B>>
     : std::bool_constant<!std::is_same_v<Op, op::div> && !std::is_same_v<Op, op::mod> && pure_index<A>::value && pure_index<B>::value> {};
 template <class Op, class A>
 struct pure_index<unary_e<Op, A>> : pure_index<A> {};
+template <class Cond, class A, class B>
+struct pure_index<select_e<Cond, A, B>> : std::bool_constant<pure_index<Cond>::value && pure_index<A>::value && pure_index<B>::value> {};
 
 // Is E computed from what the launch fixes alone: integer constants, value<T> parameters of
 // integral type, buffer sizes, block and grid extents, and operators on them? Such an expression
@@ -329,6 +357,9 @@ template <class Op, class A, class B>
 struct launch_uniform<binary_e<Op, A, B>> : std::bool_constant<launch_uniform<A>::value && launch_uniform<B>::value> {};
 template <class Op, class A>
 struct launch_uniform<unary_e<Op, A>> : launch_uniform<A> {};
+template <class Cond, class A, class B>
+struct launch_uniform<select_e<Cond, A, B>>
+    : std::bool_constant<launch_uniform<Cond>::value && launch_uniform<A>::value && launch_uniform<B>::value> {};
 
 template <class Op, operand A, operand B>
   requires(expression<A> || expression<B>)
@@ -421,6 +452,17 @@ constexpr WARDEN_HOST_DEVICE auto call(F f, A&&... args) {
                 "state as arguments");
   return dsl::call_e<F, decltype(dsl::as_expr(std::forward<A>(args)))...>{
       {}, f, detail::make_pack(dsl::as_expr(std::forward<A>(args))...)};
+}
+
+// select(c, x, y): the kernel language's `c ? x : y`, per thread; only the chosen side is
+// evaluated, so a load on one side runs only where c chooses it.
+template <dsl::operand C, dsl::operand A, dsl::operand B>
+  requires(dsl::expression<C> || dsl::expression<A> || dsl::expression<B>)
+constexpr WARDEN_HOST_DEVICE auto select(C&& c, A&& a, B&& b) {
+  auto ec = dsl::as_expr(std::forward<C>(c));
+  auto ea = dsl::as_expr(std::forward<A>(a));
+  auto eb = dsl::as_expr(std::forward<B>(b));
+  return dsl::select_e<decltype(ec), decltype(ea), decltype(eb)>{{}, ec, ea, eb};
 }
 
 template <dsl::operand A, dsl::operand B>

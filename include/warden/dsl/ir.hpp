@@ -26,6 +26,9 @@ enum class ir_op : unsigned char {
   add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
   less, less_equal, greater, greater_equal, equal, not_equal, logical_and, logical_or,
   min, max, negate, logical_not, bit_not,
+  // select(c, x, y): a = c, b = a `choice` node whose a = x, b = y. Two nodes, so that every walk
+  // over operands (data dependence, uniformity, parameters read) reaches all three.
+  select, choice,
 };
 
 struct ir_expr {
@@ -39,7 +42,15 @@ struct ir_expr {
   // that such an operation neither gets a negative operand nor leaves the type's range (E104), so
   // the checker may reason about it as about integers.
   unsigned char unsigned_bits = 0;
+  // Loads only: a value of an integral type narrower than int (bool: 1), so in a known range
+  // (uint8_t: 0..255, short: -32768..32767) whatever memory holds; 0: not narrow.
+  unsigned char narrow_bits = 0;
 };
+
+// The narrow_bits of a loaded value of type T.
+template <class T>
+inline constexpr unsigned char narrow_bits_of =
+    std::is_same_v<T, bool> ? 1 : (std::is_integral_v<T> && sizeof(T) < sizeof(int) ? static_cast<unsigned char>(sizeof(T) * 8) : 0);
 
 enum class access_kind : unsigned char { load, store, atomic };
 enum class memory_kind : unsigned char { global, shared };
@@ -161,8 +172,8 @@ struct ir_builder {
     exprs.push_back({ir_op::constant, -1, -1, v, is_float});
     return static_cast<int>(exprs.size()) - 1;
   }
-  constexpr int leaf(ir_op op, long long v, bool is_unsigned = false, bool is_float = false) {
-    exprs.push_back({op, -1, -1, v, is_float, is_unsigned});
+  constexpr int leaf(ir_op op, long long v, bool is_unsigned = false, bool is_float = false, unsigned char narrow_bits = 0) {
+    exprs.push_back({op, -1, -1, v, is_float, is_unsigned, 0, narrow_bits});
     return static_cast<int>(exprs.size()) - 1;
   }
   constexpr int node(ir_op op, int a, int b = -1, bool is_float = false, int unsigned_bits = 0) {
@@ -294,6 +305,18 @@ constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id,
       return;
     }
     case ir_op::call: out << "f("; render_to(out, ir, e.a, name); out << ", ...)"; return;
+    case ir_op::select:
+      out << "select(";
+      render_to(out, ir, e.a, name);
+      out << ", ";
+      render_to(out, ir, e.b, name);
+      out << ')';
+      return;
+    case ir_op::choice:
+      render_to(out, ir, e.a, name);
+      out << ", ";
+      render_to(out, ir, e.b, name);
+      return;
     case ir_op::min: case ir_op::max:
       out << (e.op == ir_op::min ? "min(" : "max(");
       render_to(out, ir, e.a, name);

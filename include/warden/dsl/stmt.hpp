@@ -43,7 +43,8 @@ struct load_e : expr_node {
   }
   constexpr int describe(ir_builder& b) const {
     const int at = index.describe(b);
-    return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at), std::is_unsigned_v<T>);
+    return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at), std::is_unsigned_v<T>,
+                  false, narrow_bits_of<T>);
   }
 };
 
@@ -63,7 +64,25 @@ struct store_s : stmt_node {
   }
 };
 
-enum class atomic_op { add, min, max, exchange, compare_exchange };
+// inc and dec wrap as CUDA's atomicInc / atomicDec do: inc stores (old >= v) ? 0 : old + 1, dec
+// stores (old == 0 || old > v) ? v : old - 1.
+enum class atomic_op { add, min, max, exchange, compare_exchange, sub, bit_and, bit_or, bit_xor, inc, dec };
+
+// The value an atomic update leaves, from the one it found: for the backends' compare-and-swap
+// loops, and the reference for the built-ins.
+template <atomic_op Op, class T>
+constexpr WARDEN_HOST_DEVICE T atomic_result(T old, T v) {
+  if constexpr (Op == atomic_op::add) return static_cast<T>(old + v);
+  else if constexpr (Op == atomic_op::sub) return static_cast<T>(old - v);
+  else if constexpr (Op == atomic_op::min) return v < old ? v : old;
+  else if constexpr (Op == atomic_op::max) return old < v ? v : old;
+  else if constexpr (Op == atomic_op::bit_and) return static_cast<T>(old & v);
+  else if constexpr (Op == atomic_op::bit_or) return static_cast<T>(old | v);
+  else if constexpr (Op == atomic_op::bit_xor) return static_cast<T>(old ^ v);
+  else if constexpr (Op == atomic_op::inc) return old >= v ? T(0) : static_cast<T>(old + 1);
+  else if constexpr (Op == atomic_op::dec) return (old == T(0) || old > v) ? v : static_cast<T>(old - 1);
+  else return v;  // exchange
+}
 
 template <int I, class T, atomic_op Op, class Idx, class V, class Expected = no_column>
 struct atomic_s : stmt_node {
@@ -107,7 +126,8 @@ struct tile_load_e : expr_node {
   constexpr int describe(ir_builder& b) const {
     const int r = row.describe(b);
     const int k = col.describe(b);
-    return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, b.tile_at(L), r, k), std::is_unsigned_v<T>);
+    return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, b.tile_at(L), r, k), std::is_unsigned_v<T>,
+                  false, narrow_bits_of<T>);
   }
 };
 

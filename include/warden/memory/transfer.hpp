@@ -13,6 +13,7 @@
 // direction); on the cpu backend every space is host memory and a copy is a memcpy.
 
 #include <cstring>
+#include <memory>
 #include <ranges>
 #include <string>
 #include <type_traits>
@@ -92,12 +93,55 @@ device_buffer<detail::range_value<R>> to_device_async(const R& range, stream_ref
   return result;  // staging goes back to its pool in stream order, after the copy
 }
 
+namespace detail {
+// An owning host array of T with data(): std::vector<bool> packs bits and has none, so copies of
+// bool buffers go through this.
+template <class T>
+class host_array {
+ public:
+  host_array() = default;
+  explicit host_array(std::size_t n) : data_(n == 0 ? nullptr : new T[n]()), size_(n) {}
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  std::size_t size_ = 0;
+};
+
 template <class T, memory_space S>
-std::vector<T> to_host(const buffer<T, S>& src) {
+host_array<T> download(const buffer<T, S>& src) {
   src.wait_for_host(false);
-  std::vector<T> result(src.size());
+  host_array<T> result(src.size());
   detail::copy_bytes(result.data(), src.data(), src.bytes(), src.stream());
   detail::synchronize(src.stream());
+  return result;
+}
+}  // namespace detail
+
+template <class T, memory_space S>
+std::vector<T> to_host(const buffer<T, S>& src) {
+  if constexpr (std::is_same_v<T, bool>) {
+    const detail::host_array<bool> bytes = detail::download(src);
+    return std::vector<bool>(bytes.data(), bytes.data() + bytes.size());
+  } else {
+    src.wait_for_host(false);
+    std::vector<T> result(src.size());
+    detail::copy_bytes(result.data(), src.data(), src.bytes(), src.stream());
+    detail::synchronize(src.stream());
+    return result;
+  }
+}
+
+// A std::vector<bool> (bits, no data()) to a device buffer of bool.
+inline device_buffer<bool> to_device(const std::vector<bool>& flags, stream_ref stream = default_stream) {
+  detail::host_array<bool> bytes(flags.size());
+  for (std::size_t i = 0; i < flags.size(); ++i) bytes.data()[i] = flags[i];
+  device_buffer<bool> result(flags.size(), stream);
+  detail::copy_bytes(result.data(), bytes.data(), result.bytes(), stream);
+  detail::synchronize(stream);  // the bytes are freed on return: the copy must have taken them
+  result.record_write(stream);
   return result;
 }
 

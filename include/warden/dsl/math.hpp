@@ -1,0 +1,120 @@
+#pragma once
+// Math functions as kernel expressions: w::sqrt(x), w::exp(x), w::pow(x, y), ... and the
+// fast-math variants w::fast::exp(x), ... (CUDA's intrinsics __expf and kin on the device, the
+// precise function on the host). Each is a call of a stateless function object (expr.hpp's
+// call_e): the checker treats the result as data, like any computed value, so a math function may
+// appear anywhere a value may, and never in a proof about an index.
+//
+// float arguments call the float functions (sqrtf), double ones the double functions; integer
+// arguments are converted to double, as C++'s <cmath> overloads do.
+
+#include <cmath>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "expr.hpp"
+
+namespace warden::dsl::math {
+
+template <class T>
+using real_t = std::conditional_t<std::is_same_v<T, float>, float, double>;
+
+#define WARDEN_DSL_MATH_UNARY(name, float_fn, double_fn, fast_fn)                  \
+  struct name##_fn {                                                                \
+    WARDEN_EXEC_CHECK_DISABLE                                                       \
+    template <class T>                                                              \
+    constexpr WARDEN_HOST_DEVICE real_t<T> operator()(T x) const {                  \
+      if constexpr (std::is_same_v<T, float>) return float_fn(x);                   \
+      else return double_fn(static_cast<double>(x));                                \
+    }                                                                               \
+  };                                                                                \
+  struct fast_##name##_fn {                                                         \
+    WARDEN_EXEC_CHECK_DISABLE                                                       \
+    template <class T>                                                              \
+    constexpr WARDEN_HOST_DEVICE float operator()(T x) const {                      \
+      WARDEN_DSL_MATH_FAST(fast_fn, float_fn, static_cast<float>(x))               \
+    }                                                                               \
+  };
+
+#if defined(__CUDA_ARCH__)
+#define WARDEN_DSL_MATH_FAST(fast_fn, float_fn, x) return fast_fn(x);
+#else
+#define WARDEN_DSL_MATH_FAST(fast_fn, float_fn, x) return float_fn(x);
+#endif
+
+WARDEN_DSL_MATH_UNARY(sqrt, ::sqrtf, ::sqrt, ::__fsqrt_rn)
+WARDEN_DSL_MATH_UNARY(exp, ::expf, ::exp, ::__expf)
+WARDEN_DSL_MATH_UNARY(log, ::logf, ::log, ::__logf)
+WARDEN_DSL_MATH_UNARY(sin, ::sinf, ::sin, ::__sinf)
+WARDEN_DSL_MATH_UNARY(cos, ::cosf, ::cos, ::__cosf)
+WARDEN_DSL_MATH_UNARY(tanh, ::tanhf, ::tanh, ::tanhf)
+WARDEN_DSL_MATH_UNARY(fabs, ::fabsf, ::fabs, ::fabsf)
+WARDEN_DSL_MATH_UNARY(floor, ::floorf, ::floor, ::floorf)
+WARDEN_DSL_MATH_UNARY(ceil, ::ceilf, ::ceil, ::ceilf)
+#undef WARDEN_DSL_MATH_UNARY
+
+struct pow_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class T, class U>
+  constexpr WARDEN_HOST_DEVICE auto operator()(T x, U y) const {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<U, float>) return ::powf(x, y);
+    else return ::pow(static_cast<double>(x), static_cast<double>(y));
+  }
+};
+struct fast_pow_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class T, class U>
+  constexpr WARDEN_HOST_DEVICE float operator()(T x, U y) const {
+#if defined(__CUDA_ARCH__)
+    return ::__powf(static_cast<float>(x), static_cast<float>(y));
+#else
+    return ::powf(static_cast<float>(x), static_cast<float>(y));
+#endif
+  }
+};
+#undef WARDEN_DSL_MATH_FAST
+
+}  // namespace warden::dsl::math
+
+namespace warden {
+
+#define WARDEN_MATH_FUNCTION(name)                                  \
+  template <dsl::operand X>                                         \
+  constexpr WARDEN_HOST_DEVICE auto name(X&& x) {                    \
+    return call(dsl::math::name##_fn{}, std::forward<X>(x));         \
+  }
+WARDEN_MATH_FUNCTION(sqrt)
+WARDEN_MATH_FUNCTION(exp)
+WARDEN_MATH_FUNCTION(log)
+WARDEN_MATH_FUNCTION(sin)
+WARDEN_MATH_FUNCTION(cos)
+WARDEN_MATH_FUNCTION(tanh)
+WARDEN_MATH_FUNCTION(fabs)
+WARDEN_MATH_FUNCTION(floor)
+WARDEN_MATH_FUNCTION(ceil)
+#undef WARDEN_MATH_FUNCTION
+template <dsl::operand X, dsl::operand Y>
+constexpr WARDEN_HOST_DEVICE auto pow(X&& x, Y&& y) {
+  return call(dsl::math::pow_fn{}, std::forward<X>(x), std::forward<Y>(y));
+}
+
+// Fast-math variants (CUDA's intrinsics on the device: less precise, faster; float results).
+namespace fast {
+#define WARDEN_FAST_FUNCTION(name)                                        \
+  template <dsl::operand X>                                               \
+  constexpr WARDEN_HOST_DEVICE auto name(X&& x) {                          \
+    return call(dsl::math::fast_##name##_fn{}, std::forward<X>(x));        \
+  }
+WARDEN_FAST_FUNCTION(sqrt)
+WARDEN_FAST_FUNCTION(exp)
+WARDEN_FAST_FUNCTION(log)
+WARDEN_FAST_FUNCTION(sin)
+WARDEN_FAST_FUNCTION(cos)
+#undef WARDEN_FAST_FUNCTION
+template <dsl::operand X, dsl::operand Y>
+constexpr WARDEN_HOST_DEVICE auto pow(X&& x, Y&& y) {
+  return call(dsl::math::fast_pow_fn{}, std::forward<X>(x), std::forward<Y>(y));
+}
+}  // namespace fast
+
+}  // namespace warden

@@ -1,0 +1,150 @@
+// The pieces real kernels used that the language lacked (issue 21, item 5), each checked like the
+// rest: select, math functions, the atomic family, bool buffers to and from the host, and bounds
+// from narrow loaded types. Each runs on the cpu backend against plain C++, records clean, and,
+// where a piece could hide a race or an overrun, its racy or overrunning twin is refused.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "../support/verdict_probe.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace w = warden;
+using w::check::rule;
+using w::testing::code_of;
+
+// ---- select(c, x, y) ---------------------------------------------------------------------------
+
+// A grid that overhangs `in`: the load on the chosen side runs only where the condition holds, so
+// E101 sees it under i < in.size().
+constexpr auto relu_padded = [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = w::select(i < in.size(), w::max(in[i], 0), -1));
+};
+// The condition is read as data: a select on loaded data in a store index is W012, as any data.
+constexpr auto select_index_from_data = [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), out[w::select(in[i] > 0, i, 0)] = 1);
+};
+// A select on thread ids in a loop bound with a barrier is thread-dependent (W030): the condition
+// takes part in uniformity.
+constexpr auto select_trip_count_by_thread = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::shared<int, 64>(k, [&](auto, auto tile) {
+    return w::seq(w::for_range(k, 0, w::select(t < 32, 2, 3), [&](auto, auto) { return w::seq(tile[t] = t, w::sync()); }),
+                  out[k.global_id()] = tile[t]);
+  });
+};
+WARDEN_KERNEL(relu_padded_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>(relu_padded));
+
+TEST_CASE("language: select evaluates one side, and its condition counts as data and for uniformity", "[language][select]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(relu_padded) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(select_index_from_data) == rule::W012);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(select_trip_count_by_thread) == rule::W030);
+  std::vector<int> host(100);
+  for (int i = 0; i < 100; ++i) host[static_cast<std::size_t>(i)] = i % 7 - 3;
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(120);
+  CHECK(w::record(relu_padded_k, w::grid(2), in, out).clean());
+  const std::vector<int> got = w::to_host(out);
+  for (std::size_t i = 0; i < 120; ++i) CHECK(got[i] == (i < 100 ? std::max(host[i], 0) : -1));
+}
+
+// ---- math functions ------------------------------------------------------------------------------
+
+constexpr auto gaussian = [](auto k, auto x, auto y, auto sigma) {
+  auto i = k.global_id();
+  return w::when(i < x.size(), y[i] = w::exp(-(x[i] * x[i]) / (2.0f * sigma * sigma)) / w::sqrt(2.0f * 3.14159265f * sigma * sigma) +
+                                      w::pow(w::fabs(x[i]), 0.5f) + w::fast::exp(0.0f * x[i]));
+};
+WARDEN_KERNEL(gaussian_k, w::kernel<w::block<64>, w::in<float>, w::out<float>, w::value<float>>(gaussian));
+
+TEST_CASE("language: math functions are values like any other", "[language][math]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>, w::value<float>>(gaussian) == rule::none);
+  std::vector<float> host(90);
+  for (int i = 0; i < 90; ++i) host[static_cast<std::size_t>(i)] = static_cast<float>(i - 45) * 0.1f;
+  auto x = w::to_device(host);
+  w::device_buffer<float> y(90);
+  CHECK(w::record(gaussian_k, w::grid(2), x, y, 1.5f).clean());
+  const std::vector<float> got = w::to_host(y);
+  for (std::size_t i = 0; i < 90; ++i) {
+    const float v = host[i];
+    const float want = std::exp(-(v * v) / (2.0f * 1.5f * 1.5f)) / std::sqrt(2.0f * 3.14159265f * 1.5f * 1.5f) + std::pow(std::fabs(v), 0.5f) + 1.0f;
+    CHECK(got[i] == Approx(want).epsilon(1e-5));
+  }
+}
+
+// ---- the atomic family -----------------------------------------------------------------------------
+
+constexpr auto counters = [](auto k, auto in, auto c, auto bits) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_inc(c[0], 9u), w::atomic_dec(c[1], 5u), w::atomic_sub(c[2], 1u),
+                 w::atomic_or(bits[in[i] & 3], 1 << (i % 8)), w::atomic_xor(bits[4], 1), w::atomic_and(bits[5], ~(1 << (i % 8))));
+};
+// An atomic and a plain store to one element in one phase: still W040, whatever the operation.
+constexpr auto xor_then_plain_store = [](auto k, auto bits) {  // bits: inout<int>
+  auto i = k.global_id();
+  return w::seq(w::atomic_xor(bits[0], i), w::when(i == 0, bits[0] = 0));
+};
+WARDEN_KERNEL(counters_k, w::kernel<w::block<64>, w::in<int>, w::atomic<unsigned>, w::atomic<int>>(counters));
+
+TEST_CASE("language: inc/dec wrap as CUDA's, sub and the bitwise updates", "[language][atomic]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::atomic<unsigned>, w::atomic<int>>(counters) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(xor_then_plain_store) == rule::W040);
+  auto in = w::to_device(std::vector<int>(100, 1));
+  auto c = w::to_device(std::vector<unsigned>{0, 3, 1000});
+  auto bits = w::to_device(std::vector<int>{0, 0, 0, 0, 0, -1});
+  CHECK(w::record(counters_k, w::grid(2), in, c, bits).clean());
+  // 100 increments below 9 wrap to 0 ten times; 100 decrements from 3 with limit 5 cycle through 6
+  // values and end at 5.
+  CHECK(w::to_host(c) == std::vector<unsigned>{0, 5, 900});
+  CHECK(w::to_host(bits) == std::vector<int>{0, 255, 0, 0, 0, -256});
+  STATIC_REQUIRE(w::dsl::atomic_result<w::dsl::atomic_op::inc>(9u, 9u) == 0u);
+  STATIC_REQUIRE(w::dsl::atomic_result<w::dsl::atomic_op::dec>(0u, 5u) == 5u);
+  STATIC_REQUIRE(w::dsl::atomic_result<w::dsl::atomic_op::dec>(7u, 5u) == 5u);
+}
+
+// ---- bool buffers ------------------------------------------------------------------------------------
+
+constexpr auto flag_large = [](auto k, auto in, auto flags) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), flags[i] = in[i] > 2);
+};
+WARDEN_KERNEL(flag_large_k, w::kernel<w::block<64>, w::in<int>, w::out<bool>>(flag_large));
+
+TEST_CASE("language: bool buffers go to and from the host as std::vector<bool>", "[language][bool]") {
+  auto in = w::to_device(std::vector<int>{1, 2, 3, 4});
+  auto flags = w::to_device(std::vector<bool>{true, true, false, false});
+  CHECK(w::to_host(flags) == std::vector<bool>{true, true, false, false});
+  w::launch(w::on_cpu, flag_large_k, w::grid(1), in, flags);
+  CHECK(w::to_host(flags) == std::vector<bool>{false, false, true, true});
+}
+
+// ---- bounds from narrow loaded types ----------------------------------------------------------------
+
+// A byte histogram: bins[in[i]] with in of uint8_t stays in 256 bins whatever the data (E101 used
+// to refuse it: "the index cannot be bounded"). A signed byte may be negative: refused.
+constexpr auto byte_histogram = [](auto k, auto in, auto bins) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(bins[in[i]], 1));
+};
+WARDEN_KERNEL(byte_histogram_k, w::kernel<w::block<64>, w::in<std::uint8_t>, w::atomic<int>>(byte_histogram));
+WARDEN_KERNEL(signed_byte_histogram_k, w::kernel<w::block<64>, w::in<std::int8_t>, w::atomic<int>>(byte_histogram));
+
+TEST_CASE("language: a narrow loaded type bounds the index it gives (E101)", "[language][bounds]") {
+  std::vector<std::uint8_t> host(1000);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<std::uint8_t>(i * 7);
+  auto in = w::to_device(host);
+  w::device_buffer<int> bins(256);
+  CHECK(w::record(byte_histogram_k, w::grid_for(1000), in, bins).clean());
+  std::vector<int> want(256, 0);
+  for (std::uint8_t v : host) ++want[v];
+  CHECK(w::to_host(bins) == want);
+  w::device_buffer<int> too_few(255);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, byte_histogram_k, w::grid_for(1000), in, too_few), w::bounds_error);
+  auto signed_in = w::to_device(std::vector<std::int8_t>(10, 1));
+  CHECK_THROWS_AS(w::launch(w::on_cpu, signed_byte_histogram_k, w::grid_for(10), signed_in, bins), w::bounds_error);
+}
