@@ -148,3 +148,25 @@ TEST_CASE("language: a narrow loaded type bounds the index it gives (E101)", "[l
   auto signed_in = w::to_device(std::vector<std::int8_t>(10, 1));
   CHECK_THROWS_AS(w::launch(w::on_cpu, signed_byte_histogram_k, w::grid_for(10), signed_in, bins), w::bounds_error);
 }
+
+// ---- a refusal's reason is never cut off ------------------------------------------------------------
+
+// Two long indices (a 3-D stencil's flattened offsets) used to fill the 240-character explanation
+// before "threads of different blocks may meet" was printed. Indices are now cut at 64 characters
+// each, and the reason always follows.
+constexpr auto long_indices = [](auto k, auto a, auto nx, auto ny) {
+  auto x = k.global_id();
+  auto y = k.global_id_y();
+  auto z = k.global_id_z();
+  return w::when(x < nx && y < ny, a[(z + 1) * nx * ny + (y + 1) * nx + x + 1] = a[(z + 1) * nx * ny + (y + 1) * nx + x] + a[z * nx * ny + y * nx + x + 1]);
+};
+
+TEST_CASE("language: a refusal's explanation ends with its reason", "[language][diagnostics]") {
+  constexpr auto v = w::check::verdict_of(w::dsl::build_kernel<w::block<8, 8, 4>, w::inout<int>, w::value<int>, w::value<int>>(long_indices));
+  STATIC_REQUIRE(v.finding.code == rule::W011);
+  const std::string text(v.text.view());
+  CAPTURE(text);
+  CHECK(text.size() < static_cast<std::size_t>(w::detail::text_buffer::capacity));
+  CHECK(text.find("...") != std::string::npos);  // an index was cut
+  CHECK(text.substr(text.size() - std::string("may meet").size()) == "may meet");
+}

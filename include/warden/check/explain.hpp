@@ -25,8 +25,18 @@ struct explainer {
     if (a.memory == dsl::memory_kind::global) name(out, a.target);
     else out << "tile" << a.target;
   }
+  // An expression, cut to `expression_budget` characters (its head kept, "..." marking the cut),
+  // so that the reason after the indices always fits: two long indices used to fill the text.
+  static constexpr int expression_budget = 64;
   constexpr void expr(detail::text_buffer& out, int id) const {
-    dsl::render_to(out, ir, id, [&](detail::text_buffer& b, int i) { name(b, i); });
+    detail::text_buffer whole;
+    dsl::render_to(whole, ir, id, [&](detail::text_buffer& b, int i) { name(b, i); });
+    const std::string_view text = whole.view();
+    if (static_cast<int>(text.size()) <= expression_budget) {
+      out << text;
+      return;
+    }
+    out << text.substr(0, expression_budget - 3) << "...";
   }
   constexpr void access(detail::text_buffer& out, int id) const {
     const auto& a = ir.accesses[static_cast<std::size_t>(id)];

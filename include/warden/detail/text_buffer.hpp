@@ -9,7 +9,9 @@
 namespace warden::detail {
 
 struct text_buffer {
-  static constexpr int capacity = 240;
+  // Room for the longest explanation: two accesses with indices cut at 64 characters (explain.hpp)
+  // and the reason after them.
+  static constexpr int capacity = 320;
   char data[capacity + 1] = {};
   int size = 0;
 
