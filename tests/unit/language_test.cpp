@@ -170,3 +170,79 @@ TEST_CASE("language: a refusal's explanation ends with its reason", "[language][
   CHECK(text.find("...") != std::string::npos);  // an index was cut
   CHECK(text.substr(text.size() - std::string("may meet").size()) == "may meet");
 }
+
+// ---- loops that count down or halve ------------------------------------------------------------------
+
+// A block-wide tree reduction written as the CUDA samples write it, `for (s = 128; s > 0; s >>= 1)`.
+constexpr auto tree_sum = [](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::shared<int, 256>(k, [&](auto k, auto tile) {
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_halving(k, 128, [&](auto, auto s) { return w::seq(w::when(t < s, tile[t] = tile[t] + tile[t + s]), w::sync()); }),
+                  w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+};
+// Its racy twin: the guard lets thread s read what thread 0 stores in the same phase.
+constexpr auto tree_sum_racy = [](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::shared<int, 256>(k, [&](auto k, auto tile) {
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_halving(k, 128, [&](auto, auto s) { return w::seq(w::when(t <= s && t + s < 256, tile[t] = tile[t] + tile[t + s]), w::sync()); }),
+                  w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+};
+// A suffix sum per row, counting down: row[j] += row[j + 1] from the end, one thread per row of
+// `cols`. The load at j + 1 next to the store at j is one thread's program order: rows `cols`
+// apart, the counter spanning cols - 2 and the offset 1 leave threads apart (rules.hpp,
+// offset_apart).
+constexpr auto suffix_rows = [](auto k, auto a, auto cols, auto rows) {
+  auto r = k.global_id();
+  return w::when(r < rows, w::for_down(k, cols - 1, 0, [&](auto, auto j) { return a[r * cols + j] = a[r * cols + j] + a[r * cols + j + 1]; }));
+};
+// Racy twins: rows cols - 1 apart, so row r's last load (j + 1 = cols - 1) is row r + 1's first
+// store; and the same with constant rows of 8 and a loop of 8.
+constexpr auto suffix_rows_overlapping = [](auto k, auto a, auto cols, auto rows) {
+  auto r = k.global_id();
+  return w::when(r < rows, w::for_down(k, cols - 1, 0, [&](auto, auto j) { return a[r * (cols - 1) + j] = a[r * (cols - 1) + j] + a[r * (cols - 1) + j + 1]; }));
+};
+constexpr auto suffix_rows_of_8_overlapping = [](auto k, auto a, auto, auto rows) {
+  auto r = k.global_id();
+  return w::when(r < rows, w::for_range(k, 0, 8, [&](auto, auto j) { return a[r * 8 + j] = a[r * 8 + j] + a[r * 8 + j + 1]; }));
+};
+WARDEN_KERNEL(suffix_rows_racy_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(w::testing::trusting(suffix_rows_overlapping)));
+WARDEN_KERNEL(tree_sum_k, w::kernel<w::block<256>, w::in<int>, w::out<int>>(tree_sum));
+WARDEN_KERNEL(suffix_rows_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows));
+
+TEST_CASE("language: for_halving and for_down", "[language][loops]") {
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(tree_sum) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(tree_sum_racy) == rule::W020);
+  std::vector<int> host(600);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i % 13);
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(3);
+  CHECK(w::record(tree_sum_k, w::grid(3), in, out).clean());
+  const std::vector<int> sums = w::to_host(out);
+  for (std::size_t b = 0; b < 3; ++b) {
+    int want = 0;
+    for (std::size_t i = 256 * b; i < std::min<std::size_t>(256 * (b + 1), host.size()); ++i) want += host[i];
+    CHECK(sums[b] == want);
+  }
+
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_of_8_overlapping) == rule::W011);
+  {
+    w::device_buffer<int> scratch(400);
+    CHECK_FALSE(w::record(suffix_rows_racy_k, w::grid(1), scratch, 9, 40).clean());
+  }
+  const int rows = 40, cols = 9;
+  std::vector<int> grid(rows * cols);
+  for (std::size_t i = 0; i < grid.size(); ++i) grid[i] = static_cast<int>(i % 5);
+  auto a = w::to_device(grid);
+  CHECK(w::record(suffix_rows_k, w::grid(2), a, cols, rows).clean());
+  for (int r = 0; r < rows; ++r)
+    for (int j = cols - 2; j >= 0; --j) grid[static_cast<std::size_t>(r * cols + j)] += grid[static_cast<std::size_t>(r * cols + j + 1)];
+  CHECK(w::to_host(a) == grid);
+}

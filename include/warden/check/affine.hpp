@@ -192,6 +192,29 @@ constexpr bound max_of(const ir_builder& ir, block_shape shape, int var) {
   return b;
 }
 
+// The largest value of loop l's counter as a polynomial over launch-known symbols: its constant
+// trip count less one, or hi - lo - 1 for a step of 1 whose bounds the launch fixes (a loop over a
+// row of `cols - 1`). Unbounded otherwise. (Where the loop runs no trip, no access in it runs.)
+constexpr bound counter_max(const ir_builder& ir, block_shape shape, int l) {
+  bound b = max_of(ir, shape, symbol::counter(l));
+  if (b) return b;
+  const auto& loop = ir.loops[static_cast<std::size_t>(l)];
+  if (loop.grid_stride) return b;
+  const scope outside{0, 0, nullptr};
+  const polynomial step = lower(ir, shape, outside, loop.step);
+  if (!step.is_constant() || step.constant_part() != 1) return b;
+  const polynomial lo = lower(ir, shape, outside, loop.lo);
+  const polynomial hi = lower(ir, shape, outside, loop.hi);
+  polynomial max = hi - lo;
+  max = max - polynomial::constant(1);
+  if (!max.valid) return b;
+  for (const term& t : max.terms)
+    if (variables_in(t.m) != 0) return b;  // thread-dependent (a triangular loop): not here
+  b.bounded = true;
+  b.max = max;
+  return b;
+}
+
 // An index as sum_v coefficient(v) * v + rest, over the variables; `ok` false if not of that form.
 struct linear_form {
   struct entry {
@@ -411,8 +434,8 @@ constexpr bool positive_given(const polynomial& p, const facts& known) {
 // stride `pitch` above a column `x < width`: pitch - (width - 1) >= 1) may be taken when no other
 // fits: the condition, over launch-known symbols, is appended to *assumed if the form is then
 // proved injective (the caller turns it into a launch obligation, E106).
-constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
-                               varying vary, long long initial = 0, std::vector<polynomial>* assumed = nullptr) {
+constexpr bool radix_injective_from(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
+                                    varying vary, const polynomial& initial, std::vector<polynomial>* assumed) {
   if (!form.ok) return false;
   struct item {
     int var;
@@ -431,10 +454,14 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   std::vector<item> left;
   for (const auto& t : form.terms) {
     if (!vary(t.var) || known.pinned(t.var)) continue;  // equal on both sides: cancels
-    item it{t.var, t.coefficient, max_of(ir, shape, t.var), false};
+    // (No conditional between two bound temporaries: g++ 12, as in lower().)
+    bound max;
+    if (symbol::is_counter(t.var)) max = counter_max(ir, shape, t.var - symbol::counter(0));
+    else max = max_of(ir, shape, t.var);
+    item it{t.var, t.coefficient, max, false};
     // A negative constant coefficient on a bounded variable: count it downwards instead
     // (c * v with c < 0 is |c| * (max - v) - |c| * max, and max - v has the same range as v).
-    if (it.coefficient.is_constant() && it.coefficient.constant_part() < 0 && it.max && it.max->is_constant()) {
+    if (it.coefficient.is_constant() && it.coefficient.constant_part() < 0 && it.max) {
       it.coefficient = (-1) * it.coefficient;
       it.flipped = true;
     }
@@ -442,7 +469,7 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   }
   // The bounds that guards give a low part exactly: `low + rest <= 0` gives low <= -rest (upper),
   // `-low + rest <= 0` gives low >= rest (lower), each moved by what the flips added (see below).
-  auto guard_bounds = [&](const linear_form& written, long long offset, bool lower = false) {
+  auto guard_bounds = [&](const linear_form& written, const polynomial& offset, bool lower = false) {
     std::vector<polynomial> out;
     linear_form wanted;
     for (const auto& t : written.terms) {
@@ -465,8 +492,7 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
       if (rest.valid) {
         polynomial moved = rest;
         if (!lower) moved = (-1) * rest;
-        const polynomial shift = polynomial::constant(offset);
-        moved = moved + shift;
+        moved = moved + offset;
         out.push_back(moved);
       }
     }
@@ -474,14 +500,14 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   };
   // The low part lies in [lower, upper] for some pair of these: a digit's coefficient must exceed
   // upper - lower (a window `W * b + t - h` under `h <= t < B - h` spans B - 2h - 1 < W).
-  std::vector<polynomial> bounds{polynomial::constant(initial)};  // each bounds the low part from above
+  std::vector<polynomial> bounds{initial};  // each bounds the low part from above
   std::vector<polynomial> lowers{polynomial::constant(0)};        // each bounds it from below
   // The digits so far, twice: `low` as counted (flipped coefficients positive), `low_as_written`
   // with the signs of the index itself. A guard bounds the index as written, so it is matched
   // against low_as_written, and its bound moved by what the flips added: low = low_as_written +
   // flip_offset, flip_offset = sum over flipped digits of |c| * max.
   linear_form low, low_as_written;
-  long long flip_offset = 0;
+  polynomial flip_offset;
   std::vector<polynomial> conditions;  // assumed so far (`>= 1` each)
   while (!left.empty()) {
     // The next digit: a coefficient above some bound of the low part; prefer constant, small ones,
@@ -537,7 +563,10 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
     polynomial written = it.coefficient;
     if (it.flipped) written = (-1) * it.coefficient;
     low_as_written.add(it.var, written);
-    if (it.flipped) flip_offset += it.coefficient.constant_part() * it.max->constant_part();
+    if (it.flipped) {
+      const polynomial added = it.coefficient.constant_part() * *it.max;
+      flip_offset = flip_offset + added;
+    }
     std::vector<polynomial> next;
     if (it.max)
       for (const polynomial& b : bounds) {
@@ -554,6 +583,14 @@ constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const li
   if (assumed != nullptr)
     for (const polynomial& c : conditions) assumed->push_back(c);
   return true;
+}
+
+// The same, from a constant `initial`. (A named local, not a default argument of class type: g++ 12
+// frees such a temporary too early during constant evaluation.)
+constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
+                               varying vary, long long initial = 0, std::vector<polynomial>* assumed = nullptr) {
+  const polynomial start = polynomial::constant(initial);
+  return radix_injective_from(ir, shape, form, known, vary, start, assumed);
 }
 
 constexpr long long floor_div(long long a, long long b) {  // b > 0

@@ -397,6 +397,38 @@ constexpr bool gcd_excludes(const linear_form& f, long long d, const facts& know
   return g == 0 ? d != 0 : d % g != 0;
 }
 
+// For d != 0: can a thread's index f(v) equal another thread's f(v') + d? Not when the thread and
+// block digits, in mixed radix, each exceed what the loop counters and d can make up: with S the
+// span of the counter terms (sum of |c| * max), f(v) - f(v') = d forces equal thread and block
+// digits if each coefficient exceeds S + |d| plus the span of the digits below it (a thread that
+// reads row[j + 1] while it stores row[j], rows of 9 apart, j < 8). Two iterations of one thread
+// may meet: that is program order, no race. Guards are left out (their bounds would not cover
+// the counters' part), pins kept. Counters need constant coefficients, and trip counts that are
+// constants or that the launch fixes (counter_max): rows `cols` apart with j < cols - 1.
+constexpr bool offset_apart(const ir_builder& ir, block_shape shape, const linear_form& f, long long d, const facts& known) {
+  if (d == 0) return false;
+  polynomial slack = polynomial::constant(d < 0 ? -d : d);
+  linear_form threads_and_blocks;
+  threads_and_blocks.rest = f.rest;
+  for (const auto& t : f.terms) {
+    if (known.pinned(t.var)) continue;
+    if (!symbol::is_counter(t.var)) {
+      threads_and_blocks.add(t.var, t.coefficient);
+      continue;
+    }
+    const bound max = counter_max(ir, shape, t.var - symbol::counter(0));
+    if (!t.coefficient.is_constant() || !max) return false;
+    const long long c = t.coefficient.constant_part();
+    const polynomial spanned = (c < 0 ? -c : c) * *max;
+    slack = slack + spanned;
+  }
+  facts pins_only;
+  pins_only.pins = known.pins;
+  varying threads_and_blocks_vary;
+  threads_and_blocks_vary.counters = false;
+  return slack.valid && radix_injective_from(ir, shape, threads_and_blocks, pins_only, threads_and_blocks_vary, slack, nullptr);
+}
+
 // Do two accesses stay inside their own block's window (`b * S + f`, f spanning < S elements)?
 // `own_a` and `own_c`, the facts of each access's own guards, narrow f where given.
 constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const linear_form& la, const linear_form& lc,
@@ -515,7 +547,8 @@ constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl
   // Same variable part, constant offset: equal indices need equal variables (d == 0), or a
   // multiple of the coefficients' gcd (d != 0).
   auto never_meet = [&](varying vary) {
-    return constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, vary) : gcd_excludes(la, d, known, vary));
+    return constant_offset && (d == 0 ? radix_injective(ir, shape, la, known, vary)
+                                      : gcd_excludes(la, d, known, vary) || (vary.blocks && offset_apart(ir, shape, la, d, known)));
   };
   if (never_meet(varying{true, true}) || fixed_apart(la, lc) || fixed_apart(lc, la)) return separation::never_meet;
   // Injective for the launches that satisfy a condition on their values (a stride above the row

@@ -306,6 +306,33 @@ constexpr auto for_range(dsl::kernel_context<B, L> k, Lo&& lo, Hi&& hi, F body) 
   return for_range(k, std::forward<Lo>(lo), std::forward<Hi>(hi), 1, body);
 }
 
+// for_down(k, hi, lo, [](auto k, auto i) { ... }): i = hi - 1, hi - 2, ..., lo, in that order
+// (C++'s `for (i = hi - 1; i >= lo; --i)`). A loop over a counter j from lo to hi, with
+// i = hi - 1 - (j - lo): the checker sees i as the counter counted downwards.
+template <class B, int L, dsl::operand Hi, dsl::operand Lo, class F>
+constexpr auto for_down(dsl::kernel_context<B, L> k, Hi&& hi, Lo&& lo, F body) {
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  return for_range(k, l, h, [&](auto inner, auto j) { return body(inner, h - 1 - (j - l)); });
+}
+
+// for_halving(k, start, [](auto k, auto s) { ... }): s = start, start / 2, ..., 1 (C++'s
+// `for (s = start; s > 0; s >>= 1)`, as in tree reductions), for start >= 0. With a constant start
+// the loop has exactly its bit width in trips; otherwise 32 trips of which those with s == 0 do
+// nothing (a uniform guard, so barriers may sit in the body when start is uniform).
+template <class B, int L, dsl::operand Start, class F>
+constexpr auto for_halving(dsl::kernel_context<B, L> k, Start&& start, F body) {
+  if constexpr (std::is_integral_v<std::remove_cvref_t<Start>>) {
+    int trips = 0;
+    for (auto v = start; v > 0; v >>= 1) ++trips;
+    const auto first = start;
+    return for_range(k, 0, trips, [&](auto inner, auto level) { return body(inner, first >> level); });
+  } else {
+    auto first = dsl::as_expr(std::forward<Start>(start));
+    return for_range(k, 0, 32, [&](auto inner, auto level) { return when((first >> level) > 0, body(inner, first >> level)); });
+  }
+}
+
 // grid_stride(k, n, [](auto k, auto i) { ... }): every i in [0, n) exactly once across the grid.
 template <class B, int L, dsl::operand N, class F>
 constexpr auto grid_stride(dsl::kernel_context<B, L>, N&& n, F body) {
