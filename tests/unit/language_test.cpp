@@ -246,3 +246,63 @@ TEST_CASE("language: for_halving and for_down", "[language][loops]") {
     for (int j = cols - 2; j >= 0; --j) grid[static_cast<std::size_t>(r * cols + j)] += grid[static_cast<std::size_t>(r * cols + j + 1)];
   CHECK(w::to_host(a) == grid);
 }
+
+// ---- struct fields and early exit ---------------------------------------------------------------------
+
+struct particle {
+  float x, v;
+};
+constexpr auto advance = [](auto k, auto p, auto dt) {
+  auto i = k.global_id();
+  return w::when(i < p.size(), p[i] = w::with_field<&particle::x>(p[i], w::field<&particle::x>(p[i]) + dt * w::field<&particle::v>(p[i])));
+};
+// Racy twin: each thread moves its neighbour's particle too.
+constexpr auto advance_neighbour = [](auto k, auto p, auto dt) {
+  auto i = k.global_id();
+  return w::when(i + 1 < p.size(), p[i + 1] = w::with_field<&particle::x>(p[i + 1], w::field<&particle::x>(p[i]) + dt));
+};
+// How many elements of each row of 16 come before the first above `limit` (a `break`).
+constexpr auto count_before = [](auto k, auto a, auto out, auto limit) {
+  auto r = k.global_id();
+  return w::when(r < out.size(), out[r] = 0,
+                 w::for_until(k, 0, 16, [&](auto, auto j) { return a[r * 16 + j] > limit; }, [&](auto, auto j) { return out[r] = j + 1; }));
+};
+// An early exit before a barrier splits the block: W030.
+constexpr auto break_before_barrier = [](auto k, auto a, auto out) {
+  auto t = k.thread_id();
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    return w::seq(w::for_until(k, 0, 4, [&](auto, auto j) { return a[t * 4 + j] < 0; }, [&](auto, auto j) { return w::seq(tile[t] = j, w::sync()); }),
+                  out[t] = tile[t]);
+  });
+};
+WARDEN_KERNEL(advance_k, w::kernel<w::block<64>, w::inout<particle>, w::value<float>>(advance));
+WARDEN_KERNEL(count_before_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(count_before));
+
+TEST_CASE("language: struct fields, and for_until's break", "[language][struct][loops]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<particle>, w::value<float>>(advance) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<particle>, w::value<float>>(advance_neighbour) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(count_before) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(break_before_barrier) == rule::W030);
+
+  std::vector<particle> host(100);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = {static_cast<float>(i), 2.0f};
+  auto p = w::to_device(host);
+  CHECK(w::record(advance_k, w::grid(2), p, 0.5f).clean());
+  const std::vector<particle> moved = w::to_host(p);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    CHECK(moved[i].x == host[i].x + 1.0f);
+    CHECK(moved[i].v == 2.0f);
+  }
+
+  std::vector<int> rows(16 * 10);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int>((i % 16) * (i / 16));
+  auto a = w::to_device(rows);
+  w::device_buffer<int> out(10);
+  CHECK(w::record(count_before_k, w::grid(1), a, out, 20).clean());
+  const std::vector<int> got = w::to_host(out);
+  for (std::size_t r = 0; r < 10; ++r) {
+    int want = 0;
+    while (want < 16 && rows[r * 16 + static_cast<std::size_t>(want)] <= 20) ++want;
+    CHECK(got[r] == want);
+  }
+}

@@ -350,6 +350,21 @@ constexpr auto local(dsl::kernel_context<B, L>, Init&& init, F body) {
   return dsl::local_s<L, V, decltype(i), decltype(inner)>{{}, i, inner};
 }
 
+// for_until(k, lo, hi, [](auto k, auto i) { return stop; }, [](auto k, auto i) { return body; }):
+// C++'s `for (i = lo; i < hi; ++i) { if (stop) break; body }`, per thread. The break is a
+// thread-private flag (a local): the statements after it run under "not stopped", which the
+// checker reads as data, so a barrier in the body is W030 unless no thread could stop early.
+template <class B, int L, dsl::operand Lo, dsl::operand Hi, class Stop, class F>
+constexpr auto for_until(dsl::kernel_context<B, L> k, Lo&& lo, Hi&& hi, Stop stop, F body) {
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  return local<int>(k, 0, [&](auto k_flag, auto stopped) {
+    return for_range(k_flag, l, h, [&](auto k_body, auto i) {
+      return when(stopped == 0, when(stop(k_body, i), stopped = 1).otherwise(body(k_body, i)));
+    });
+  });
+}
+
 // ---- warp shuffles ----------------------------------------------------------------------------------
 //
 // shuffle_down(k, v, delta, [](auto k, auto other) { ... }): `other` is v as lane + delta of the

@@ -1,5 +1,5 @@
 #pragma once
-// Math functions as kernel expressions: w::sqrt(x), w::exp(x), w::pow(x, y), ... and the
+// Math functions and struct fields as kernel expressions: w::sqrt(x), w::exp(x), w::pow(x, y), ... and the
 // fast-math variants w::fast::exp(x), ... (CUDA's intrinsics __expf and kin on the device, the
 // precise function on the host). Each is a call of a stateless function object (expr.hpp's
 // call_e): the checker treats the result as data, like any computed value, so a math function may
@@ -117,4 +117,41 @@ constexpr WARDEN_HOST_DEVICE auto pow(X&& x, Y&& y) {
 }
 }  // namespace fast
 
+}  // namespace warden
+
+// ---- fields of array-of-struct elements ------------------------------------------------------------
+
+namespace warden::dsl {
+template <auto Member>
+struct field_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class S>
+  constexpr WARDEN_HOST_DEVICE auto operator()(const S& s) const {
+    return s.*Member;
+  }
+};
+template <auto Member>
+struct with_field_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class S, class V>
+  constexpr WARDEN_HOST_DEVICE S operator()(S s, V v) const {
+    s.*Member = static_cast<std::remove_cvref_t<decltype(s.*Member)>>(v);
+    return s;
+  }
+};
+}  // namespace warden::dsl
+
+namespace warden {
+// field<&particle::x>(p[i]): one member of a struct element, as a value (`p[i].x`).
+template <auto Member, dsl::operand S>
+constexpr WARDEN_HOST_DEVICE auto field(S&& element) {
+  return call(dsl::field_fn<Member>{}, std::forward<S>(element));
+}
+// with_field<&particle::x>(p[i], v): the element with one member replaced, to store back:
+// `p[i] = w::with_field<&particle::x>(p[i], v)` is `p[i].x = v` as a store of the whole element
+// (the checker judges elements, so two threads writing two members of one element race for it).
+template <auto Member, dsl::operand S, dsl::operand V>
+constexpr WARDEN_HOST_DEVICE auto with_field(S&& element, V&& v) {
+  return call(dsl::with_field_fn<Member>{}, std::forward<S>(element), std::forward<V>(v));
+}
 }  // namespace warden
