@@ -543,3 +543,46 @@ TEST_CASE("precision: a halving tree over a parameter's number of levels is acce
     CHECK(m.find("proved W020 for at most 32 trips") != std::string::npos);
   }
 }
+
+// ---- E101 through more guards (issue 21, item 4): ports that needed a redundant guard --------------
+
+// PolyBench fdtd-2d's first row: `if (i == 0) ... else ey[i] -= hz[i - 1]`; the otherwise branch of
+// i == 0, with i >= 0, has i >= 1.
+constexpr auto first_row_apart = [](auto k, auto ey, auto hz, auto n) {
+  auto i = k.global_id();
+  return w::when(i < n, w::when(i == 0, ey[i] = 1).otherwise(ey[i] = ey[i] - hz[i - 1]));
+};
+// cuda-samples convolutionRows' guard `imageW - baseX > c`: bounds baseX through the difference.
+constexpr auto row_tail = [](auto k, auto src, auto dst, auto width) {
+  auto base = k.block_id() * 64 + k.thread_id() - 16;
+  return w::when(width - base > 16 && base + 16 >= 0, dst[base + 16] = src[base + 16]);
+};
+// Their overrunning twins: the branch that includes i == 0, and a guard one element too loose.
+constexpr auto first_row_included = [](auto k, auto ey, auto hz, auto n) {
+  auto i = k.global_id();
+  return w::when(i < n, w::when(i == 1, ey[i] = 1).otherwise(ey[i] = ey[i] - hz[i - 1]));
+};
+constexpr auto row_tail_loose = [](auto k, auto src, auto dst, auto width) {
+  auto base = k.block_id() * 64 + k.thread_id() - 16;
+  return w::when(width - base > 15 && base + 16 >= 0, dst[base + 16] = src[base + 16]);
+};
+WARDEN_KERNEL(first_row_apart_k, w::kernel<w::block<64>, w::inout<int>, w::in<int>, w::value<int>>(first_row_apart));
+WARDEN_KERNEL(row_tail_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_tail));
+WARDEN_KERNEL(first_row_included_k, w::kernel<w::block<64>, w::inout<int>, w::in<int>, w::value<int>>(first_row_included));
+WARDEN_KERNEL(row_tail_loose_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_tail_loose));
+
+TEST_CASE("precision: != and differences narrow what E101 sees, their loose twins overrun", "[precision][bounds]") {
+  auto ey = w::to_device(std::vector<int>(100, 0));
+  auto hz = w::to_device(std::vector<int>(100, 1));
+  CHECK(w::record(first_row_apart_k, w::grid(2), ey, hz, 100).clean());
+  const std::vector<int> got = w::to_host(ey);
+  CHECK(got[0] == 1);
+  CHECK(got[99] == -1);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, first_row_included_k, w::grid(2), ey, hz, 100), w::bounds_error);
+
+  auto src = w::to_device(std::vector<int>(100, 7));
+  w::device_buffer<int> dst(100);
+  CHECK(w::record(row_tail_k, w::grid(2), src, dst, 100).clean());
+  CHECK(w::to_host(dst) == std::vector<int>(100, 7));
+  CHECK_THROWS_AS(w::launch(w::on_cpu, row_tail_loose_k, w::grid(2), src, dst, 100), w::bounds_error);
+}

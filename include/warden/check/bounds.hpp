@@ -338,6 +338,19 @@ class interval_evaluator {
       bound_atom(e.b, ir_op::less_equal, left);
       return;
     }
+    if ((e.op == ir_op::not_equal && holds) || (e.op == ir_op::equal && !holds)) {
+      // x != c with x's interval ending at c: the end moves in (the otherwise branch of i == 0,
+      // with i >= 0, has i >= 1).
+      for (int side = 0; side < 2; ++side) {
+        const int subject = side == 0 ? e.a : e.b;
+        const interval other = eval(side == 0 ? e.b : e.a);
+        if (other.lo != other.hi) continue;
+        const interval now = eval(subject);
+        if (now.lo == other.lo) bound_atom(subject, ir_op::greater, other);
+        if (now.hi == other.hi) bound_atom(subject, ir_op::less, other);
+      }
+      return;
+    }
     if (e.op < ir_op::less || e.op > ir_op::greater_equal) return;
     // Normalise to "left op right" holding, with op one of <, <=, >, >=.
     ir_op op = e.op;
@@ -380,6 +393,43 @@ class interval_evaluator {
     };
     if (auto c = constant(s.b)) bound_atom(s.a, op, shift(limit, s.op == ir_op::add ? *c : -*c));  // x + c, x - c
     else if (auto c = constant(s.a); c && s.op == ir_op::add) bound_atom(s.b, op, shift(limit, *c));  // c + x
+    else bound_sides(s, op, limit);
+  }
+
+  // a + b op limit, a - b op limit, neither side constant: each side bounded through the other's
+  // interval (`width - x > 16 * i` gives x < width - 16 * i.lo). Sound for every thread: a = s - b
+  // and b's interval holds every value b takes.
+  void bound_sides(const dsl::ir_expr& s, dsl::ir_op op, interval limit) {
+    using dsl::ir_op;
+    constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
+    const bool upper = op == ir_op::less || op == ir_op::less_equal;  // s bounded from above
+    const ir_op mirrored = op == ir_op::less ? ir_op::greater
+                           : op == ir_op::less_equal ? ir_op::greater_equal
+                           : op == ir_op::greater ? ir_op::less
+                                                  : ir_op::less_equal;
+    auto ld = [](long long v) { return static_cast<long double>(v); };
+    const interval a = eval(s.a), b = eval(s.b);
+    if (upper && limit.hi == max) return;
+    if (!upper && limit.lo == min) return;
+    if (s.op == ir_op::add) {
+      // a < L - b: above by L.hi - b.lo; below by L.lo - b.hi. Likewise b through a.
+      if (upper) {
+        if (b.lo != min && b.lo > -detail::big) bound_atom(s.a, op, {min, detail::clamp(ld(limit.hi) - ld(b.lo))});
+        if (a.lo != min && a.lo > -detail::big) bound_atom(s.b, op, {min, detail::clamp(ld(limit.hi) - ld(a.lo))});
+      } else {
+        if (b.hi != max && b.hi < detail::big) bound_atom(s.a, op, {detail::clamp(ld(limit.lo) - ld(b.hi)), max});
+        if (a.hi != max && a.hi < detail::big) bound_atom(s.b, op, {detail::clamp(ld(limit.lo) - ld(a.hi)), max});
+      }
+    } else {
+      // a - b < L: a < L + b (above by L.hi + b.hi) and b > a - L (below by a.lo - L.hi).
+      if (upper) {
+        if (b.hi != max && b.hi < detail::big) bound_atom(s.a, op, {min, detail::clamp(ld(limit.hi) + ld(b.hi))});
+        if (a.lo != min && a.lo > -detail::big) bound_atom(s.b, mirrored, {detail::clamp(ld(a.lo) - ld(limit.hi)), max});
+      } else {
+        if (b.lo != min && b.lo > -detail::big) bound_atom(s.a, op, {detail::clamp(ld(limit.lo) + ld(b.lo)), max});
+        if (a.hi != max && a.hi < detail::big) bound_atom(s.b, mirrored, {min, detail::clamp(ld(a.hi) - ld(limit.lo))});
+      }
+    }
   }
 
   const dsl::ir_builder& ir_;
