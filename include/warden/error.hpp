@@ -70,7 +70,8 @@ class loop_error : public error {
 };
 
 // E104: an operation the kernel carries out in an unsigned type may wrap around for this launch
-// (a negative operand, or a result outside the type's range). Thrown before the launch.
+// (a negative operand, or a result outside the type's range), or int arithmetic may overflow.
+// Thrown before the launch.
 class wrap_error : public error {
  public:
   using error::error;

@@ -264,9 +264,9 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   // E107: the facts the kernel states (given(...)) hold for this launch.
   const std::string false_fact = check::first_false_fact(ir, facts, names);
   if (!false_fact.empty()) throw fact_error("E107 [stated-fact] " + std::string(kernel.name) + ": " + false_fact);
-  // E104: the checker's integers are the kernel's: no unsigned operation wraps.
-  const std::string wraps = check::first_unsigned_wrap(ir, facts, names);
-  if (!wraps.empty()) throw wrap_error("E104 [unsigned-wrap] " + std::string(kernel.name) + ": " + wraps);
+  // E104: the checker's integers are the kernel's: no unsigned operation wraps, no int one overflows.
+  const std::string wraps = check::first_integer_wrap(ir, facts, names);
+  if (!wraps.empty()) throw wrap_error("E104 [integer-wrap] " + std::string(kernel.name) + ": " + wraps);
   // E103: every run-time loop ends.
   const std::string endless = check::first_bad_step(ir, facts, names);
   if (!endless.empty()) throw loop_error("E103 [loop-step] " + std::string(kernel.name) + ": " + endless);

@@ -46,7 +46,7 @@ TEST_CASE("corpus polybench 2DCONV: accepted, clean, equal to the reference", "[
   STATIC_REQUIRE(code_of<Blk, V, V, w::in<float>, w::out<float>>(convolution2D_kernel) == rule::none);
   // 0 < j < nj - 1 in rows NJ apart: apart while nj <= NJ + 2 (exact).
   CHECK(w::obligations_of(conv2d_k) ==
-        "W010 holds for B[(global_id.y * 48) + global_id.x] and B[(global_id.y * 48) + global_id.x] if -nj >= -50 (or one of them runs in "
+        "W010 holds for B[(global_id.y * 48) + global_id.x] and B[(global_id.y * 48) + global_id.x] if nj <= 50 (or one of them runs in "
         "no thread)\n");
   std::vector<float> A(NI * NJ);
   for (int i = 0; i < NI; ++i)

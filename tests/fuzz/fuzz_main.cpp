@@ -61,7 +61,7 @@ bool refused_before_running(const w::dsl::ir_builder& ir, const w::check::findin
                             const launch_shape& l) {
   const w::check::launch_facts facts = facts_of(p, l);
   const std::vector<std::string> names = {"inout", "in", "n", "p"};
-  return !w::check::first_unsigned_wrap(ir, facts, names).empty() ||
+  return !w::check::first_integer_wrap(ir, facts, names).empty() ||
          !w::check::first_unmet_obligation(ir, facts, names, verdict.obligations).empty();
 }
 

@@ -15,7 +15,7 @@
 //   4. unsigned and floating-point scalars, mixed into the three: a floating-point value parameter
 //      (no integer symbol: the checker must not rely on it) and operations computed in a 32-bit
 //      unsigned type, evaluated with wraparound. The checker may reason about those as integers
-//      only because launch refuses a launch in which one may wrap (E104, first_unsigned_wrap), so
+//      only because launch refuses a launch in which one may wrap (E104, first_integer_wrap), so
 //      such launches are left out of the brute force (and counted).
 //
 // A checker verdict that claims safety where brute force finds a conflict fails the test and prints
@@ -507,7 +507,7 @@ chk::launch_facts facts_of(const built& b, const launch& l) {
 bool refused(const built& b, const launch& l, const chk::obligation_list& obligations = {}) {
   if (b.grid_dims == 0 && l.grid > 1) return true;
   const chk::launch_facts facts = facts_of(b, l);
-  if (b.has_unsigned && !chk::first_unsigned_wrap(b.ir, facts, names).empty()) return true;
+  if (b.has_unsigned && !chk::first_integer_wrap(b.ir, facts, names).empty()) return true;
   return !chk::first_unmet_obligation(b.ir, facts, names, obligations).empty();
 }
 

@@ -7,6 +7,7 @@
 
 #include "../support/verdict_probe.hpp"
 
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -304,7 +305,7 @@ WARDEN_KERNEL(hash_bins_k, w::kernel<w::block<64>, w::in<unsigned>, w::atomic<in
 TEST_CASE("unsigned arithmetic: a wrap the checker cannot see is refused at launch (E104)", "[soundness][unsigned]") {
   w::device_buffer<int> out(64);
   CHECK_THROWS_WITH(w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u),
-                    Catch::Matchers::StartsWith("E104 [unsigned-wrap] all_but_last_k: p1 - 1 is computed in a 32-bit unsigned type and may go below 0 (reaching -1)"));
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] all_but_last_k: p1 - 1 is computed in a 32-bit unsigned type and may go below 0 (reaching -1)"));
   w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 10u);
   w::launch(w::on_cpu, all_but_last_guarded_k, w::grid(1), out, 0u);  // the guard rules the wrap out
   CHECK(w::record(all_but_last_k, w::grid(1), out, 64u).clean());
@@ -332,4 +333,69 @@ TEST_CASE("unsigned arithmetic: operators record the type they compute in", "[so
   // t - 1u, (t - 1u) < n, t + 1 (int, then compared with 2 * n: unsigned), 2 * n, and the && (bool).
   CHECK(unsigned_nodes == 4);
   CHECK(signed_nodes == 2);
+}
+
+// ---- signed overflow (red team, issue 21): int arithmetic that wraps on the device ----------------
+//
+// The checker pins i to 0 under `i * 65536 == 0`, so only thread 0 stores out[0]; in int, thread
+// 65536 computes 2^32, which wraps to 0 on the device, and stores out[0] too: a race between
+// blocks 0 and 1024 of a grid of 1025.
+constexpr auto scaled_pin = [](auto k, auto out) {
+  auto i = k.global_id();
+  return w::when(i * 65536 == 0, out[0] = i);
+};
+WARDEN_KERNEL(scaled_pin_k, w::kernel<w::block<64>, w::out<int>>(scaled_pin).named("scaled_pin", "out"));
+// The twin whose guard keeps the product inside int for every grid.
+WARDEN_KERNEL(scaled_pin_guarded_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto out) {
+  auto i = k.global_id();
+  return w::when(i < 1000, w::when(i * 65536 == 0, out[0] = i));
+}));
+// A parameter pushed to INT_MAX: `i + n` overflows.
+WARDEN_KERNEL(offset_by_n_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>([](auto k, auto out, auto n) {
+  auto i = k.global_id();
+  return w::when(i + n < 64 + n, out[i] = 1);
+}).named("offset_by_n", "out", "n"));
+
+TEST_CASE("signed arithmetic: an int overflow the checker cannot see is refused at launch (E104)", "[soundness][signed]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(scaled_pin) == rule::none);
+  w::device_buffer<int> out(64);
+  try {
+    w::launch(w::on_cpu, scaled_pin_k, w::grid(1025), out);
+    FAIL("a grid whose ids overflow i * 65536 launched");
+  } catch (const w::wrap_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E104 [integer-wrap] scaled_pin_k: global_id.x * 65536 is computed in a 32-bit signed type and "
+                                                     "may overflow it (reaching 4299096064)"));
+  }
+  CHECK(w::record(scaled_pin_k, w::grid(512), out).clean());  // ids below 32768: no overflow
+  CHECK_THROWS_AS(w::launch(w::on_cpu, scaled_pin_k, w::grid(513), out), w::wrap_error);  // 32768 * 65536 = 2^31
+  CHECK(w::record(scaled_pin_guarded_k, w::grid(1025), out).clean());
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, offset_by_n_k, w::grid(1), out, std::numeric_limits<int>::max()),
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] offset_by_n_k: global_id.x + n is computed in a 32-bit signed type"));
+  CHECK(w::record(offset_by_n_k, w::grid(1), out, 1000).clean());
+}
+
+// The bound of a loop that data sets: `(t + j) * 65536 == 0` pins t and j to 0 in integers, but
+// with j from the input reaching 65536 - t it holds in other threads too (a wrap), and they all
+// store out[0]. The loop's bound is unknown to launch, so t + j cannot be bounded: E104 (a guard
+// that bounds j, `j < 1000`, lets it run).
+WARDEN_KERNEL(data_bound_pin_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  return w::for_range(k, 0, in[0], [&](auto, auto j) { return w::when((t + j) * 65536 == 0, out[0] = 1); });
+}));
+
+TEST_CASE("signed arithmetic: a product over a loop that data bounds is refused at launch (E104)", "[soundness][signed]") {
+  auto in = w::to_device(std::vector<int>{70000});
+  w::device_buffer<int> out(1);
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, data_bound_pin_k, w::grid(1), in, out),
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] data_bound_pin_k: thread_id.x + i0 is computed in a 32-bit signed type and cannot be bounded"));
+}
+WARDEN_KERNEL(data_bound_pin_guarded_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  return w::for_range(k, 0, in[0], [&](auto, auto j) { return w::when(j < 1000, w::when((t + j) * 65536 == 0, out[0] = 1)); });
+}));
+TEST_CASE("signed arithmetic: a guard that bounds the data loop's variable lets it run", "[soundness][signed]") {
+  auto in = w::to_device(std::vector<int>{70000});
+  w::device_buffer<int> out(1);
+  CHECK(w::record(data_bound_pin_guarded_k, w::grid(1), in, out).clean());
+  CHECK(w::to_host(out)[0] == 1);
 }

@@ -351,9 +351,17 @@ constexpr void learn_loops(const ir_builder& ir, block_shape shape, scope s, int
     if (var < 0) continue;  // the variable is never read
     const polynomial v = lower(ir, shape, inside, var);
     const polynomial hi = lower(ir, shape, outer, loop.hi);
+    const polynomial lo = lower(ir, shape, outer, loop.lo);
     const polynomial one = polynomial::constant(1);
     polynomial f = v - hi;
     f = f + one;
+    // Constant bounds and a step above 1: v stops at its exact last value, not at hi - 1
+    // (`for (i = 0; i < 32; i += 16)` ends at 16), which keeps i * height apart from the rows
+    // that follow.
+    if (hi.is_constant() && lo.is_constant() && step.constant_part() > 1 && hi.constant_part() > lo.constant_part()) {
+      const long long last = lo.constant_part() + (hi.constant_part() - 1 - lo.constant_part()) / step.constant_part() * step.constant_part();
+      f = v - polynomial::constant(last);
+    }
     if (f.valid) out.at_most_zero.push_back(f);
   }
 }
@@ -532,7 +540,17 @@ constexpr bool radix_injective_from(const ir_builder& ir, block_shape shape, con
             condition_found = true;
           }
         }
-      if (!fits && condition_found && assumed_pick < 0 && (it.max || left.size() == 1)) {
+      // Of the digits that fit under a condition, the one of smallest coefficient, as below: a
+      // larger one taken first leaves the smaller one a condition no launch of several blocks meets.
+      // (Smaller by the size of its terms' coefficients: 16 * height before 32 * height. A choice
+      // only: the proof holds in either order, under the conditions it keeps.)
+      auto size_of = [](const polynomial& p) {
+        long long total = 0;
+        for (const term& t : p.terms) total += t.coefficient < 0 ? -t.coefficient : t.coefficient;
+        return total;
+      };
+      const bool smaller = assumed_pick >= 0 && size_of(it.coefficient) < size_of(left[static_cast<std::size_t>(assumed_pick)].coefficient);
+      if (!fits && condition_found && (assumed_pick < 0 || smaller) && (it.max || left.size() == 1)) {
         assumed_pick = i;
         assumed_condition = condition;
       }

@@ -199,7 +199,7 @@ class interval_evaluator {
         // A narrow integral type bounds what any load can give (uint8_t: 0..255).
         if (e.narrow_bits > 0) {
           const long long span = 1LL << e.narrow_bits;
-          return e.is_unsigned || e.narrow_bits == 1 ? interval{0, span - 1} : interval{-span / 2, span / 2 - 1};
+          return e.is_unsigned ? interval{0, span - 1} : interval{-span / 2, span / 2 - 1};
         }
         [[fallthrough]];
       case ir_op::local_var:
@@ -219,7 +219,34 @@ class interval_evaluator {
         const interval x = eval(e.a), y = eval(e.b);
         return {std::min(x.lo, y.lo), std::max(x.hi, y.hi)};
       }
-      default: return detail::combine(e.op, eval(e.a), eval(e.b));
+      default: {
+        const interval a = eval(e.a), b = e.b >= 0 ? eval(e.b) : interval::top();
+        // Carried out in an unsigned type: integer arithmetic only while no operand or result
+        // leaves the type. E104 refuses launches where that fails without data deciding it; with
+        // loaded data it is checked here: otherwise the result is anywhere in the type.
+        const bool data = e.unsigned_bits > 0 && depends_on_data(ir_, id);
+        if (data && e.unsigned_bits < 64) {
+          const long long top = (1LL << e.unsigned_bits) - 1;
+          auto inside = [&](interval v) { return v.bounded() && v.lo >= 0 && v.hi <= top; };
+          // Each operand converted to the type: where it may leave it, anywhere in it.
+          const interval ua = inside(a) ? a : interval{0, top}, ub = e.b < 0 || inside(b) ? b : interval{0, top};
+          const interval r = detail::combine(e.op, ua, ub);
+          using dsl::ir_op;
+          const bool may_wrap = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
+                                e.op == ir_op::negate || e.op == ir_op::bit_not;
+          if (e.op >= ir_op::less && e.op <= ir_op::logical_or) return r;
+          if (!inside(r)) return may_wrap ? interval{0, top} : interval{std::max(0LL, r.lo), std::min(top, r.hi)};
+          return r;
+        }
+        if (data) return interval::top();
+        const interval r = detail::combine(e.op, a, b);
+        // Signed arithmetic on data that may leave int: it wraps on the device (E104 looks only
+        // where no data decides), so the result is anywhere.
+        if (e.signed_bits == 32 && r.bounded() && (r.lo < std::numeric_limits<int>::min() || r.hi > std::numeric_limits<int>::max()) &&
+            depends_on_data(ir_, id))
+          return interval::top();
+        return r;
+      }
     }
   }
 
@@ -238,6 +265,26 @@ class interval_evaluator {
     }
     if (const int w = wrap_in(e.a, reached); w >= 0) return w;
     if (const int w = wrap_in(e.b, reached); w >= 0) return w;
+    const bool arithmetic = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
+                            e.op == ir_op::negate || e.op == ir_op::bit_not;
+    if (e.signed_bits == 32 && arithmetic && !depends_on_data(ir_, id)) {
+      // Signed overflow: undefined in C++, a wrap on the device.
+      const interval r = eval_unnarrowed(id);
+      if (!r.bounded()) {
+        // Unbounded because an input is (a loop bound the launch cannot see): it may overflow.
+        // Unbounded only because the intervals lose precision (`1 << (i1 - 1 - i2)`, shifts by a
+        // loop variable), the operation is none the checker lowers to an integer polynomial, so
+        // it proves nothing from it, and an index it reaches is E101's.
+        if (!unbounded_leaf(id)) return -1;
+        *reached = r.lo == std::numeric_limits<long long>::min() ? r.lo : r.hi;
+        return id;
+      }
+      if (r.lo < std::numeric_limits<int>::min() || r.hi > std::numeric_limits<int>::max()) {
+        *reached = r.lo < std::numeric_limits<int>::min() ? r.lo : r.hi;
+        return id;
+      }
+      return -1;
+    }
     if (e.unsigned_bits == 0 || depends_on_data(ir_, id)) return -1;
     const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
     auto outside = [&](interval v) {
@@ -252,10 +299,16 @@ class interval_evaluator {
       return false;
     };
     if (outside(eval(e.a)) || (e.b >= 0 && outside(eval(e.b)))) return id;  // converted with a wrap
-    const bool arithmetic = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
-                            e.op == ir_op::negate || e.op == ir_op::bit_not;
     if (arithmetic && outside(eval_unnarrowed(id))) return id;
     return -1;
+  }
+
+  // Whether some leaf of the expression (an id, a loop variable, a parameter) has no bound.
+  bool unbounded_leaf(int id) {
+    if (id < 0) return false;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.a < 0 && e.b < 0) return !eval(id).bounded();
+    return unbounded_leaf(e.a) || unbounded_leaf(e.b);
   }
 
   static bool is_atom(const dsl::ir_expr& e) {
@@ -306,7 +359,12 @@ class interval_evaluator {
 
   interval loop_range(const dsl::ir_loop& loop) {
     const interval lo = eval(loop.lo), hi = eval(loop.hi), step = eval(loop.step);
-    if (!lo.bounded() || !hi.bounded() || !step.bounded() || step.lo < 1) return interval::top();
+    if (!lo.bounded() || !step.bounded() || step.lo < 1) return interval::top();
+    if (!hi.bounded()) return {lo.lo, interval::top().hi};  // counts up from lo: a guard may bound the rest
+    // One start and one step: the last value the loop takes, not hi - 1 (`for i = 0; i < 32;
+    // i += 16` takes 0 and 16).
+    if (lo.lo == lo.hi && step.lo == step.hi && hi.hi - 1 >= lo.lo)
+      return {lo.lo, lo.lo + step.lo * ((hi.hi - 1 - lo.lo) / step.lo)};
     return {lo.lo, std::max(lo.lo, hi.hi - 1)};
   }
 
@@ -352,6 +410,11 @@ class interval_evaluator {
       return;
     }
     if (e.op < ir_op::less || e.op > ir_op::greater_equal) return;
+    if (e.unsigned_bits > 0 && depends_on_data(ir_, condition)) {  // compared in unsigned, data deciding (E104 does not look): as integers only if both sides fit
+      const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
+      const interval l = eval(e.a), r = eval(e.b);
+      if (!l.bounded() || !r.bounded() || l.lo < 0 || r.lo < 0 || l.hi > top || r.hi > top) return;
+    }
     // Normalise to "left op right" holding, with op one of <, <=, >, >=.
     ir_op op = e.op;
     if (!holds) {
@@ -437,17 +500,23 @@ class interval_evaluator {
   std::map<std::string, interval> narrowed_;
 };
 
-// The first operation carried out in an unsigned type that may wrap for this launch, where its
-// value decides something (an index, a guard, a loop bound, a shuffle's lane), described for an
-// E104 message; empty if none. The checker reasons about such operations as about integers: this is
+// The first operation carried out in an unsigned type that may wrap for this launch, or in int
+// arithmetic that may overflow, where its value decides something (an index, a guard, a loop
+// bound, a shuffle's lane), described for an E104 message; empty if none. The checker reasons about such operations as about integers: this is
 // the launch obligation that makes that sound.
-inline std::string first_unsigned_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
+inline std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
                                        const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
   auto describe = [&](int id) {
-    const int bits = ir.exprs[static_cast<std::size_t>(id)].unsigned_bits;
-    return dsl::render(ir, id, names) + " is computed in a " + std::to_string(bits) + "-bit unsigned type and may " +
+    const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+    if (e.signed_bits > 0) {
+      const bool unbounded = reached == std::numeric_limits<long long>::min() || reached == std::numeric_limits<long long>::max();
+      return dsl::render(ir, id, names) + " is computed in a " + std::to_string(e.signed_bits) + "-bit signed type and " +
+             (unbounded ? std::string("cannot be bounded") : "may overflow it (reaching " + std::to_string(reached) + ")") +
+             " for this launch, which is undefined and wraps on the device; compute it in a 64-bit type, or guard it so that it cannot";
+    }
+    return dsl::render(ir, id, names) + " is computed in a " + std::to_string(e.unsigned_bits) + "-bit unsigned type and may " +
            (reached < 0 ? "go below 0 (reaching " : "leave its range (reaching ") + std::to_string(reached) +
            ") for this launch, which wraps around; compute it in a signed type, or guard it so that it cannot";
   };
@@ -543,9 +612,13 @@ inline std::optional<long long> symbol_value(int s, const launch_facts& facts) {
 }
 
 // "pitch - width >= 0": a positive obligation's condition (its terms >= 1), constant moved right.
+// With no positive symbol term it reads as a limit: "nj <= 50", not "-nj >= -50".
 inline std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
   std::string left;
   long long constant = 0;
+  bool any_positive = false;
+  for (int t = 0; t < o.term_count; ++t) any_positive = any_positive || (o.terms[t].symbols[0] >= 0 && o.terms[t].coefficient > 0);
+  const long long sign = any_positive ? 1 : -1;
   for (int pass = 0; pass < 2; ++pass)  // positive terms first: "pitch - width", not "-width + pitch"
   for (int t = 0; t < o.term_count; ++t) {
     const obligation_term& term = o.terms[t];
@@ -553,12 +626,13 @@ inline std::string render_condition(const obligation& o, const std::vector<std::
       if (pass == 0) constant += term.coefficient;
       continue;
     }
-    const long long c = term.coefficient;
+    const long long c = sign * term.coefficient;
     if ((c > 0) != (pass == 0)) continue;
     left += left.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ");
     if (c != 1 && c != -1) left += std::to_string(c < 0 ? -c : c) + " * ";
     for (int k = 0; k < 3 && term.symbols[k] >= 0; ++k) left += (k > 0 ? " * " : "") + symbol_name(term.symbols[k], names);
   }
+  if (!any_positive) return left + " <= " + std::to_string(constant - 1);
   return left + " >= " + std::to_string(1 - constant);
 }
 
@@ -764,6 +838,9 @@ inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& 
   interval_evaluator evaluator(ir, facts);
   const char* verbs[] = {"load", "store", "atomic update"};
   for (const dsl::ir_access& a : ir.accesses) {
+    // Guards that no thread passes for this launch (they narrow some value to nothing): the
+    // access never runs, and its index intervals, computed from empty ones, mean nothing.
+    if (!evaluator.may_run(a.guard_begin, a.guard_end)) continue;
     const interval index = evaluator.index_interval(a.index, a.guard_begin, a.guard_end);
     long long size = 0;
     std::string target;

@@ -241,6 +241,8 @@ struct computed_in<op::logical_or, L, R> {
 template <class T>
 inline constexpr int unsigned_bits_of =
     std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool> ? static_cast<int>(sizeof(T) * 8) : 0;
+template <class T>
+inline constexpr int signed_bits_of = std::is_integral_v<T> && std::is_signed_v<T> ? static_cast<int>(sizeof(T) * 8) : 0;
 
 template <class Op, class A, class B>
 struct binary_e : expr_node {
@@ -272,7 +274,7 @@ struct binary_e : expr_node {
     const int right = b.describe(builder);
     if constexpr (logical) builder.guard_stack.pop_back();
     using T = typename computed_in<Op, value_type_of<A>, value_type_of<B>>::type;
-    return builder.node(Op::kind, left, right, std::is_floating_point_v<T>, unsigned_bits_of<T>);
+    return builder.node(Op::kind, left, right, std::is_floating_point_v<T>, unsigned_bits_of<T>, signed_bits_of<T>);
   }
 };
 
@@ -286,7 +288,7 @@ struct unary_e : expr_node {
   }
   constexpr int describe(ir_builder& builder) const {
     using T = std::remove_cvref_t<decltype(Op::apply(std::declval<value_type_of<A>>()))>;
-    return builder.node(Op::kind, a.describe(builder), -1, std::is_floating_point_v<T>, unsigned_bits_of<T>);
+    return builder.node(Op::kind, a.describe(builder), -1, std::is_floating_point_v<T>, unsigned_bits_of<T>, signed_bits_of<T>);
   }
 };
 

@@ -42,15 +42,21 @@ struct ir_expr {
   // that such an operation neither gets a negative operand nor leaves the type's range (E104), so
   // the checker may reason about it as about integers.
   unsigned char unsigned_bits = 0;
-  // Loads only: a value of an integral type narrower than int (bool: 1), so in a known range
-  // (uint8_t: 0..255, short: -32768..32767) whatever memory holds; 0: not narrow.
+  // Loads only: a value of an integral type narrower than int, so in a known range (uint8_t:
+  // 0..255, short: -32768..32767) whatever memory holds; 0: not narrow. A bool counts as its byte
+  // (0..255): an uninitialised buffer may hold any, and the device indexes with the byte.
   unsigned char narrow_bits = 0;
+  // Operators only: the operation is carried out in a signed type of this many bits (32 or 64;
+  // 0: not signed integral). Overflow there is undefined, and wraps on the device: launch checks
+  // that no such arithmetic leaves the type (E104), so the checker may reason about it as about
+  // integers (`i * 65536 == 0` holds for i = 65536 too once it wraps).
+  unsigned char signed_bits = 0;
 };
 
 // The narrow_bits of a loaded value of type T.
 template <class T>
 inline constexpr unsigned char narrow_bits_of =
-    std::is_same_v<T, bool> ? 1 : (std::is_integral_v<T> && sizeof(T) < sizeof(int) ? static_cast<unsigned char>(sizeof(T) * 8) : 0);
+    std::is_integral_v<T> && sizeof(T) < sizeof(int) ? static_cast<unsigned char>(sizeof(T) * 8) : 0;
 
 enum class access_kind : unsigned char { load, store, atomic };
 enum class memory_kind : unsigned char { global, shared };
@@ -176,8 +182,9 @@ struct ir_builder {
     exprs.push_back({op, -1, -1, v, is_float, is_unsigned, 0, narrow_bits});
     return static_cast<int>(exprs.size()) - 1;
   }
-  constexpr int node(ir_op op, int a, int b = -1, bool is_float = false, int unsigned_bits = 0) {
-    exprs.push_back({op, a, b, 0, is_float, unsigned_bits > 0, static_cast<unsigned char>(unsigned_bits)});
+  constexpr int node(ir_op op, int a, int b = -1, bool is_float = false, int unsigned_bits = 0, int signed_bits = 0) {
+    exprs.push_back({op, a, b, 0, is_float, unsigned_bits > 0, static_cast<unsigned char>(unsigned_bits), 0,
+                     static_cast<unsigned char>(signed_bits)});
     return static_cast<int>(exprs.size()) - 1;
   }
 
