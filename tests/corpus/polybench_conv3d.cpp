@@ -69,4 +69,12 @@ TEST_CASE("corpus polybench 3DCONV: accepted, clean, equal to the reference", "[
     for (int i = 1; i < NI - 1; ++i) CHECK(w::record(conv3d_k, w::grid((NK + 31) / 32, (NJ + 7) / 8), ni, nj, nk, dA, dB, i).clean());
     corpus::check_close(w::to_host(dB), ref);
   }
+  // nk = NK + 3 = 43 (with buffers large enough to pass E101): k reaches into the next row of NK
+  // columns, so two threads may store one element. Refused before running (E106), naming nk.
+  auto big = w::to_device(std::vector<float>(A.size() + 64, 0.f));
+  auto big2 = w::to_device(std::vector<float>(A.size() + 64, 0.f));
+  const std::string refusal = corpus::e106_of([&] { w::launch(w::on_cpu, conv3d_k, w::grid((NK + 35) / 32, (NJ + 7) / 8), NI, NJ, NK + 3, big, big2, 1); });
+  CAPTURE(refusal);
+  CHECK(refusal.find("E106") == 0);
+  CHECK(refusal.find("nk = 43") != std::string::npos);
 }

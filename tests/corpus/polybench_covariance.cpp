@@ -105,4 +105,13 @@ TEST_CASE("corpus polybench covariance: mean and reduce accepted, covar refused;
     corpus::check_close(w::to_host(ddata), data_r);
     corpus::check_close(w::to_host(dsym), sym_r, 1e-4);
   }
+  // m = M + 2 (buffers large enough for E101): row j's columns reach into row j + 1, so two
+  // threads may update one element. Refused before running (E106), naming m.
+  auto big_mean = w::to_device(std::vector<float>(M + 8, 0.f));
+  auto big_data = w::to_device(std::vector<float>(N * M + 8, 0.f));
+  const std::string refusal =
+      corpus::e106_of([&] { w::launch(w::on_cpu, reduce_k, w::grid((M + 33) / 32, (N + 7) / 8), M + 2, N - 1, big_mean, big_data); });
+  CAPTURE(refusal);
+  CHECK(refusal.find("E106") == 0);
+  CHECK(refusal.find("m = 42") != std::string::npos);
 }
