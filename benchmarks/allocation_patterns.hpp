@@ -1,5 +1,5 @@
 #pragma once
-// The allocation patterns shared by the CPU and GPU pool benchmarks (DESIGN §9), written once
+// The allocation patterns shared by the CPU and GPU pool benchmarks (docs/benchmarks.md), written once
 // over an allocator interface:
 //   typename A::handle;  A::handle allocate(std::size_t);  void deallocate(A::handle, std::size_t);
 //   void synchronize();  static constexpr std::size_t memory_cap;  (bytes the random pattern may hold)

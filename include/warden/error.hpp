@@ -86,7 +86,7 @@ class space_error : public error {
 };
 
 // E106: a launch obligation fails for this launch: a condition on the launch's values under which
-// the checker proved the kernel (check/obligation.hpp; `w::obligations_of(kernel)` lists them).
+// the checker proved the kernel (dsl/obligation.hpp; `w::obligations_of(kernel)` lists them).
 // Names the condition, the rule it protects and the values. Thrown before the launch.
 class obligation_error : public error {
  public:

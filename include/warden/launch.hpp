@@ -28,7 +28,7 @@
 #include "backend/slots.hpp"
 #include "check/bounds.hpp"
 #include "detail/cuda_check.hpp"
-#include "dsl/kernel.hpp"
+#include "dsl/program.hpp"
 #include "error.hpp"
 #include "memory/buffer.hpp"
 #include "memory/transfer.hpp"

@@ -20,6 +20,6 @@
 #include "memory/default_pool.hpp"
 #include "memory/buffer.hpp"
 #include "memory/transfer.hpp"
-#include "dsl/kernel.hpp"
+#include "kernel.hpp"
 #include "dsl/math.hpp"
 #include "launch.hpp"

@@ -1,4 +1,4 @@
-// Must-accept kernels of DESIGN §5 that work on global memory: each compiles (so the checker
+// Must-accept kernels (proposals/0003-race-freedom.md) that work on global memory: each compiles (so the checker
 // accepted it), runs on the cpu backend with the recording mode seeing no conflict, and computes
 // what plain C++ computes.
 #include <warden/warden.hpp>

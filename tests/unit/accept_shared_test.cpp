@@ -1,4 +1,4 @@
-// Must-accept kernels of DESIGN §5 that work through shared tiles: tree reduction, padded-tile
+// Must-accept kernels (proposals/0003-race-freedom.md) that work through shared tiles: tree reduction, padded-tile
 // transpose, tiled matrix multiply, 1-D and 2-D stencils with halos, Blelloch scan, bitonic sort.
 // Each compiles (the checker accepted it), records clean on the cpu backend, and is checked
 // against plain C++.

@@ -399,3 +399,67 @@ TEST_CASE("signed arithmetic: a guard that bounds the data loop's variable lets 
   CHECK(w::record(data_bound_pin_guarded_k, w::grid(1), in, out).clean());
   CHECK(w::to_host(out)[0] == 1);
 }
+
+// ---- red team, int overflow round two (issue 21) -------------------------------------------------
+//
+// Intervals that gave up (a shift of a value that may be negative, `|` with a negative operand)
+// hid overflows that the polynomials (x << c as 2^c * x) and the footprints (exact in long long)
+// reason past; a loop's increment i += step could pass INT_MAX. Each was accepted and launched,
+// and raced or overran on the cpu backend.
+constexpr auto shifted_rows = [](auto k, auto out) {  // ty = 0 and ty = 32 meet in int
+  auto tx = k.thread_id();
+  auto ty = k.thread_id_y();
+  auto x = ((ty - 32) << 27) + tx;
+  return w::when(x >= 0 && x < out.size(), out[x] = ty);
+};
+WARDEN_KERNEL(shifted_rows_k, w::kernel<w::block<16, 64>, w::out<int>>(shifted_rows));
+constexpr auto shifted_tile = [](auto k, auto out) {  // (((t - 32) << 27) >> 27) + 32 is t in integers only
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto idx = (((t - 32) << 27) >> 27) + 32;
+    return w::seq(tile[idx] = t, w::sync(), out[t] = tile[idx]);
+  });
+};
+constexpr auto or_tile = [](auto k, auto out) {  // `| 0` of a negative value, then a product past int
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto idx = (((t - 64) | 0) * 67108864) / 67108864 + 64;
+    return w::seq(tile[idx] = t, w::sync(), out[t] = tile[idx]);
+  });
+};
+constexpr auto wrapped_guard = [](auto k, auto out) {  // t = 0: x wraps to INT_MAX, and x + 5 wraps too
+  auto t = k.thread_id();
+  auto x = ((t - 2) << 30) - 1;
+  return w::when(x >= 0 && x + 5 < 10, out[x] = t);
+};
+WARDEN_KERNEL(wrapped_guard_k, w::kernel<w::block<64>, w::out<int>>(wrapped_guard));
+WARDEN_KERNEL(big_step_k, w::kernel<w::block<1>, w::out<int>, w::value<int>>([](auto k, auto out, auto n) {
+  return w::for_range(k, 0, n, 1 << 30, [&](auto, auto i) { return w::when(i < 64, out[i] = 1); });
+}));
+WARDEN_KERNEL(big_step_data_k, w::kernel<w::block<1>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  return w::for_range(k, 0, in[0], 1 << 30, [&](auto, auto i) { return w::when(i < 64, out[i] = 1); });
+}));
+WARDEN_KERNEL(stride_all_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>([](auto k, auto out, auto n) {
+  return w::grid_stride(k, n, [&](auto, auto i) { return w::when(i < out.size(), out[i] = 1); });
+}));
+
+TEST_CASE("signed arithmetic: overflows behind lossy intervals and loop increments are refused", "[soundness][signed]") {
+  STATIC_REQUIRE(code_of<w::block<16, 64>, w::out<int>>(shifted_rows) == rule::none);  // proved in integers...
+  w::device_buffer<int> out(64);
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, shifted_rows_k, w::grid(1), out),  // ...and refused where int differs
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] shifted_rows_k: (thread_id.y - 32) << 27 is computed in a 32-bit signed type "
+                                                "and may overflow it (reaching -4294967296)"));
+  // The footprints take a result outside int as unknown: two threads may meet (W020).
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(shifted_tile) == rule::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(or_tile) == rule::W020);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, wrapped_guard_k, w::grid(1), out), w::wrap_error);
+
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, big_step_k, w::grid(1), out, std::numeric_limits<int>::max()),
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] big_step_k: the loop over i0 up to p1 steps by 1073741824, and i + step may "
+                                                "reach 3221225470"));
+  CHECK(w::record(big_step_k, w::grid(1), out, 1 << 30).clean());  // i = 0 only: i + step = 2^30
+  auto in = w::to_device(std::vector<int>{std::numeric_limits<int>::max()});
+  CHECK_THROWS_AS(w::launch(w::on_cpu, big_step_data_k, w::grid(1), in, out), w::wrap_error);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, stride_all_k, w::grid(65536), out, std::numeric_limits<int>::max()), w::wrap_error);
+  CHECK(w::record(stride_all_k, w::grid(4), out, 1 << 20).clean());
+}

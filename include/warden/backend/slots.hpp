@@ -2,8 +2,9 @@
 // What a launch hands the backend for each kernel parameter: a pointer and an element count for a
 // buffer, the value itself for value<T>. slots<Params...> packs them in parameter order.
 
+#include "../detail/dims3.hpp"
 #include "../detail/pack.hpp"
-#include "../dsl/kernel.hpp"
+#include "../dsl/params.hpp"
 
 namespace warden::backend {
 
@@ -35,11 +36,7 @@ struct slot<value<T>> {
   T value;
 };
 
-// The launch geometry both backends see.
-struct dims3 {
-  int x = 1, y = 1, z = 1;
-  constexpr int operator[](int d) const { return d == 0 ? x : d == 1 ? y : z; }
-  constexpr long long count() const { return static_cast<long long>(x) * y * z; }
-};
+// The launch geometry both backends see (detail/dims3.hpp).
+using detail::dims3;
 
 }  // namespace warden::backend

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "../backend/slots.hpp"
+#include "../detail/dims3.hpp"
 #include "../dsl/ir.hpp"
 #include "rules.hpp"
 
@@ -37,7 +37,7 @@ struct interval {
 
 // What the launch knows: geometry and the integral value of every value<T> parameter (if integral).
 struct launch_facts {
-  backend::dims3 block, grid;
+  detail::dims3 block, grid;
   std::vector<std::optional<long long>> values;  // by parameter position
   std::vector<long long> sizes;                  // by parameter position (buffers)
 };
@@ -89,25 +89,40 @@ inline interval combine(dsl::ir_op op, interval a, interval b) {
       }
       return interval::top();
     // A shift by 32 or more is undefined in C++ for int (x86 shifts by the amount mod 32): unbounded.
+    // x << s is x * 2^s (C++20, negative x too; E104 checks the result stays in the type), and
+    // x >> s rounds toward minus infinity: both are monotone in x and in s, so the corners bound
+    // them. Exact here because the checker's polynomials (affine.hpp) take x << c as 2^c * x: an
+    // interval that gave up would hide an overflow the polynomial reasons past.
     case ir_op::shl:
-      if (b.lo >= 0 && b.hi <= 30 && a.lo >= 0) return {clamp(ld(a.lo) * ld(1LL << b.lo)), clamp(ld(a.hi) * ld(1LL << b.hi))};
+      if (b.lo >= 0 && b.hi <= 30) {
+        const long double p[] = {ld(a.lo) * ld(1LL << b.lo), ld(a.lo) * ld(1LL << b.hi), ld(a.hi) * ld(1LL << b.lo),
+                                 ld(a.hi) * ld(1LL << b.hi)};
+        return {clamp(*std::min_element(p, p + 4)), clamp(*std::max_element(p, p + 4))};
+      }
       return interval::top();
     case ir_op::shr:
-      if (b.lo >= 0 && b.hi <= 31 && a.lo >= 0) return {a.lo >> b.hi, a.hi >> b.lo};
+      if (b.lo >= 0 && b.hi <= 31) {
+        const long long p[] = {a.lo >> b.lo, a.lo >> b.hi, a.hi >> b.lo, a.hi >> b.hi};
+        return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+      }
       return interval::top();
     case ir_op::bit_and:
       if (a.lo >= 0 && b.lo >= 0) return {0, std::min(a.hi, b.hi)};
       if (b.lo >= 0) return {0, b.hi};
       if (a.lo >= 0) return {0, a.hi};
-      return interval::top();
+      [[fallthrough]];
     case ir_op::bit_or:
-    case ir_op::bit_xor:
+    case ir_op::bit_xor: {
       if (a.lo >= 0 && b.lo >= 0) {
         long long m = std::max(a.hi, b.hi), p = 1;
         while (p <= m && p < big) p <<= 1;
         return {0, p - 1};
       }
-      return interval::top();
+      // Operands in [-2^k, 2^k - 1] (two's complement, k bits and a sign): so is the result.
+      long long p = 1;
+      while ((p < -a.lo || p < -b.lo || p <= a.hi || p <= b.hi) && p < big) p <<= 1;
+      return {-p, p - 1};
+    }
     default: return interval::top();
   }
 }
@@ -213,7 +228,10 @@ class interval_evaluator {
         return a.bounded() ? interval{-a.hi, -a.lo} : interval::top();
       }
       case ir_op::logical_not: return {0, 1};
-      case ir_op::bit_not: return interval::top();
+      case ir_op::bit_not: {  // ~x == -x - 1
+        const interval a = eval(e.a);
+        return a.bounded() ? interval{-a.hi - 1, -a.lo - 1} : interval::top();
+      }
       case ir_op::select: return eval(e.b);
       case ir_op::choice: {  // either side: the hull
         const interval x = eval(e.a), y = eval(e.b);
@@ -271,11 +289,13 @@ class interval_evaluator {
       // Signed overflow: undefined in C++, a wrap on the device.
       const interval r = eval_unnarrowed(id);
       if (!r.bounded()) {
-        // Unbounded because an input is (a loop bound the launch cannot see): it may overflow.
-        // Unbounded only because the intervals lose precision (`1 << (i1 - 1 - i2)`, shifts by a
-        // loop variable), the operation is none the checker lowers to an integer polynomial, so
-        // it proves nothing from it, and an index it reaches is E101's.
-        if (!unbounded_leaf(id)) return -1;
+        // Unbounded because an input is (a loop bound the launch cannot see), or because the
+        // arithmetic itself runs past what intervals hold: it may overflow. Unbounded only
+        // because a shift's amount or a divisor is not known well enough (`1 << (i1 - 1 - i2)`),
+        // the operation is none the checker lowers to a polynomial (affine.hpp wants constant
+        // amounts and divisors), the footprints take an int result outside int as unknown
+        // (tape.hpp), and an index it reaches is E101's.
+        if (!may_overflow_unbounded(id)) return -1;
         *reached = r.lo == std::numeric_limits<long long>::min() ? r.lo : r.hi;
         return id;
       }
@@ -303,12 +323,20 @@ class interval_evaluator {
     return -1;
   }
 
-  // Whether some leaf of the expression (an id, a loop variable, a parameter) has no bound.
-  bool unbounded_leaf(int id) {
+  // Why an expression's interval is unbounded: true if an input is (an id, a loop variable, a
+  // parameter without bound) or arithmetic on bounded operands ran past what intervals hold (an
+  // overflow), false if only a shift's amount or a divisor not known well enough lost it.
+  bool may_overflow_unbounded(int id) {
     if (id < 0) return false;
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
     if (e.a < 0 && e.b < 0) return !eval(id).bounded();
-    return unbounded_leaf(e.a) || unbounded_leaf(e.b);
+    const bool a_bounded = eval(e.a).bounded(), b_bounded = e.b < 0 || eval(e.b).bounded();
+    using dsl::ir_op;
+    if (a_bounded && b_bounded) {
+      const bool lossy = e.op == ir_op::shl || e.op == ir_op::shr || e.op == ir_op::div || e.op == ir_op::mod;
+      return !lossy && !eval(id).bounded();
+    }
+    return (!a_bounded && may_overflow_unbounded(e.a)) || (!b_bounded && may_overflow_unbounded(e.b));
   }
 
   static bool is_atom(const dsl::ir_expr& e) {
@@ -533,6 +561,20 @@ inline std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_fa
   for (const dsl::ir_loop& loop : ir.loops)
     for (int id : {loop.lo, loop.hi, loop.step})
       if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return m;
+  // The increment i += step, in int: below hi, i + step passes INT_MAX only if hi - 1 + step does
+  // (and then i wraps to a negative value, still below hi: the loop never ends, and every bound
+  // the checker drew from it is wrong). A step of 1 never does.
+  for (const dsl::ir_loop& loop : ir.loops) {
+    const interval step = evaluator.index_interval(loop.step, loop.guard_begin, loop.guard_end);
+    if (!step.bounded() || step.hi <= 1) continue;  // an unbounded step is E103's
+    const interval hi = evaluator.index_interval(loop.hi, loop.guard_begin, loop.guard_end);
+    const long double last = hi.bounded() ? static_cast<long double>(hi.hi) - 1 + static_cast<long double>(step.hi) : 0;
+    if (hi.bounded() && last <= static_cast<long double>(std::numeric_limits<int>::max())) continue;
+    return "the loop over i" + std::to_string(loop.level) + " up to " + dsl::render(ir, loop.hi, names) + " steps by " +
+           dsl::render(ir, loop.step, names) + ", and i + step " +
+           (hi.bounded() ? "may reach " + std::to_string(static_cast<long long>(last)) : std::string("cannot be bounded")) +
+           " for this launch: past INT_MAX it wraps and the loop never ends; bound the loop's end so that it cannot";
+  }
   for (const dsl::ir_shuffle& s : ir.shuffles) {
     for (int g = s.guard_begin; g < s.guard_end; ++g)
       if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
@@ -668,7 +710,7 @@ inline std::string condition_values(const obligation& o, const launch_facts& fac
   return out;
 }
 
-// The first obligation (check/obligation.hpp) that fails or cannot be decided for this launch,
+// The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
 inline std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
                                           const std::vector<std::string>& names, const obligation_list& duties) {

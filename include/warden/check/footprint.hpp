@@ -71,7 +71,7 @@ inline constexpr long long max_enumerated_trips = 4096;
 
 // A loop whose trip count only the launch knows, but whose start and step are known, may be listed
 // iteration by iteration up to this many trips, as if it ran that many; the kernel then carries
-// the obligation that it runs no more (check/obligation.hpp, E106). 32 covers every level of a
+// the obligation that it runs no more (dsl/obligation.hpp, E106). 32 covers every level of a
 // halving tree over a block (shifts by 32 or more are undefined anyway). At most two such loops
 // around one access are listed so.
 inline constexpr long long assumed_trip_limit = 32;

@@ -1,5 +1,5 @@
 #pragma once
-// The checker's rules (DESIGN §5) as constexpr functions over a kernel's value-level description.
+// The checker's rules (proposals/0003-race-freedom.md, docs/diagnostics.md) as constexpr functions over a kernel's value-level description.
 // analyse() returns the first violation; the kernel's static_assert turns it into a diagnostic,
 // and tests and the fuzzer call the very same function at run time.
 
@@ -8,7 +8,7 @@
 #include "affine.hpp"
 #include "uniform.hpp"
 #include "footprint.hpp"
-#include "obligation.hpp"
+#include "../dsl/obligation.hpp"
 #include "order.hpp"
 
 namespace warden::check {

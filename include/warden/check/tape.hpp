@@ -57,7 +57,7 @@ class tape {
         {
           const int a = compile(e.a);
           const int b = e.op >= ir_op::negate ? 0 : compile(e.b);
-          out = emit(e.op, a, b, 0);
+          out = emit(e.op, a, b, 0, e.signed_bits == 32);
         }
     }
     slot_of_[static_cast<std::size_t>(id)] = out;
@@ -137,6 +137,9 @@ class tape {
               default: break;
             }
         }
+        // Signed overflow: the device wraps, the checker cannot follow (`((t - 32) << 27) >> 27`
+        // is t - 32 in integers, not in int): unknown.
+        if (o.in_int && v != u && (v < INT_MIN || v > INT_MAX)) v = u;
         out[i] = v;
       }
     }
@@ -155,6 +158,7 @@ class tape {
     int a_stride = 0, b_stride = 0;
     bool varying = false;
     int depth = 0;                 // loop_var: the loop's depth in the scope (a = lo, b = step)
+    bool in_int = false;           // computed in int: a result outside int wraps on the device
   };
 
   constexpr int add_slot(slot::kind_t kind, bool varying, long long value) {
@@ -162,10 +166,10 @@ class tape {
     size_ += varying ? threads_ : 1;
     return static_cast<int>(slots_.size()) - 1;
   }
-  constexpr int emit(ir_op code, int a, int b, int depth) {
+  constexpr int emit(ir_op code, int a, int b, int depth, bool in_int = false) {
     const bool varying = slots_[static_cast<std::size_t>(a)].varying || slots_[static_cast<std::size_t>(b)].varying;
     const int out = add_slot(slot::computed, varying, 0);
-    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth});
+    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth, in_int});
     return out;
   }
 

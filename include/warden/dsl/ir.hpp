@@ -1,5 +1,5 @@
 #pragma once
-// The value-level description of a kernel program (DESIGN §5, "one analysis, two uses").
+// The value-level description of a kernel program (proposals/0002-kernel-language.md: one analysis, two uses).
 //
 // describe(program) flattens the program type into plain arrays: expression nodes, and one record
 // per memory access with its buffer, kind, index expression, enclosing guards, loop nest and

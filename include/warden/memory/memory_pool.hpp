@@ -1,5 +1,5 @@
 #pragma once
-// memory_pool: warden's caching, stream-ordered allocator (DESIGN §4), over any upstream_resource.
+// memory_pool: warden's caching, stream-ordered allocator (proposals/0001-memory-model.md), over any upstream_resource.
 //
 // Two levels, both under one mutex:
 //  * bins: one per size class (<= 1 MiB, memory/size_class.hpp). A freed class block goes back to

@@ -1,7 +1,7 @@
 #pragma once
 // The pool's size arithmetic, constexpr so that tests check it exhaustively at compile time.
 //
-// Every block is a multiple of 256 bytes and 256-byte aligned (DESIGN §4: the alignment of
+// Every block is a multiple of 256 bytes and 256-byte aligned (proposals/0001-memory-model.md: the alignment of
 // cudaMalloc, enough for any vector access). Requests up to 1 MiB are served from size classes:
 // 256, 512, 768, 1024, then four classes per power of two (1280, 1536, 1792, 2048, 2560, ...,
 // 1 MiB), so a class wastes at most a quarter of the request. Larger requests are exact multiples

@@ -1,6 +1,8 @@
 #pragma once
-// Launch obligations (DESIGN §5, "values the compiler cannot see"): a condition on the launch
-// under which the checker proved a rule. The kernel carries its obligations; launch evaluates each
+// Launch obligations (proposals/0005-launch-obligations.md): a condition on the launch under
+// which the checker proved a rule. The checker (check/rules.hpp) produces them; they live here,
+// beside the program description they refer to (accesses and loops of dsl/ir.hpp), so that a
+// kernel's definition (dsl/program.hpp) can hold them without including the checker. The kernel carries its obligations; launch evaluates each
 // one with the launch's values before anything runs, and refuses the launch with E106 when one
 // fails or cannot be decided. Nothing is assumed without being checked.
 //
@@ -16,8 +18,12 @@
 //     a stride that is not 0 (`m[size * (x + 1) + t]`: size >= 1).
 
 namespace warden::check {
+enum class rule : unsigned char;  // check/rules.hpp
+}  // namespace warden::check
 
-enum class rule : unsigned char;
+namespace warden::dsl {
+
+using check::rule;
 
 enum class obligation_kind : unsigned char { trip_limit, positive };
 
@@ -69,4 +75,11 @@ struct obligation_list {
   constexpr const obligation* end() const { return items + count; }
 };
 
+}  // namespace warden::dsl
+
+namespace warden::check {
+using dsl::obligation;
+using dsl::obligation_kind;
+using dsl::obligation_list;
+using dsl::obligation_term;
 }  // namespace warden::check

@@ -1,0 +1,89 @@
+#pragma once
+// Atomic updates: atomic_add, _sub, _min, _max, _and, _or, _xor, _inc, _dec, _exchange,
+// _compare_exchange.
+#include <type_traits>
+#include <utility>
+
+#include "expr.hpp"
+#include "handles.hpp"
+#include "stmt.hpp"
+
+namespace warden {
+
+// ---- atomics ---------------------------------------------------------------------------------------
+
+namespace dsl {
+template <atomic_op Op, int I, class T, class Mode, class Idx, class V, class E = no_column>
+constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = {}) {
+  static_assert(Mode::can_update_atomically || Mode::can_store, WARDEN_W003_KERNEL_MESSAGE);
+  static_assert(Mode::can_update_atomically || Mode::can_load, WARDEN_W004_KERNEL_MESSAGE);
+  auto value = as_expr(std::forward<V>(v));
+  return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
+}
+// The element type of an atomic update's target.
+template <class Target>
+struct element_value;
+template <int I, class T, class Mode, class Idx>
+struct element_value<element<I, T, Mode, Idx>> {
+  using type = T;
+};
+template <class Target>
+using element_value_t = typename element_value<Target>::type;
+}  // namespace dsl
+
+template <class Target, dsl::operand V>
+constexpr auto atomic_add(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::add>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_min(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::min>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_max(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::max>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_exchange(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::exchange>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_sub(const Target& target, V&& v) {
+  return dsl::make_atomic<dsl::atomic_op::sub>(target, std::forward<V>(v));
+}
+// Bitwise updates, of integral elements.
+template <class Target, dsl::operand V>
+constexpr auto atomic_and(const Target& target, V&& v) {
+  static_assert(std::is_integral_v<dsl::element_value_t<Target>>, "warden::atomic_and: the element must be of integral type");
+  return dsl::make_atomic<dsl::atomic_op::bit_and>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_or(const Target& target, V&& v) {
+  static_assert(std::is_integral_v<dsl::element_value_t<Target>>, "warden::atomic_or: the element must be of integral type");
+  return dsl::make_atomic<dsl::atomic_op::bit_or>(target, std::forward<V>(v));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_xor(const Target& target, V&& v) {
+  static_assert(std::is_integral_v<dsl::element_value_t<Target>>, "warden::atomic_xor: the element must be of integral type");
+  return dsl::make_atomic<dsl::atomic_op::bit_xor>(target, std::forward<V>(v));
+}
+// Counting with wraparound, as CUDA's atomicInc / atomicDec (unsigned int elements): inc stores
+// (old >= limit) ? 0 : old + 1; dec stores (old == 0 || old > limit) ? limit : old - 1.
+template <class Target, dsl::operand V>
+constexpr auto atomic_inc(const Target& target, V&& limit) {
+  static_assert(std::is_same_v<dsl::element_value_t<Target>, unsigned>, "warden::atomic_inc: the element must be unsigned int (as atomicInc's)");
+  return dsl::make_atomic<dsl::atomic_op::inc>(target, std::forward<V>(limit));
+}
+template <class Target, dsl::operand V>
+constexpr auto atomic_dec(const Target& target, V&& limit) {
+  static_assert(std::is_same_v<dsl::element_value_t<Target>, unsigned>, "warden::atomic_dec: the element must be unsigned int (as atomicDec's)");
+  return dsl::make_atomic<dsl::atomic_op::dec>(target, std::forward<V>(limit));
+}
+// Stores `desired` where the element equals `expected`.
+template <class Target, dsl::operand E, dsl::operand V>
+constexpr auto atomic_compare_exchange(const Target& target, E&& expected, V&& desired) {
+  return dsl::make_atomic<dsl::atomic_op::compare_exchange>(target, std::forward<V>(desired),
+                                                            dsl::as_expr(std::forward<E>(expected)));
+}
+
+}  // namespace warden

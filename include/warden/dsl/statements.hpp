@@ -1,0 +1,138 @@
+#pragma once
+// The statements and scopes of the kernel language: seq, sync, when/otherwise, given, the loops
+// (for_range, for_down, for_halving, grid_stride, for_until), local, shared tiles and trusted.
+#include <type_traits>
+#include <utility>
+
+#include "context.hpp"
+#include "expr.hpp"
+#include "handles.hpp"
+#include "stmt.hpp"
+
+namespace warden {
+
+// trusted(statements...): the statements run as written and the race rules skip their accesses.
+template <dsl::statement... S>
+constexpr auto trusted(S... s) {
+  return dsl::trusted_s<dsl::seq_s<S...>>{{}, dsl::seq_s<S...>{{}, detail::make_pack(s...)}};
+}
+
+// ---- statements ----------------------------------------------------------------------------------
+
+template <dsl::statement... S>
+constexpr auto seq(S... s) {
+  return dsl::seq_s<S...>{{}, detail::make_pack(s...)};
+}
+
+constexpr dsl::sync_s sync() { return {}; }
+
+// when(condition, statements...): the statements run only in threads where the condition holds.
+// .otherwise(statements...) adds the others.
+template <dsl::operand C, dsl::statement... S>
+constexpr auto when(C&& condition, S... s) {
+  auto c = dsl::as_expr(std::forward<C>(condition));
+  return dsl::when_s<decltype(c), dsl::seq_s<S...>, dsl::nothing_s>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}, {}};
+}
+
+// given(fact, statements...): states a fact over the launch's values (`pitch >= width`,
+// `cols >= 17`, `hid == 16`) that the checker may use to prove the statements, as it would a
+// guard. It is never taken on trust: every launch evaluates it before anything runs and refuses a
+// launch for which it is false (E107, fact_error); w::obligations_of lists it.
+template <dsl::operand C, dsl::statement... S>
+constexpr auto given(C&& fact, S... s) {
+  auto c = dsl::as_expr(std::forward<C>(fact));
+  // Fix: state facts over value<T> parameters of integral type, buffer sizes (x.size()), block and
+  // grid extents and integer constants only; a condition on thread ids, loaded data, locals, loop
+  // variables or floating-point values is a guard: write it with when(...).
+  static_assert(dsl::launch_uniform<decltype(c)>::value,
+                "W007 [fact-not-uniform] warden::given: a stated fact may read only what the launch fixes "
+                "(integral value<T> parameters, buffer sizes, block and grid extents, integer constants), so that "
+                "launch can check it before running; use when(...) for a condition on threads or data");
+  return dsl::given_s<decltype(c), dsl::seq_s<S...>>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}};
+}
+
+// for_range(k, lo, hi, [step,] [](auto k, auto i) { return ...; }): i = lo, lo + step, ... < hi.
+template <class B, int L, dsl::operand Lo, dsl::operand Hi, dsl::operand Step, class F>
+constexpr auto for_range(dsl::kernel_context<B, L>, Lo&& lo, Hi&& hi, Step&& step, F body) {
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  auto s = dsl::as_expr(std::forward<Step>(step));
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::var_e<L, int, true>{}));
+  return dsl::for_s<L, decltype(l), decltype(h), decltype(s), decltype(inner)>{{}, l, h, s, inner};
+}
+template <class B, int L, dsl::operand Lo, dsl::operand Hi, class F>
+  requires(!dsl::operand<F>)
+constexpr auto for_range(dsl::kernel_context<B, L> k, Lo&& lo, Hi&& hi, F body) {
+  return for_range(k, std::forward<Lo>(lo), std::forward<Hi>(hi), 1, body);
+}
+
+// for_down(k, hi, lo, [](auto k, auto i) { ... }): i = hi - 1, hi - 2, ..., lo, in that order
+// (C++'s `for (i = hi - 1; i >= lo; --i)`). A loop over a counter j from lo to hi, with
+// i = hi - 1 - (j - lo): the checker sees i as the counter counted downwards.
+template <class B, int L, dsl::operand Hi, dsl::operand Lo, class F>
+constexpr auto for_down(dsl::kernel_context<B, L> k, Hi&& hi, Lo&& lo, F body) {
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  return for_range(k, l, h, [&](auto inner, auto j) { return body(inner, h - 1 - (j - l)); });
+}
+
+// for_halving(k, start, [](auto k, auto s) { ... }): s = start, start / 2, ..., 1 (C++'s
+// `for (s = start; s > 0; s >>= 1)`, as in tree reductions), for start >= 0. With a constant start
+// the loop has exactly its bit width in trips; otherwise 32 trips of which those with s == 0 do
+// nothing (a uniform guard, so barriers may sit in the body when start is uniform).
+template <class B, int L, dsl::operand Start, class F>
+constexpr auto for_halving(dsl::kernel_context<B, L> k, Start&& start, F body) {
+  if constexpr (std::is_integral_v<std::remove_cvref_t<Start>>) {
+    int trips = 0;
+    for (auto v = start; v > 0; v >>= 1) ++trips;
+    const auto first = start;
+    return for_range(k, 0, trips, [&](auto inner, auto level) { return body(inner, first >> level); });
+  } else {
+    auto first = dsl::as_expr(std::forward<Start>(start));
+    return for_range(k, 0, 32, [&](auto inner, auto level) { return when((first >> level) > 0, body(inner, first >> level)); });
+  }
+}
+
+// grid_stride(k, n, [](auto k, auto i) { ... }): every i in [0, n) exactly once across the grid.
+template <class B, int L, dsl::operand N, class F>
+constexpr auto grid_stride(dsl::kernel_context<B, L>, N&& n, F body) {
+  auto count = dsl::as_expr(std::forward<N>(n));
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::var_e<L, int, true>{}));
+  return dsl::grid_stride_s<L, decltype(count), decltype(inner)>{{}, count, inner};
+}
+
+// local(k, init, [](auto k, auto v) { ... }): a thread-private variable, of init's type or T.
+template <class T = void, class B, int L, dsl::operand Init, class F>
+constexpr auto local(dsl::kernel_context<B, L>, Init&& init, F body) {
+  auto i = dsl::as_expr(std::forward<Init>(init));
+  using V = std::conditional_t<std::is_void_v<T>, dsl::value_type_of<decltype(i)>, T>;
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::local_handle<L, V>{}));
+  return dsl::local_s<L, V, decltype(i), decltype(inner)>{{}, i, inner};
+}
+
+// for_until(k, lo, hi, [](auto k, auto i) { return stop; }, [](auto k, auto i) { return body; }):
+// C++'s `for (i = lo; i < hi; ++i) { if (stop) break; body }`, per thread. The break is a
+// thread-private flag (a local): the statements after it run under "not stopped", which the
+// checker reads as data, so a barrier in the body is W030 unless no thread could stop early.
+template <class B, int L, dsl::operand Lo, dsl::operand Hi, class Stop, class F>
+constexpr auto for_until(dsl::kernel_context<B, L> k, Lo&& lo, Hi&& hi, Stop stop, F body) {
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  return local<int>(k, 0, [&](auto k_flag, auto stopped) {
+    return for_range(k_flag, l, h, [&](auto k_body, auto i) {
+      return when(stopped == 0, when(stop(k_body, i), stopped = 1).otherwise(body(k_body, i)));
+    });
+  });
+}
+
+// shared<T, N>(k, body): a 1-D tile of N elements per block. shared<T, R, C, Pad>(k, body): a 2-D
+// tile indexed tile(row, col), rows C + Pad elements apart (padding staggers banks).
+template <class T, int Rows, int Cols = 0, int Pad = 0, class B, int L, class F>
+constexpr auto shared(dsl::kernel_context<B, L>, F body) {
+  static_assert(std::is_trivially_default_constructible_v<T>, "warden::shared: the element type must be trivial");
+  static_assert(Rows > 0 && Cols >= 0 && Pad >= 0, "warden::shared: extents must be positive");
+  auto inner = dsl::to_statement(body(dsl::kernel_context<B, L + 1>{}, dsl::tile_handle<L, T, Rows, Cols, Pad>{}));
+  return dsl::shared_s<L, T, Rows, Cols, Pad, decltype(inner)>{{}, inner};
+}
+
+}  // namespace warden

@@ -1,0 +1,39 @@
+#pragma once
+// Kernels: kernel<block<Bx, By, Bz>, params...>(body) builds the program by calling `body` with
+// symbolic handles, once, at compile time.
+//
+//   inline constexpr auto saxpy = w::kernel<w::block<256>, w::in<float>, w::inout<float>, w::value<float>>(
+//       [](auto k, auto x, auto y, auto a) {
+//         auto i = k.global_id();
+//         return w::when(i < x.size(), y[i] = a * x[i] + y[i]);
+//       });
+//
+// Scopes (loops, thread-private variables, shared tiles) take the kernel context `k` and hand a
+// new one to their body: `for_range(k, 0, n, [](auto k, auto i) { ... })`. The context's type
+// carries the nesting level, which names the scope's variable; use the innermost `k`.
+#include <type_traits>
+
+#include "check/diagnostic.hpp"
+#include "check/verdict.hpp"
+#include "dsl/atomics.hpp"
+#include "dsl/program.hpp"
+#include "dsl/shuffle.hpp"
+#include "dsl/statements.hpp"
+
+namespace warden {
+
+// Defines a kernel and checks it: a program that may race or diverge at a barrier does not
+// compile (W010-W040; see docs/diagnostics.md). `body` must not capture: pass run-time values as
+// value<T> parameters and compile-time ones as template arguments or constexpr globals.
+template <class Block, class... Params, class F>
+constexpr auto kernel(F body) {
+  static_assert(std::is_default_constructible_v<F>,
+                "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
+                "from its type); pass values as value<T> parameters");
+  static_assert(sizeof(typename check::report<check::verdict_on_body<Block, F, Params...>>::type) > 0);
+  auto program = dsl::build_program<Block, Params...>(body);
+  return kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
+                                                          check::verdict_on_body<Block, F, Params...>::value.finding.obligations};
+}
+
+}  // namespace warden
