@@ -64,11 +64,8 @@ if(WARDEN_HAS_CUDA)
   list(APPEND _warden_cf_compilers "nvcc=nvcc=${CMAKE_CUDA_COMPILER}")
 endif()
 
-# Include directories the cases see: warden's own and Boost's.
+# Include directories the cases see: warden's own (warden needs nothing else).
 set(_warden_cf_includes "${PROJECT_SOURCE_DIR}/include")
-if(Boost_INCLUDE_DIRS)
-  list(APPEND _warden_cf_includes ${Boost_INCLUDE_DIRS})
-endif()
 list(JOIN _warden_cf_includes "|" _warden_cf_includes)
 
 # One driver invocation as a test; MODE is "fail" or "pass".

@@ -23,6 +23,21 @@
 #endif
 #endif
 
+// WARDEN_SEPARATE_RUNTIME: 1 to compile the launch-time checks (check/launch_checks.hpp) once per
+// program instead of in every file that launches: each file then declares them, and one file
+// compiles their definitions by including warden/separate_runtime.hpp (CMake: link warden::runtime,
+// which does that and sets the macro). It must have the same value in every translation unit.
+#if !defined(WARDEN_SEPARATE_RUNTIME)
+#define WARDEN_SEPARATE_RUNTIME 0
+#endif
+// How the launch-time checks are declared and defined: inline in every file (header-only), or
+// once, in the program's warden/separate_runtime.hpp file.
+#if WARDEN_SEPARATE_RUNTIME
+#define WARDEN_RUNTIME_API
+#else
+#define WARDEN_RUNTIME_API inline
+#endif
+
 // WARDEN_POOL_DEBUG: the pool records where each block was allocated and reports blocks still
 // live when it is destroyed. On by default in debug builds (no NDEBUG).
 #if !defined(WARDEN_POOL_DEBUG)

@@ -5,12 +5,25 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+
+#include "diagnostic/text.hpp"
 
 namespace warden {
 
 class error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// An error with a code of the table (diagnostic/table.hpp): its message is made by the one
+// formatter, "E101 [out-of-bounds] <entity>: <detail>", where the entity is what failed (the
+// kernel, the buffer's constructor) and the detail names the user's buffers and values.
+template <diagnostic::code Code>
+class coded_error : public error {
+ public:
+  static constexpr diagnostic::code code = Code;
+  coded_error(std::string_view entity, std::string_view detail) : error(diagnostic::text(Code, entity, detail)) {}
 };
 
 // A CUDA runtime call failed. Names the call, the error's name (cudaErrorInvalidValue) and its
@@ -43,61 +56,61 @@ class out_of_memory : public error {
 };
 
 // E100: one buffer bound to two kernel parameters, one of them writable. Thrown before the launch.
-class aliasing_error : public error {
+class aliasing_error : public coded_error<diagnostic::code::E100> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E101: an access may overrun its buffer or tile. Thrown before the launch (or, on the cpu backend,
 // at the access that would have overrun, before it happens).
-class bounds_error : public error {
+class bounds_error : public coded_error<diagnostic::code::E101> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E102: the grid has extent > 1 in a dimension the kernel never refers to (its block ids there
 // would all be 0, so its blocks would repeat each other's work and race; the checker assumes 1).
-class grid_error : public error {
+class grid_error : public coded_error<diagnostic::code::E102> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E103: a run-time loop's step may be zero or negative for this launch's values (the loop would
 // never end). Thrown before the launch.
-class loop_error : public error {
+class loop_error : public coded_error<diagnostic::code::E103> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E104: an operation the kernel carries out in an unsigned type may wrap around for this launch
 // (a negative operand, or a result outside the type's range), or int arithmetic may overflow.
 // Thrown before the launch.
-class wrap_error : public error {
+class wrap_error : public coded_error<diagnostic::code::E104> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E105: a buffer of a space the host indexes (pinned, managed, host) was to be made from a pool
 // whose memory the host cannot reach (device), or such a pool was made a default pool for it.
 // Thrown before any memory is allocated.
-class space_error : public error {
+class space_error : public coded_error<diagnostic::code::E105> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E106: a launch obligation fails for this launch: a condition on the launch's values under which
 // the checker proved the kernel (dsl/obligation.hpp; `w::obligations_of(kernel)` lists them).
 // Names the condition, the rule it protects and the values. Thrown before the launch.
-class obligation_error : public error {
+class obligation_error : public coded_error<diagnostic::code::E106> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // E107: a fact the kernel states with given(...) is false for this launch's values. Names the
 // fact and the values. Thrown before the launch.
-class fact_error : public error {
+class fact_error : public coded_error<diagnostic::code::E107> {
  public:
-  using error::error;
+  using coded_error::coded_error;
 };
 
 // Two buffers of different sizes were given to copy().

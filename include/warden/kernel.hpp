@@ -32,7 +32,7 @@ constexpr auto kernel(F body) {
                 "from its type); pass values as value<T> parameters");
   static_assert(sizeof(typename check::report<check::verdict_on_body<Block, F, Params...>>::type) > 0);
   auto program = dsl::build_program<Block, Params...>(body);
-  return kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
+  return dsl::kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
                                                           check::verdict_on_body<Block, F, Params...>::value.finding.obligations};
 }
 

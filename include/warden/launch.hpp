@@ -26,8 +26,11 @@
 #include "backend/cpu.hpp"
 #include "backend/recording.hpp"
 #include "backend/slots.hpp"
-#include "check/bounds.hpp"
+#include "check/launch_checks.hpp"
+#include "check/rules.hpp"
 #include "detail/cuda_check.hpp"
+#include "diagnostic/table.hpp"
+#include "diagnostic/text.hpp"
 #include "dsl/program.hpp"
 #include "error.hpp"
 #include "memory/buffer.hpp"
@@ -76,7 +79,7 @@ class launch_config {
     constexpr long long int_max = std::numeric_limits<int>::max();
     for (int d = 0; d < 3; ++d) {
       auto fail = [&](const std::string& why) {
-        throw grid_error("E102 [grid-shape] " + std::string(kernel) + ": " + asked + " " + why);
+        throw grid_error(kernel, asked + " " + why);
       };
       const std::string dim(1, "xyz"[d]);
       if (extent[d] < 0) fail("has a negative extent in " + dim);
@@ -107,9 +110,10 @@ struct is_buffer : std::false_type {};
 template <class T, class S>
 struct is_buffer<buffer<T, S>> : std::true_type {};
 
-#define WARDEN_W002_MESSAGE                                                                            \
-  "W002 [host-memory-in-kernel] warden::launch: a kernel buffer parameter is bound to host-only memory; " \
-  "copy it to the device with warden::to_device(range), or use a pinned_buffer or managed_buffer"
+#define WARDEN_W002_MESSAGE                                                                             \
+  WARDEN_DIAGNOSTIC_MESSAGE(W002, "warden::launch",                                                       \
+                            "a kernel buffer parameter is bound to host-only memory; copy it to the device " \
+                            "with warden::to_device(range), or use a pinned_buffer or managed_buffer")
 
 // Whether argument A can bind to parameter Param: a buffer (not host-only memory) for a buffer
 // parameter, anything convertible for value<T>.
@@ -134,9 +138,10 @@ constexpr bool launchable() {
   // Fix: define the kernel with warden::kernel<...>(body), which checks it; mark what the checker
   // cannot prove with trusted(...).
   static_assert(!dsl::is_unchecked<typename K::program_type>,
-                "W006 [unchecked-kernel] warden::launch: this kernel was built by dsl::build_kernel and never "
-                "checked; define it with warden::kernel<...>(body), and mark what the checker cannot prove with "
-                "trusted(...)");
+                WARDEN_DIAGNOSTIC_MESSAGE(W006, "warden::launch",
+                                          "this kernel was built by dsl::build_kernel and never checked; define it "
+                                          "with warden::kernel<...>(body), and mark what the checker cannot prove "
+                                          "with trusted(...)"));
   return !dsl::is_unchecked<typename K::program_type>;
 }
 
@@ -167,8 +172,8 @@ auto bind_slot(Arg& arg) {
         static_assert(!std::is_const_v<std::remove_reference_t<Arg>>,
                       "warden::launch: a writable parameter (out, inout, atomic) needs a non-const buffer");
       if (arg.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        throw bounds_error("warden::launch: a buffer of " + std::to_string(arg.size()) +
-                           " elements is larger than warden's int indices allow");
+        throw bounds_error("warden::launch", "a buffer of " + std::to_string(arg.size()) +
+                                                 " elements is larger than warden's int indices allow");
       return backend::slot<Param>{arg.data(), static_cast<int>(arg.size())};
     }
   } else {
@@ -231,7 +236,7 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
     for (std::size_t b = a + 1; b < buffers.size(); ++b)
       if (buffers[a].address == buffers[b].address && (buffers[a].writable || buffers[b].writable)) {
         const auto pa = static_cast<std::size_t>(buffers[a].position), pb = static_cast<std::size_t>(buffers[b].position);
-        throw aliasing_error("E100 [aliasing] " + std::string(kernel.name) + ": one buffer is bound to " + names[pa] +
+        throw aliasing_error(kernel.name, "one buffer is bound to " + names[pa] +
                              " (parameter " + std::to_string(pa) + ", " + std::string(kinds[pa]) + ") and to " + names[pb] +
                              " (parameter " + std::to_string(pb) + ", " + std::string(kinds[pb]) +
                              "); a writable parameter needs a buffer of its own");
@@ -243,7 +248,7 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   const int extents[3] = {blocks.x, blocks.y, blocks.z};
   for (int d = 0; d < 3; ++d)
     if ((dims >> d & 1) == 0 && extents[d] > 1)
-      throw grid_error("E102 [grid-shape] " + std::string(kernel.name) + ": the grid has " + std::to_string(extents[d]) +
+      throw grid_error(kernel.name, "the grid has " + std::to_string(extents[d]) +
                        " blocks in dimension " + "xyz"[d] + ", which the kernel never refers to (no block_id, " +
                        "global_id or grid_dim there); its blocks would repeat each other's work and race");
 
@@ -263,18 +268,18 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   (fact(std::integral_constant<std::size_t, I>{}, args), ...);
   // E107: the facts the kernel states (given(...)) hold for this launch.
   const std::string false_fact = check::first_false_fact(ir, facts, names);
-  if (!false_fact.empty()) throw fact_error("E107 [stated-fact] " + std::string(kernel.name) + ": " + false_fact);
+  if (!false_fact.empty()) throw fact_error(kernel.name, false_fact);
   // E104: the checker's integers are the kernel's: no unsigned operation wraps, no int one overflows.
   const std::string wraps = check::first_integer_wrap(ir, facts, names);
-  if (!wraps.empty()) throw wrap_error("E104 [integer-wrap] " + std::string(kernel.name) + ": " + wraps);
+  if (!wraps.empty()) throw wrap_error(kernel.name, wraps);
   // E103: every run-time loop ends.
   const std::string endless = check::first_bad_step(ir, facts, names);
-  if (!endless.empty()) throw loop_error("E103 [loop-step] " + std::string(kernel.name) + ": " + endless);
+  if (!endless.empty()) throw loop_error(kernel.name, endless);
   // E106: the conditions on this launch that the checker's proof rests on.
   const std::string unmet = check::first_unmet_obligation(ir, facts, names, definition_of(kernel).obligations);
-  if (!unmet.empty()) throw obligation_error("E106 [launch-obligation] " + std::string(kernel.name) + ": " + unmet);
+  if (!unmet.empty()) throw obligation_error(kernel.name, unmet);
   const std::string overrun = check::first_overrun(ir, facts, names, kinds);
-  if (!overrun.empty()) throw bounds_error("E101 [out-of-bounds] " + std::string(kernel.name) + ": " + overrun);
+  if (!overrun.empty()) throw bounds_error(kernel.name, overrun);
   return slots;
 }
 

@@ -20,3 +20,4 @@ run_step("configure the consumer"
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix})
 run_step("build the consumer" ${CMAKE_COMMAND} --build "${build}")
 run_step("run the consumer" "${build}/consumer")
+run_step("run the consumer on warden::runtime" "${build}/consumer_separate")

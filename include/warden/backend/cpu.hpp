@@ -50,9 +50,9 @@ struct cpu_root {
   }
   void check(int i, int size, const char* what, int target) const {
     if (i >= 0 && i < size) return;
-    throw bounds_error("E101 [out-of-bounds] " + std::string(state->kernel_name) + ": " + what + " " +
-                       std::to_string(target) + " accessed at index " + std::to_string(i) + ", outside [0, " +
-                       std::to_string(size) + ") (cpu backend)");
+    throw bounds_error(state->kernel_name, std::string(what) + " " + std::to_string(target) + " accessed at index " +
+                                               std::to_string(i) + ", outside [0, " + std::to_string(size) +
+                                               ") (cpu backend)");
   }
 
   template <int I, class T>
@@ -319,7 +319,7 @@ void exec(const Ctx& ctx, const dsl::shuffle_s<L, T, K, V, Lane, Body>& s, const
   for (int t : active) {
     const int operand = eval_at(ctx, t, s.lane);
     if (operand < 0 || operand >= lanes)
-      throw bounds_error("E101 [out-of-bounds] " + std::string(ctx.state->kernel_name) + ": shuffle lane operand " +
+      throw bounds_error(ctx.state->kernel_name, "shuffle lane operand " +
                          std::to_string(operand) + " in thread " + std::to_string(t) + ", outside [0, 32) (cpu backend)");
     const int lane = t % lanes;
     const int source = dsl::source_lane(K, lane, operand);

@@ -19,8 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "../config.hpp"
 #include "../detail/dims3.hpp"
 #include "../dsl/ir.hpp"
+#include "launch_checks.hpp"
 #include "rules.hpp"
 
 namespace warden::check {
@@ -33,13 +35,6 @@ struct interval {
   }
   static interval top() { return {}; }
   static interval point(long long v) { return {v, v}; }
-};
-
-// What the launch knows: geometry and the integral value of every value<T> parameter (if integral).
-struct launch_facts {
-  detail::dims3 block, grid;
-  std::vector<std::optional<long long>> values;  // by parameter position
-  std::vector<long long> sizes;                  // by parameter position (buffers)
 };
 
 namespace detail {
@@ -532,7 +527,7 @@ class interval_evaluator {
 // arithmetic that may overflow, where its value decides something (an index, a guard, a loop
 // bound, a shuffle's lane), described for an E104 message; empty if none. The checker reasons about such operations as about integers: this is
 // the launch obligation that makes that sound.
-inline std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
                                        const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
@@ -588,7 +583,7 @@ inline std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_fa
 
 // The first run-time loop whose step may not be positive (it would never end), described for an
 // E103 message; empty if none. Grid-stride loops step by the grid's size, always positive.
-inline std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
   for (const dsl::ir_loop& loop : ir.loops) {
     if (loop.grid_stride) continue;
@@ -655,7 +650,7 @@ inline std::optional<long long> symbol_value(int s, const launch_facts& facts) {
 
 // "pitch - width >= 0": a positive obligation's condition (its terms >= 1), constant moved right.
 // With no positive symbol term it reads as a limit: "nj <= 50", not "-nj >= -50".
-inline std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
   std::string left;
   long long constant = 0;
   bool any_positive = false;
@@ -712,7 +707,7 @@ inline std::string condition_values(const obligation& o, const launch_facts& fac
 
 // The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
-inline std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
                                           const std::vector<std::string>& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
     if (o.kind == obligation_kind::positive) {
@@ -858,7 +853,7 @@ inline void sizes_read(const dsl::ir_builder& ir, int id, std::vector<std::size_
 
 // The first fact stated with given(...) that is false, or cannot be computed, for this launch,
 // described for an E107 message; empty if all hold.
-inline std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   for (int fact : ir.stated) {
     const std::optional<long long> v = detail::exact_value(ir, fact, facts);
     if (v && *v != 0) continue;
@@ -875,7 +870,7 @@ inline std::string first_false_fact(const dsl::ir_builder& ir, const launch_fact
 }
 
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
-inline std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
                                  const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
   interval_evaluator evaluator(ir, facts);
   const char* verbs[] = {"load", "store", "atomic update"};

@@ -10,15 +10,31 @@
 #include "footprint.hpp"
 #include "../dsl/obligation.hpp"
 #include "order.hpp"
+#include "../diagnostic/table.hpp"
 
 namespace warden::check {
 
-enum class rule : unsigned char { none, W010, W011, W012, W020, W021, W022, W030, W031, W040 };
+// The race and divergence rules: the rows of kind `race` in the table (diagnostic/table.hpp).
+#define WARDEN_DETAIL_RULE_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(code, )
+#define WARDEN_DETAIL_RULE(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_OF, code)
+enum class rule : unsigned char { none, WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE) };
 
 constexpr const char* to_string(rule r) {
-  constexpr const char* names[] = {"none", "W010", "W011", "W012", "W020", "W021", "W022", "W030", "W031", "W040"};
+#define WARDEN_DETAIL_RULE_NAME_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(#code, )
+#define WARDEN_DETAIL_RULE_NAME(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_NAME_OF, code)
+  constexpr const char* names[] = {"none", WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE_NAME)};
+#undef WARDEN_DETAIL_RULE_NAME
+#undef WARDEN_DETAIL_RULE_NAME_OF
   return names[static_cast<int>(r)];
 }
+// How many values rule has, none included.
+#define WARDEN_DETAIL_RULE_ONE_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(+1)
+#define WARDEN_DETAIL_RULE_ONE(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_ONE_OF, code)
+inline constexpr int rule_count = 1 WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE_ONE);
+#undef WARDEN_DETAIL_RULE_ONE
+#undef WARDEN_DETAIL_RULE_ONE_OF
+#undef WARDEN_DETAIL_RULE
+#undef WARDEN_DETAIL_RULE_OF
 
 struct finding {
   rule code = rule::none;

@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../diagnostic/table.hpp"
 #include "expr.hpp"
 #include "handles.hpp"
 #include "stmt.hpp"
@@ -15,8 +16,15 @@ namespace warden {
 namespace dsl {
 template <atomic_op Op, int I, class T, class Mode, class Idx, class V, class E = no_column>
 constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = {}) {
-  static_assert(Mode::can_update_atomically || Mode::can_store, WARDEN_W003_KERNEL_MESSAGE);
-  static_assert(Mode::can_update_atomically || Mode::can_load, WARDEN_W004_KERNEL_MESSAGE);
+  // Fix: an element that threads update together belongs in an atomic<T> parameter (inout<T> works
+  // too, but then the checker also asks that no plain access meets the atomics in a phase: W040).
+  static_assert(Mode::can_update_atomically || Mode::can_store,
+                WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::atomic_*",
+                                          "an atomic update stores through an in<T> parameter; declare it atomic<T>"));
+  static_assert(Mode::can_update_atomically || Mode::can_load,
+                WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::atomic_*",
+                                          "an atomic update reads the element it updates, and an out<T> parameter "
+                                          "may not be read; declare it atomic<T>"));
   auto value = as_expr(std::forward<V>(v));
   return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
 }

@@ -13,6 +13,7 @@
 
 #include "../config.hpp"
 #include "../detail/pack.hpp"
+#include "../diagnostic/table.hpp"
 #include "ir.hpp"
 
 namespace warden::dsl {
@@ -449,9 +450,10 @@ constexpr WARDEN_HOST_DEVICE auto call(F f, A&&... args) {
   // Fix: make f a lambda without captures or a struct without data members; pass what it needs
   // as arguments (values, loads), or put code the checker cannot see under trusted(...).
   static_assert(std::is_empty_v<F>,
-                "W005 [stateful-call] warden::call: the function object keeps state (captures or data members); "
-                "the race checker cannot see what state does, so call() takes only stateless functions: pass the "
-                "state as arguments");
+                WARDEN_DIAGNOSTIC_MESSAGE(W005, "warden::call",
+                                          "the function object keeps state (captures or data members); the race "
+                                          "checker cannot see what state does, so call() takes only stateless "
+                                          "functions: pass the state as arguments"));
   return dsl::call_e<F, decltype(dsl::as_expr(std::forward<A>(args)))...>{
       {}, f, detail::make_pack(dsl::as_expr(std::forward<A>(args))...)};
 }

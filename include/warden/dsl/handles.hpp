@@ -8,17 +8,20 @@
 #include "../access.hpp"
 #include "expr.hpp"
 #include "stmt.hpp"
+#include "../diagnostic/table.hpp"
 
 namespace warden::dsl {
 
-// Messages of the mode checks. A macro because static_assert wants a literal.
+// Messages of the mode checks: the code's head from the table (diagnostic/table.hpp), then this
+// entity's words. Macros because static_assert wants a literal.
 #define WARDEN_W003_KERNEL_MESSAGE \
-  "W003 [store-to-read-only] warden::kernel: a store through an in<T> parameter; declare it out<T> or inout<T>"
+  WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::kernel", "a store through an in<T> parameter; declare it out<T> or inout<T>")
 #define WARDEN_W004_KERNEL_MESSAGE \
-  "W004 [load-from-write-only] warden::kernel: a load from an out<T> parameter; declare it inout<T> to read it"
-#define WARDEN_W040_KERNEL_MESSAGE                                                                 \
-  "W040 [atomic-plain-mix] warden::kernel: a plain load or store of an atomic<T> parameter; use " \
-  "atomic_add / atomic_min / atomic_max / atomic_exchange / atomic_compare_exchange, or declare it inout<T>"
+  WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::kernel", "a load from an out<T> parameter; declare it inout<T> to read it")
+#define WARDEN_W040_KERNEL_MESSAGE                                                                   \
+  WARDEN_DIAGNOSTIC_MESSAGE(W040, "warden::kernel",                                                  \
+                            "a plain load or store of an atomic<T> parameter; use atomic_add / atomic_min / " \
+                            "atomic_max / atomic_exchange / atomic_compare_exchange, or declare it inout<T>")
 
 // Element I[index] of buffer parameter I with mode Mode.
 template <int I, class T, class Mode, class Idx>

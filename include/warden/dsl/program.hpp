@@ -15,7 +15,7 @@
 #include "params.hpp"
 #include "obligation.hpp"
 
-namespace warden {
+namespace warden::dsl {
 
 // A defined kernel: its block shape, parameter kinds and program. Literal, so `inline constexpr`.
 template <class Block, class Program, class... Params>
@@ -37,7 +37,7 @@ struct kernel_def {
   template <class... Names>
   constexpr kernel_def named(std::string_view kernel_name, Names... names) const {
     static_assert(sizeof...(Names) == 0 || sizeof...(Names) == sizeof...(Params),
-                  "warden::kernel_def::named: name every parameter, or none");
+                  "warden::kernel(...).named: name every parameter, or none");
     kernel_def copy = *this;
     copy.name = kernel_name;
     if constexpr (sizeof...(Names) > 0) copy.param_names = {std::string_view(names)...};
@@ -78,7 +78,6 @@ constexpr const auto& definition_of(const K& kernel) {
   else return kernel;
 }
 
-namespace dsl {
 // The program of a body, built without the checker.
 template <class Block, class... Params, class F>
 constexpr auto build_program(F body) {
@@ -111,9 +110,8 @@ constexpr auto build_kernel(F body) {
   using program_type = decltype(build_program<Block, Params...>(body));
   return kernel_def<Block, unchecked_program<program_type>, Params...>{{build_program<Block, Params...>(body)}};
 }
-}  // namespace dsl
 
-}  // namespace warden
+}  // namespace warden::dsl
 
 // WARDEN_KERNEL(name, w::kernel<...>(body)): declares the kernel `name` at namespace scope, named
 // "name" in messages, with zero-cost CUDA launches (see kernel_handle).
@@ -121,4 +119,4 @@ constexpr auto build_kernel(F body) {
   struct name##_warden_kernel {                                               \
     static constexpr auto definition = (__VA_ARGS__).named(#name);           \
   };                                                                          \
-  inline constexpr ::warden::kernel_handle<name##_warden_kernel> name {}
+  inline constexpr ::warden::dsl::kernel_handle<name##_warden_kernel> name {}

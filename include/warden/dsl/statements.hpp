@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "context.hpp"
+#include "../diagnostic/table.hpp"
 #include "expr.hpp"
 #include "handles.hpp"
 #include "stmt.hpp"
@@ -45,9 +46,11 @@ constexpr auto given(C&& fact, S... s) {
   // grid extents and integer constants only; a condition on thread ids, loaded data, locals, loop
   // variables or floating-point values is a guard: write it with when(...).
   static_assert(dsl::launch_uniform<decltype(c)>::value,
-                "W007 [fact-not-uniform] warden::given: a stated fact may read only what the launch fixes "
-                "(integral value<T> parameters, buffer sizes, block and grid extents, integer constants), so that "
-                "launch can check it before running; use when(...) for a condition on threads or data");
+                WARDEN_DIAGNOSTIC_MESSAGE(W007, "warden::given",
+                                          "a stated fact may read only what the launch fixes (integral value<T> "
+                                          "parameters, buffer sizes, block and grid extents, integer constants), so "
+                                          "that launch can check it before running; use when(...) for a condition on "
+                                          "threads or data"));
   return dsl::given_s<decltype(c), dsl::seq_s<S...>>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}};
 }
 

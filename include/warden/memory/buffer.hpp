@@ -18,15 +18,17 @@
 #include <vector>
 
 #include "../space.hpp"
+#include "../diagnostic/table.hpp"
 #include "../stream.hpp"
 #include "default_pool.hpp"
 #include "memory_pool.hpp"
 #include "stream_clock.hpp"
 
 // One message for every way of indexing (static_assert needs a literal, hence the macro).
-#define WARDEN_W001_INDEX_MESSAGE                                                                       \
-  "W001 [host-deref-device] warden::device_buffer: host code indexes device memory; copy it to the " \
-  "host with warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer, warden::to_host_async)"
+#define WARDEN_W001_INDEX_MESSAGE                                                                         \
+  WARDEN_DIAGNOSTIC_MESSAGE(W001, "warden::device_buffer",                                               \
+                            "host code indexes device memory; copy it to the host with warden::to_host(buffer), " \
+                            "or keep a host mirror (warden::pinned_buffer, warden::to_host_async)")
 
 namespace warden {
 
@@ -103,8 +105,9 @@ class buffer {
   T& operator*() { return (*this)[0]; }
   T* begin() {
     static_assert(Space::is_host_accessible,
-                  "W001 [host-deref-device] warden::device_buffer: host code iterates over device memory; copy "
-                  "it to the host with warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer)");
+                  WARDEN_DIAGNOSTIC_MESSAGE(W001, "warden::device_buffer",
+                                            "host code iterates over device memory; copy it to the host with "
+                                            "warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer)"));
     host_access();
     return data();
   }

@@ -8,6 +8,7 @@
 
 #include "../access.hpp"
 #include "../config.hpp"
+#include "../diagnostic/table.hpp"
 
 namespace warden {
 
@@ -22,8 +23,9 @@ class element_ref {
 
   constexpr WARDEN_HOST_DEVICE value_type load() const {
     static_assert(Mode::can_load,
-                  "W004 [load-from-write-only] warden::element_ref: a load through a view whose mode is "
-                  "write-only; view the range with access::read_write to read it back");
+                  WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::element_ref",
+                                            "a load through a view whose mode is write-only; view the range with "
+                                            "access::read_write to read it back"));
     // The guard keeps a failed check to one error: without it the compiler goes on to complain
     // about the body as well.
     if constexpr (Mode::can_load) return *element_;
@@ -35,8 +37,9 @@ class element_ref {
   template <class U>
   constexpr WARDEN_HOST_DEVICE const element_ref& operator=(U&& value) const {
     static_assert(Mode::can_store,
-                  "W003 [store-to-read-only] warden::element_ref: a store through a view whose mode is "
-                  "read-only; view the range with access::write or access::read_write to store");
+                  WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::element_ref",
+                                            "a store through a view whose mode is read-only; view the range with "
+                                            "access::write or access::read_write to store"));
     if constexpr (Mode::can_store) *element_ = std::forward<U>(value);
     return *this;
   }

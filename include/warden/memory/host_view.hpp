@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "../access.hpp"
+#include "../diagnostic/table.hpp"
 #include "../space.hpp"
 #include "element_ref.hpp"
 
@@ -45,8 +46,9 @@ template <access_mode Mode, std::ranges::contiguous_range R>
 constexpr auto view_of(R&& range) {
   using element = std::remove_reference_t<std::ranges::range_reference_t<R>>;
   static_assert(!(Mode::can_store && std::is_const_v<element>),
-                "W003 [store-to-read-only] warden::view_of: a writable view of const elements; "
-                "view them with access::read, or pass a non-const range");
+                WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::view_of",
+                                          "a writable view of const elements; view them with access::read, or pass "
+                                          "a non-const range"));
   using viewed = std::conditional_t<Mode::can_store, element, const element>;
   return host_view<viewed, Mode>(std::ranges::data(range), std::ranges::size(range));
 }

@@ -667,7 +667,7 @@ template <class Space>
 void check_pool_space(const memory_pool& pool, std::string_view who) {
   if constexpr (Space::is_host_accessible) {
     if (!pool.host_accessible())
-      throw space_error("E105 [pool-space] " + std::string(who) + ": a " + std::string(Space::name) +
+      throw space_error(who, "a " + std::string(Space::name) +
                         " buffer from a pool of " + std::string(pool.space_name()) + " memory (upstream " +
                         std::string(pool.upstream_name()) + "), which the host cannot index; use a pool over " +
                         "memory of that space (default_pool<space::" + std::string(Space::name) + ">())");

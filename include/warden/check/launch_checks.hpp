@@ -1,0 +1,49 @@
+#pragma once
+// The launch-time checks, as launch calls them: each returns "" when the launch may run, or the
+// detail of its error (E107 stated facts, E104 integer wrap, E103 loop steps, E106 obligations,
+// E101 bounds), with the user's names. Their definitions are check/bounds.hpp, an interval
+// analysis over the kernel's description: inline in every file that launches (header-only), or,
+// with WARDEN_SEPARATE_RUNTIME, compiled once per program (warden/separate_runtime.hpp), so that
+// a file that launches does not generate their code again (docs/benchmarks.md, compile time).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../config.hpp"
+#include "../detail/dims3.hpp"
+#include "../dsl/ir.hpp"
+#include "../dsl/obligation.hpp"
+
+namespace warden::check {
+
+// What the launch knows: geometry and the integral value of every value<T> parameter (if integral).
+struct launch_facts {
+  detail::dims3 block, grid;
+  std::vector<std::optional<long long>> values;  // by parameter position
+  std::vector<long long> sizes;                  // by parameter position (buffers)
+};
+
+// E107: the first fact stated with given(...) that is false for this launch.
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts,
+                                                const std::vector<std::string>& names);
+// E104: the first operation deciding an index, guard, loop bound or lane that may wrap or overflow.
+WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
+                                                  const std::vector<std::string>& names);
+// E103: the first run-time loop whose step may be below 1.
+WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts,
+                                              const std::vector<std::string>& names);
+// E106: the first obligation of the kernel's proof that this launch does not meet.
+WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
+                                                      const std::vector<std::string>& names, const obligation_list& duties);
+// E101: the first access that may overrun its buffer or tile.
+WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
+                                             const std::vector<std::string>& names, const std::vector<std::string>& kinds);
+// An obligation's condition in the user's names (w::obligations_of).
+WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
+
+}  // namespace warden::check
+
+#if !WARDEN_SEPARATE_RUNTIME
+#include "bounds.hpp"
+#endif

@@ -1,0 +1,54 @@
+#pragma once
+// The classes that carry the race and divergence rules (W010-W040) into the compiler's output, one
+// per code, made from the table (diagnostic/table.hpp).
+//
+// A static_assert message must be a literal, so the computed part (which buffer, which accesses)
+// travels in a type the compiler prints while instantiating the class: with g++ a class-type
+// template argument, which it prints as a string; clang++ and nvcc print such arguments as
+// numbers, so for them the text is a pack of characters, which they print as 'o', 'u', 't', ...
+// The class's name is the code and the rule, so the instantiation line names them as well.
+
+#include <cstddef>
+
+#include "../detail/text_buffer.hpp"
+#include "table.hpp"
+
+namespace warden::diagnostic {
+
+template <class>
+inline constexpr bool always_false = false;
+
+template <std::size_t N>
+struct fixed_text {
+  char text[N] = {};
+  constexpr fixed_text(const detail::text_buffer& b) {
+    for (std::size_t i = 0; i + 1 < N; ++i) text[i] = b.data[i];
+  }
+};
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__NVCOMPILER)
+template <fixed_text Text>
+struct what {};
+#define WARDEN_DETAIL_CHARS_AS_PACK 0
+#else
+template <char... Text>
+struct what {};
+#define WARDEN_DETAIL_CHARS_AS_PACK 1
+#endif
+
+// One class per race rule, named <code>_<identifier> after its row; instantiating one fails its
+// static_assert, whose message is the row's head, rule and fix (the fix of each is also in
+// docs/diagnostics.md). Written out rather than made by a macro so that the compilers point at
+// these lines without notes about macro expansions; check/diagnostic.hpp names each class from its
+// row, so a row without its class does not compile.
+template <class What> struct W010_global_write_write_race { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W010)); };
+template <class What> struct W011_global_read_write_race { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W011)); };
+template <class What> struct W012_data_dependent_store { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W012)); };
+template <class What> struct W020_shared_race { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W020)); };
+template <class What> struct W021_loop_carried_shared_race { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W021)); };
+template <class What> struct W022_uninitialised_shared_load { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W022)); };
+template <class What> struct W030_barrier_divergence { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W030)); };
+template <class What> struct W031_shuffle_divergence { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W031)); };
+template <class What> struct W040_atomic_plain_mix { static_assert(always_false<What>, WARDEN_DIAGNOSTIC_RULE_TEXT(W040)); };
+
+}  // namespace warden::diagnostic

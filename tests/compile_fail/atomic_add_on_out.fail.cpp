@@ -1,0 +1,18 @@
+// W004: an atomic update of an out<T> parameter (it reads the element it updates). The message
+// asks for atomic<T>, the mode threads that update together need, not inout<T>.
+#include <warden/warden.hpp>
+
+namespace w = warden;
+
+#ifdef WARDEN_DEFECT
+using bins_param = w::out<int>;
+#else
+using bins_param = w::atomic<int>;
+#endif
+
+inline constexpr auto count = w::kernel<w::block<64>, w::in<int>, bins_param>([](auto k, auto in, auto bins) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(bins[in[i] & 15], 1));
+});
+
+int main() { return count.describe().accesses.size() == 2 ? 0 : 1; }
