@@ -1,19 +1,25 @@
+cmake_minimum_required(VERSION 3.25)
 # Passes when every object in OBJECTS ("a|b") refers to each symbol in SYMBOLS ("x|y") without
-# defining it (nm: "U"), i.e. the code comes from a library, not from the object itself.
-#   cmake -DNM=<nm> -DOBJECTS=... -DSYMBOLS=... -P undefined_symbols_check.cmake
+# defining it (nm: "U"), and defines none of NOT_DEFINED: the code comes from a library, not from
+# the object itself.
+#   cmake -DNM=<nm> -DOBJECTS=... -DSYMBOLS=... [-DNOT_DEFINED=...] -P undefined_symbols_check.cmake
 string(REPLACE "|" ";" objects "${OBJECTS}")
 string(REPLACE "|" ";" symbols "${SYMBOLS}")
+string(REPLACE "|" ";" not_defined "${NOT_DEFINED}")
 foreach(object IN LISTS objects)
   execute_process(COMMAND "${NM}" -C "${object}" OUTPUT_VARIABLE table RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "nm failed on ${object}")
   endif()
-  foreach(symbol IN LISTS symbols)
+  foreach(symbol IN LISTS symbols not_defined)
     string(REGEX MATCH "U [^\n]*${symbol}\\(" used "${table}")
     string(REGEX MATCH "[0-9a-f]+ [TtWw] [^\n]*${symbol}\\(" defined "${table}")
-    if(NOT used OR defined)
-      message(FATAL_ERROR "${object}: ${symbol} is ${defined}${used} (expected only a reference, U)")
+    if(defined)
+      message(FATAL_ERROR "${object} defines ${symbol}: ${defined}")
     endif()
-    message(STATUS "${object}: ${used}")
+    if(NOT used AND symbol IN_LIST symbols)
+      message(FATAL_ERROR "${object} does not refer to ${symbol}")
+    endif()
+    message(STATUS "${object}: ${symbol}: ${used}")
   endforeach()
 endforeach()

@@ -14,6 +14,7 @@
 // cpu otherwise. A kernel declared with WARDEN_KERNEL (a kernel_handle) is compiled with its
 // constants as immediates; a bare kernel_def passes its program as a kernel argument instead.
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -183,23 +184,12 @@ auto bind_slot(Arg& arg) {
   }
 }
 
-struct bound_buffer {
-  int position;
-  const void* address;
-  bool writable;
-};
-
 template <class K>
 std::vector<std::string> parameter_names(const K& kernel) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < K::arity; ++i)
     names.push_back(kernel.param_names[i].empty() ? "p" + std::to_string(i) : std::string(kernel.param_names[i]));
   return names;
-}
-
-template <class K, std::size_t... I>
-std::vector<std::string> parameter_kinds(std::index_sequence<I...>) {
-  return {std::string(K::template param<I>::kind)...};
 }
 
 // The kernel's value-level description. A kernel_handle's program is a compile-time constant, so
@@ -216,90 +206,80 @@ const dsl::ir_builder& description_of(const K& any_kernel, dsl::ir_builder& scra
   }
 }
 
-// Checks E100 and E101 and returns the slots; touches no memory.
+// A buffer argument as stream ordering sees it, its type erased: the buffer and what its type
+// does to order work after its last uses and to record a new one.
+struct ordered_buffer {
+  void* buffer = nullptr;  // null for value arguments
+  bool writes = false;
+  void (*order_before)(const void* buffer, stream_ref s, bool writes) = nullptr;
+  void (*record_use)(void* buffer, stream_ref s, bool writes) = nullptr;
+  void (*wait_for_host)(const void* buffer, bool writes) = nullptr;
+};
+
+template <class A>
+ordered_buffer ordering_of(A& buffer, bool writes) {
+  using B = std::remove_const_t<A>;
+  return {const_cast<B*>(&buffer), writes,
+          [](const void* b, stream_ref s, bool w) { static_cast<const B*>(b)->order_before(s, w); },
+          [](void* b, stream_ref s, bool w) {
+            if (w) static_cast<B*>(b)->record_write(s);
+            else static_cast<const B*>(b)->record_read(s);
+          },
+          [](const void* b, bool w) { static_cast<const B*>(b)->wait_for_host(w); }};
+}
+
+// The launch's arguments, bound once: the slots the kernel receives, what the launch-time checks
+// read (E100, E101 and the facts of the others) and what stream ordering reads, by position.
+template <class Slots, std::size_t N>
+struct bound_launch {
+  Slots slots;
+  std::array<check::bound_argument, N> checked;
+  std::array<ordered_buffer, N> buffers;
+};
+
+template <class Param, class Arg>
+void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordered) {
+  checked.kind = Param::kind;
+  checked.is_buffer = Param::is_buffer;
+  if constexpr (Param::is_buffer) {
+    checked.writable = !std::is_same_v<typename Param::mode, access::read>;
+    checked.address = arg.data();
+    checked.size = static_cast<long long>(arg.size());
+    ordered = ordering_of(arg, checked.writable);
+  } else if constexpr (std::is_integral_v<typename Param::value_type>) {
+    // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
+    checked.value = static_cast<long long>(static_cast<typename Param::value_type>(arg));
+  }
+}
+
+// Binds the arguments and runs every launch-time check (check::check_launch); touches no memory.
 template <class K, class... Args, std::size_t... I>
 auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, std::index_sequence<I...>,
              Args&... args) {
-  auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
-  const std::vector<std::string> names = parameter_names(kernel);
-  const std::vector<std::string> kinds = parameter_kinds<K>(std::index_sequence<I...>{});
-
-  // E100: one buffer, two parameters, one of them writable.
-  std::vector<bound_buffer> buffers;
-  auto collect = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
-    using Param = typename K::template param<P>;
-    if constexpr (Param::is_buffer)
-      if (arg.data() != nullptr) buffers.push_back({static_cast<int>(P), arg.data(), !std::is_same_v<typename Param::mode, access::read>});
-  };
-  (collect(std::integral_constant<std::size_t, I>{}, args), ...);
-  for (std::size_t a = 0; a < buffers.size(); ++a)
-    for (std::size_t b = a + 1; b < buffers.size(); ++b)
-      if (buffers[a].address == buffers[b].address && (buffers[a].writable || buffers[b].writable)) {
-        const auto pa = static_cast<std::size_t>(buffers[a].position), pb = static_cast<std::size_t>(buffers[b].position);
-        throw aliasing_error(kernel.name, "one buffer is bound to " + names[pa] +
-                             " (parameter " + std::to_string(pa) + ", " + std::string(kinds[pa]) + ") and to " + names[pb] +
-                             " (parameter " + std::to_string(pb) + ", " + std::string(kinds[pb]) +
-                             "); a writable parameter needs a buffer of its own");
-      }
-
-  // E102: the checker proved the kernel race-free for grids that extend only in the dimensions
-  // it refers to.
-  const int dims = check::grid_dims_of(ir);
-  const int extents[3] = {blocks.x, blocks.y, blocks.z};
-  for (int d = 0; d < 3; ++d)
-    if ((dims >> d & 1) == 0 && extents[d] > 1)
-      throw grid_error(kernel.name, "the grid has " + std::to_string(extents[d]) +
-                       " blocks in dimension " + "xyz"[d] + ", which the kernel never refers to (no block_id, " +
-                       "global_id or grid_dim there); its blocks would repeat each other's work and race");
-
-  // E101: every access within its buffer or tile, for this geometry and these values.
-  check::launch_facts facts;
-  facts.block = {K::block_type::x, K::block_type::y, K::block_type::z};
-  facts.grid = blocks;
-  facts.values.resize(K::arity);
-  facts.sizes.resize(K::arity);
-  auto fact = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
-    using Param = typename K::template param<P>;
-    if constexpr (Param::is_buffer) facts.sizes[P] = static_cast<long long>(arg.size());
-    // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
-    else if constexpr (std::is_integral_v<typename Param::value_type>)
-      facts.values[P] = static_cast<long long>(static_cast<typename Param::value_type>(arg));
-  };
-  (fact(std::integral_constant<std::size_t, I>{}, args), ...);
-  // E107: the facts the kernel states (given(...)) hold for this launch.
-  const std::string false_fact = check::first_false_fact(ir, facts, names);
-  if (!false_fact.empty()) throw fact_error(kernel.name, false_fact);
-  // E104: the checker's integers are the kernel's: no unsigned operation wraps, no int one overflows.
-  const std::string wraps = check::first_integer_wrap(ir, facts, names);
-  if (!wraps.empty()) throw wrap_error(kernel.name, wraps);
-  // E103: every run-time loop ends.
-  const std::string endless = check::first_bad_step(ir, facts, names);
-  if (!endless.empty()) throw loop_error(kernel.name, endless);
-  // E106: the conditions on this launch that the checker's proof rests on.
-  const std::string unmet = check::first_unmet_obligation(ir, facts, names, definition_of(kernel).obligations);
-  if (!unmet.empty()) throw obligation_error(kernel.name, unmet);
-  const std::string overrun = check::first_overrun(ir, facts, names, kinds);
-  if (!overrun.empty()) throw bounds_error(kernel.name, overrun);
-  return slots;
+  using slots_type = decltype(detail::make_pack(bind_slot<typename K::template param<I>>(args)...));
+  bound_launch<slots_type, K::arity> bound{detail::make_pack(bind_slot<typename K::template param<I>>(args)...), {}, {}};
+  (describe_argument<typename K::template param<I>>(args, bound.checked[I], bound.buffers[I]), ...);
+  check::launch_request request;
+  request.kernel = kernel.name;
+  request.param_names = kernel.param_names;
+  request.arguments = bound.checked;
+  request.ir = &ir;
+  request.obligations = &definition_of(kernel).obligations;
+  request.block = {K::block_type::x, K::block_type::y, K::block_type::z};
+  request.grid = blocks;
+  check::check_launch(request);
+  return bound;
 }
 
-// Orders the launch after earlier uses of its buffers, and records it as their latest use.
-template <class K, class... Args, std::size_t... I>
-void order_buffers(stream_ref s, bool after, std::index_sequence<I...>, Args&... args) {
-  auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
-    using Param = typename K::template param<P>;
-    if constexpr (Param::is_buffer) {
-      constexpr bool writes = !std::is_same_v<typename Param::mode, access::read>;
-      if (!after) {
-        arg.order_before(s, writes);
-      } else if constexpr (writes) {
-        arg.record_write(s);
-      } else {
-        arg.record_read(s);
-      }
-    }
-  };
-  (one(std::integral_constant<std::size_t, I>{}, args), ...);
+// Orders the launch after earlier uses of its buffers (before), or records it as their latest
+// use (after).
+template <std::size_t N>
+void order_buffers(stream_ref s, bool after, const std::array<ordered_buffer, N>& buffers) {
+  for (const ordered_buffer& b : buffers) {
+    if (b.buffer == nullptr) continue;
+    if (!after) b.order_before(b.buffer, s, b.writes);
+    else b.record_use(b.buffer, s, b.writes);
+  }
 }
 
 // The cpu backend runs on host memory. On a GPU a device_buffer's memory is not the host's, so
@@ -351,27 +331,21 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
-  auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
-  auto wait = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
-      using Param = typename K::template param<P>;
-      if constexpr (Param::is_buffer) arg.wait_for_host(!std::is_same_v<typename Param::mode, access::read>);
-    };
-    (one(std::integral_constant<std::size_t, I>{}, args), ...);
-  };
-  wait(indices{});
+  auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
+  for (const ordered_buffer& b : bound.buffers)
+    if (b.buffer != nullptr) b.wait_for_host(b.buffer, b.writes);
   if (blocks.count() == 0) return;
   std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
   const bool on_gpu = cuda_device_available() && (needs_host_copy<Args>() || ...);
-  if (on_gpu) copy_to_host<K>(slots, copies, indices{}, args...);
-  backend::run_on_cpu<typename K::block_type>(kernel.program, slots, blocks, record, kernel.name);
+  if (on_gpu) copy_to_host<K>(bound.slots, copies, indices{}, args...);
+  backend::run_on_cpu<typename K::block_type>(kernel.program, bound.slots, blocks, record, kernel.name);
   if (on_gpu) copy_back<K>(copies, indices{}, args...);
 }
 
 #if WARDEN_CUDA_RUNTIME
 // Launch errors, and (with WARDEN_SYNC_LAUNCHES, on by default in debug builds) asynchronous
 // errors, become cuda_error naming the kernel.
-inline void check_launch(std::string_view kernel, stream_ref s) {
+inline void check_cuda_launch(std::string_view kernel, stream_ref s) {
   auto fail = [&](cudaError_t status, const char* when) {
     cudaGetLastError();
     throw cuda_error("warden::launch(" + std::string(kernel) + ") " + when, static_cast<int>(status),
@@ -391,13 +365,13 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
-  auto slots = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
+  const auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
-  order_buffers<K>(s, false, indices{}, args...);
-  entry(dim3(blocks.x, blocks.y, blocks.z), dim3(K::block_type::x, K::block_type::y, K::block_type::z), s.native(), slots);
-  check_launch(kernel.name, s);
-  order_buffers<K>(s, true, indices{}, args...);
+  order_buffers(s, false, bound.buffers);
+  entry(dim3(blocks.x, blocks.y, blocks.z), dim3(K::block_type::x, K::block_type::y, K::block_type::z), s.native(), bound.slots);
+  check_cuda_launch(kernel.name, s);
+  order_buffers(s, true, bound.buffers);
 }
 #endif  // WARDEN_CUDA_RUNTIME
 
@@ -454,8 +428,9 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
-    using slots_type =
-        decltype(detail::prepare(definition, std::declval<const dsl::ir_builder&>(), {}, std::make_index_sequence<K::arity>{}, args...));
+    using slots_type = decltype(detail::prepare(definition, std::declval<const dsl::ir_builder&>(), {},
+                                                std::make_index_sequence<K::arity>{}, args...)
+                                    .slots);
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
       if constexpr (requires { typename K::holder; })
         backend::program_entry<typename K::holder, slots_type><<<g, b, 0, s>>>(slots);

@@ -138,7 +138,7 @@ TEST_CASE("language: a narrow loaded type bounds the index it gives (E101)", "[l
   std::vector<std::uint8_t> host(1000);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<std::uint8_t>(i * 7);
   auto in = w::to_device(host);
-  w::device_buffer<int> bins(256);
+  auto bins = w::to_device(std::vector<int>(256, 0));  // counts start at 0 (debug pools fill new memory)
   CHECK(w::record(byte_histogram_k, w::grid_for(1000), in, bins).clean());
   std::vector<int> want(256, 0);
   for (std::uint8_t v : host) ++want[v];
@@ -234,7 +234,7 @@ TEST_CASE("language: for_halving and for_down", "[language][loops]") {
   STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping) == rule::W011);
   STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_of_8_overlapping) == rule::W011);
   {
-    w::device_buffer<int> scratch(400);
+    auto scratch = w::to_device(std::vector<int>(400, 0));  // defined: the racy sums must not overflow
     CHECK_FALSE(w::record(suffix_rows_racy_k, w::grid(1), scratch, 9, 40).clean());
   }
   const int rows = 40, cols = 9;

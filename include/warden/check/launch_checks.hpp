@@ -1,13 +1,17 @@
 #pragma once
-// The launch-time checks, as launch calls them: each returns "" when the launch may run, or the
-// detail of its error (E107 stated facts, E104 integer wrap, E103 loop steps, E106 obligations,
-// E101 bounds), with the user's names. Their definitions are check/bounds.hpp, an interval
-// analysis over the kernel's description: inline in every file that launches (header-only), or,
-// with WARDEN_SEPARATE_RUNTIME, compiled once per program (warden/separate_runtime.hpp), so that
-// a file that launches does not generate their code again (docs/benchmarks.md, compile time).
+// The launch-time checks, as launch calls them: check_launch runs them all on one list of bound
+// arguments; each first_* returns "" when the launch may run, or the detail of its error (E107
+// stated facts, E104 integer wrap, E103 loop steps, E106 obligations, E101 bounds), with the
+// user's names. Their definitions are check/bounds.hpp (an interval analysis over the kernel's
+// description) and check/run_launch_checks.hpp: inline in every file that launches (header-only),
+// or, with WARDEN_SEPARATE_RUNTIME, compiled once per program (warden/separate_runtime.hpp), so
+// that a file that launches does not generate their code again (docs/benchmarks.md).
 
+#include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../config.hpp"
@@ -42,8 +46,34 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const la
 // An obligation's condition in the user's names (w::obligations_of).
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
 
+// One argument of a launch as the checks read it. launch builds the list once per launch, from
+// the arguments and the parameters' kinds; E100, E101 and the facts of every other check read it.
+struct bound_argument {
+  std::string_view kind;           // the parameter's kind: in, out, inout, atomic, value
+  bool is_buffer = false;
+  bool writable = false;           // out, inout, atomic
+  const void* address = nullptr;   // a buffer's memory (E100)
+  long long size = 0;              // a buffer's elements (E101)
+  std::optional<long long> value;  // an integral value, as the kernel receives it (converted to T)
+};
+
+// A launch as the checks see it.
+struct launch_request {
+  std::string_view kernel;                        // the kernel's name
+  std::span<const std::string_view> param_names;  // by position; "" where the user gave none
+  std::span<const bound_argument> arguments;      // by position
+  const dsl::ir_builder* ir = nullptr;            // the kernel's description
+  const obligation_list* obligations = nullptr;   // what its proof rests on
+  detail::dims3 block, grid;
+};
+
+// Every launch-time check, in order: E100 (aliasing), E102 (a grid dimension the kernel never
+// names), E107 (stated facts), E104 (integer wrap), E103 (loop steps), E106 (obligations), E101
+// (bounds). Throws the first error, naming the user's buffers and values; touches no memory.
+WARDEN_RUNTIME_API void check_launch(const launch_request& launch);
+
 }  // namespace warden::check
 
 #if !WARDEN_SEPARATE_RUNTIME
-#include "bounds.hpp"
+#include "run_launch_checks.hpp"
 #endif

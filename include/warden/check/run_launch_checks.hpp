@@ -1,0 +1,74 @@
+#pragma once
+// check_launch: every launch-time check over one list of bound arguments (declared with the
+// others in check/launch_checks.hpp). Inline in every file that launches, or compiled once in
+// warden::runtime (WARDEN_SEPARATE_RUNTIME).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "bounds.hpp"
+#include "launch_checks.hpp"
+#include "rules.hpp"
+
+namespace warden::check {
+
+WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
+  const std::size_t arity = launch.arguments.size();
+  std::vector<std::string> names, kinds;
+  names.reserve(arity);
+  kinds.reserve(arity);
+  for (std::size_t i = 0; i < arity; ++i) {
+    const std::string_view given = i < launch.param_names.size() ? launch.param_names[i] : std::string_view{};
+    names.push_back(given.empty() ? "p" + std::to_string(i) : std::string(given));
+    kinds.emplace_back(launch.arguments[i].kind);
+  }
+
+  // E100: one buffer, two parameters, one of them writable.
+  for (std::size_t a = 0; a < arity; ++a)
+    for (std::size_t b = a + 1; b < arity; ++b) {
+      const bound_argument &x = launch.arguments[a], &y = launch.arguments[b];
+      if (x.is_buffer && y.is_buffer && x.address != nullptr && x.address == y.address && (x.writable || y.writable))
+        throw aliasing_error(launch.kernel, "one buffer is bound to " + names[a] + " (parameter " + std::to_string(a) + ", " +
+                                                kinds[a] + ") and to " + names[b] + " (parameter " + std::to_string(b) + ", " +
+                                                kinds[b] + "); a writable parameter needs a buffer of its own");
+    }
+
+  // E102: the checker proved the kernel race-free for grids that extend only in the dimensions
+  // it refers to.
+  const dsl::ir_builder& ir = *launch.ir;
+  const int dims = grid_dims_of(ir);
+  const int extents[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  for (int d = 0; d < 3; ++d)
+    if ((dims >> d & 1) == 0 && extents[d] > 1)
+      throw grid_error(launch.kernel, "the grid has " + std::to_string(extents[d]) + " blocks in dimension " + "xyz"[d] +
+                                          ", which the kernel never refers to (no block_id, global_id or grid_dim "
+                                          "there); its blocks would repeat each other's work and race");
+
+  // What the launch fixes, for the interval analysis.
+  launch_facts facts;
+  facts.block = launch.block;
+  facts.grid = launch.grid;
+  facts.values.resize(arity);
+  facts.sizes.resize(arity);
+  for (std::size_t i = 0; i < arity; ++i) {
+    if (launch.arguments[i].is_buffer) facts.sizes[i] = launch.arguments[i].size;
+    else facts.values[i] = launch.arguments[i].value;
+  }
+  // E107: the facts the kernel states (given(...)) hold for this launch.
+  if (const std::string e = first_false_fact(ir, facts, names); !e.empty()) throw fact_error(launch.kernel, e);
+  // E104: the checker's integers are the kernel's: no unsigned operation wraps, no int one overflows.
+  if (const std::string e = first_integer_wrap(ir, facts, names); !e.empty()) throw wrap_error(launch.kernel, e);
+  // E103: every run-time loop ends.
+  if (const std::string e = first_bad_step(ir, facts, names); !e.empty()) throw loop_error(launch.kernel, e);
+  // E106: the conditions on this launch that the checker's proof rests on.
+  if (launch.obligations != nullptr)
+    if (const std::string e = first_unmet_obligation(ir, facts, names, *launch.obligations); !e.empty())
+      throw obligation_error(launch.kernel, e);
+  // E101: every access within its buffer or tile, for this geometry and these values.
+  if (const std::string e = first_overrun(ir, facts, names, kinds); !e.empty()) throw bounds_error(launch.kernel, e);
+}
+
+}  // namespace warden::check
