@@ -5,6 +5,7 @@
 # MODE=fail: the source is compiled with -DWARDEN_DEFECT. Passes only when the compiler fails and
 #            one of its error lines names EXPECT. Anything else is a harness failure, spelled out.
 # MODE=pass: the twin: the source without the macro must compile.
+# ONE_ERROR=ON: with MODE=fail, the output must hold exactly one error line ("error:").
 
 foreach(var KIND COMPILER SOURCE EXPECT MODE WORKDIR)
   if(NOT DEFINED ${var})
@@ -87,4 +88,19 @@ if(found_at STREQUAL "")
                       "${EXPECT}: it failed for another reason.\n  command: ${shown_command}")
 endif()
 list(LENGTH lines total_lines)
+
+# ONE_ERROR: the diagnostic must be the only error (no cascade from code that uses the kernel).
+if(ONE_ERROR)
+  set(errors 0)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "error:")
+      math(EXPR errors "${errors} + 1")
+    endif()
+  endforeach()
+  if(NOT errors EQUAL 1)
+    message("${out}")
+    message(FATAL_ERROR "verdict=more-than-one-error\n${SOURCE} failed with ${errors} error lines; the diagnostic "
+                        "must be the only one.\n  command: ${shown_command}")
+  endif()
+endif()
 message(STATUS "warden_compile_fail: ${EXPECT} on line ${found_at} of ${total_lines}: ${SOURCE}")

@@ -69,17 +69,22 @@ set(_warden_cf_includes "${PROJECT_SOURCE_DIR}/include")
 list(JOIN _warden_cf_includes "|" _warden_cf_includes)
 
 # One driver invocation as a test; MODE is "fail" or "pass".
-function(_warden_cf_add_test test_name kind compiler source expect mode)
+function(_warden_cf_add_test test_name kind compiler source expect mode one_error)
   set(workdir "${CMAKE_CURRENT_BINARY_DIR}/compile_fail/${test_name}")
   add_test(NAME ${test_name}
     COMMAND ${CMAKE_COMMAND}
       -DKIND=${kind} -DCOMPILER=${compiler} -DSOURCE=${source} -DEXPECT=${expect} -DMODE=${mode}
-      -DINCLUDES=${_warden_cf_includes} -DWORKDIR=${workdir} -DCUDA_ARCH=90
+      -DINCLUDES=${_warden_cf_includes} -DWORKDIR=${workdir} -DCUDA_ARCH=90 -DONE_ERROR=${one_error}
       -P ${WARDEN_COMPILE_FAIL_DRIVER})
 endfunction()
 
 function(warden_compile_fail name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "CANARY" "SOURCE;EXPECT;PASS_REGEX" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CANARY;ONE_ERROR" "SOURCE;EXPECT;PASS_REGEX" "LABELS")
+  # ONE_ERROR: the compiler must print exactly one error (the diagnostic), no cascade.
+  set(one_error OFF)
+  if(arg_ONE_ERROR)
+    set(one_error ON)
+  endif()
   if(NOT arg_SOURCE OR NOT arg_EXPECT)
     message(FATAL_ERROR "warden_compile_fail(${name}): SOURCE and EXPECT are required")
   endif()
@@ -93,14 +98,14 @@ function(warden_compile_fail name)
     list(GET parts 1 kind)
     list(GET parts 2 compiler)
     set(test_name "compile_fail.${name}.${tag}")
-    _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} fail)
+    _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} fail ${one_error})
     set_tests_properties(${test_name} PROPERTIES LABELS "compile_fail;${arg_LABELS}")
     if(arg_CANARY)
       # A canary proves the harness itself can say no: the driver must reject the case, and the
       # test passes only when the driver's verdict is the expected rejection.
       set_tests_properties(${test_name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
     else()
-      _warden_cf_add_test(${test_name}.twin ${kind} ${compiler} ${source} ${arg_EXPECT} pass)
+      _warden_cf_add_test(${test_name}.twin ${kind} ${compiler} ${source} ${arg_EXPECT} pass OFF)
       set_tests_properties(${test_name}.twin PROPERTIES LABELS "compile_fail;twin;${arg_LABELS}")
     endif()
   endforeach()

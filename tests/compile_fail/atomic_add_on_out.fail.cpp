@@ -1,6 +1,9 @@
 // W004: an atomic update of an out<T> parameter (it reads the element it updates). The message
-// asks for atomic<T>, the mode threads that update together need, not inout<T>.
+// asks for atomic<T>, the mode threads that update together need, not inout<T>; the program
+// launches the kernel, and the diagnostic stays the only error.
 #include <warden/warden.hpp>
+
+#include <vector>
 
 namespace w = warden;
 
@@ -15,4 +18,9 @@ inline constexpr auto count = w::kernel<w::block<64>, w::in<int>, bins_param>([]
   return w::when(i < in.size(), w::atomic_add(bins[in[i] & 15], 1));
 });
 
-int main() { return count.describe().accesses.size() == 2 ? 0 : 1; }
+int main() {
+  auto in = w::to_device(std::vector<int>(64, 3));
+  auto bins = w::to_device(std::vector<int>(16, 0));
+  w::launch(w::on_cpu, count, w::grid_for(64), in, bins);
+  return count.describe().accesses.size() == 2 ? 0 : 1;
+}

@@ -57,5 +57,10 @@ struct report<Source, true> {
       typename text_of<Source, std::make_index_sequence<static_cast<std::size_t>(Source::value.text.size)>>::type>::type;
 };
 
+// Instantiating reported<Source> raises Source's diagnostic, if it has a finding. w::kernel names it
+// in its body rather than asserting there, so that a rejected kernel is one error (kernel.hpp).
+template <class Source>
+inline constexpr bool reported = sizeof(typename report<Source>::type) > 0;
+
 }  // namespace check
 }  // namespace warden
