@@ -45,13 +45,14 @@ if(NOT WARDEN_INSTALL)
   return()
 endif()
 
-set(WARDEN_CMAKE_DIR "${CMAKE_INSTALL_DATADIR}/cmake/warden")   # header-only: arch-independent
+# Under lib/: warden::runtime is a compiled archive, so the package is for one architecture.
+set(WARDEN_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/warden")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/warden" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(TARGETS warden warden_runtime EXPORT warden-targets)
 install(EXPORT warden-targets NAMESPACE warden:: DESTINATION "${WARDEN_CMAKE_DIR}")
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/warden-config.cmake.in"
   "${PROJECT_BINARY_DIR}/warden-config.cmake" INSTALL_DESTINATION "${WARDEN_CMAKE_DIR}")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/warden-config-version.cmake"
-  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+  COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/warden-config.cmake" "${PROJECT_BINARY_DIR}/warden-config-version.cmake"
   DESTINATION "${WARDEN_CMAKE_DIR}")

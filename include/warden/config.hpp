@@ -34,8 +34,10 @@
 // once, in the program's warden/separate_runtime.hpp file.
 #if WARDEN_SEPARATE_RUNTIME
 #define WARDEN_RUNTIME_API
+#define WARDEN_RUNTIME_ABI separate_runtime
 #else
 #define WARDEN_RUNTIME_API inline
+#define WARDEN_RUNTIME_ABI header_only
 #endif
 
 // WARDEN_POOL_DEBUG: the pool records where each block was allocated and reports blocks still

@@ -13,12 +13,15 @@
 // carries the nesting level, which names the scope's variable; use the innermost `k`.
 #include <type_traits>
 
-#include "check/diagnostic.hpp"
-#include "check/verdict.hpp"
+// The language first: a mode error raised in dsl/handles.hpp then shows the shortest chain of
+// "included from" lines in the compilers' output.
+#include "dsl/handles.hpp"
 #include "dsl/atomics.hpp"
 #include "dsl/program.hpp"
 #include "dsl/shuffle.hpp"
 #include "dsl/statements.hpp"
+#include "check/diagnostic.hpp"
+#include "check/verdict.hpp"
 
 namespace warden {
 

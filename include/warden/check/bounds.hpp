@@ -527,6 +527,7 @@ class interval_evaluator {
 // arithmetic that may overflow, where its value decides something (an index, a guard, a loop
 // bound, a shuffle's lane), described for an E104 message; empty if none. The checker reasons about such operations as about integers: this is
 // the launch obligation that makes that sound.
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
                                        const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
@@ -580,9 +581,11 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, con
       if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
   return {};
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 // The first run-time loop whose step may not be positive (it would never end), described for an
 // E103 message; empty if none. Grid-stride loops step by the grid's size, always positive.
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
   for (const dsl::ir_loop& loop : ir.loops) {
@@ -596,6 +599,7 @@ WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const l
   }
   return {};
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 namespace detail {
 inline void params_read(const dsl::ir_builder& ir, int id, std::vector<std::size_t>& out) {
@@ -650,6 +654,7 @@ inline std::optional<long long> symbol_value(int s, const launch_facts& facts) {
 
 // "pitch - width >= 0": a positive obligation's condition (its terms >= 1), constant moved right.
 // With no positive symbol term it reads as a limit: "nj <= 50", not "-nj >= -50".
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
   std::string left;
   long long constant = 0;
@@ -672,6 +677,7 @@ WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::
   if (!any_positive) return left + " <= " + std::to_string(constant - 1);
   return left + " >= " + std::to_string(1 - constant);
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 // The value of a positive obligation's terms for this launch, or nullopt if a value is unknown.
 inline std::optional<long double> condition_value(const obligation& o, const launch_facts& facts) {
@@ -707,6 +713,7 @@ inline std::string condition_values(const obligation& o, const launch_facts& fac
 
 // The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
                                           const std::vector<std::string>& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
@@ -738,6 +745,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir,
   }
   return {};
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 namespace detail {
 // The exact value of a launch-uniform expression (dsl::launch_uniform) for this launch, computed as
@@ -853,6 +861,7 @@ inline void sizes_read(const dsl::ir_builder& ir, int id, std::vector<std::size_
 
 // The first fact stated with given(...) that is false, or cannot be computed, for this launch,
 // described for an E107 message; empty if all hold.
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   for (int fact : ir.stated) {
     const std::optional<long long> v = detail::exact_value(ir, fact, facts);
@@ -868,8 +877,10 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const
   }
   return {};
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
                                  const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
   interval_evaluator evaluator(ir, facts);
@@ -942,5 +953,6 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const la
   }
   return {};
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 }  // namespace warden::check

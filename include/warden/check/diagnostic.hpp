@@ -59,8 +59,9 @@ struct report<Source, true> {
 
 // Instantiating reported<Source> raises Source's diagnostic, if it has a finding. w::kernel names it
 // in its body rather than asserting there, so that a rejected kernel is one error (kernel.hpp).
+// (Found is passed explicitly: a default argument would add a note of its own to clang's output.)
 template <class Source>
-inline constexpr bool reported = sizeof(typename report<Source>::type) > 0;
+inline constexpr bool reported = sizeof(typename report<Source, Source::value.finding.code != rule::none>::type) > 0;
 
 }  // namespace check
 }  // namespace warden

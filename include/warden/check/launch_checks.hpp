@@ -28,6 +28,11 @@ struct launch_facts {
   std::vector<long long> sizes;                  // by parameter position (buffers)
 };
 
+// The functions live in an inline namespace named after the mode (header_only or
+// separate_runtime), so that files built in the two modes never share a symbol: a program that
+// mixes them is well-formed, and one built separate without the library fails to link.
+inline namespace WARDEN_RUNTIME_ABI {
+
 // E107: the first fact stated with given(...) that is false for this launch.
 WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts,
                                                 const std::vector<std::string>& names);
@@ -45,6 +50,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const la
                                              const std::vector<std::string>& names, const std::vector<std::string>& kinds);
 // An obligation's condition in the user's names (w::obligations_of).
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
+
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 // One argument of a launch as the checks read it. launch builds the list once per launch, from
 // the arguments and the parameters' kinds; E100, E101 and the facts of every other check read it.
@@ -70,7 +77,9 @@ struct launch_request {
 // Every launch-time check, in order: E100 (aliasing), E102 (a grid dimension the kernel never
 // names), E107 (stated facts), E104 (integer wrap), E103 (loop steps), E106 (obligations), E101
 // (bounds). Throws the first error, naming the user's buffers and values; touches no memory.
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API void check_launch(const launch_request& launch);
+}
 
 }  // namespace warden::check
 

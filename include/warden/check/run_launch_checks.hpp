@@ -15,6 +15,7 @@
 
 namespace warden::check {
 
+inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
   const std::size_t arity = launch.arguments.size();
   std::vector<std::string> names, kinds;
@@ -70,5 +71,6 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
   // E101: every access within its buffer or tile, for this geometry and these values.
   if (const std::string e = first_overrun(ir, facts, names, kinds); !e.empty()) throw bounds_error(launch.kernel, e);
 }
+}  // inline namespace WARDEN_RUNTIME_ABI
 
 }  // namespace warden::check

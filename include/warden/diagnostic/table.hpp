@@ -1,10 +1,10 @@
 #pragma once
 // The one table of warden's diagnostics: one row per code. Everything else that names a code is
 // made from these rows: the checker's rule enum and its names (check/rules.hpp), the classes whose
-// static_asserts carry the race rules (diagnostic/report.hpp), the heads of the type rules'
-// messages (WARDEN_DIAGNOSTIC_HEAD at each static_assert), the run-time errors' texts
-// (diagnostic/text.hpp) and the table in docs/diagnostics.md (scripts/diagnostics-table reads this
-// file). To add a code: add its row and its name to WARDEN_DIAGNOSTIC_CODES, in code order.
+// static_asserts carry the race rules (diagnostic/race_rules.hpp, mapped in check/diagnostic.hpp),
+// the heads of the type rules' messages (WARDEN_DIAGNOSTIC_MESSAGE at each static_assert), the
+// run-time errors' texts (diagnostic/text.hpp, error.hpp) and the table in docs/diagnostics.md
+// (scripts/diagnostics-codes reads this file). To add a code: add its row and its name to WARDEN_DIAGNOSTIC_CODES, in code order.
 //
 // A row is a macro, not a constexpr value, because a static_assert's message must be a string
 // literal (until C++26): the rows are spliced into literals by the preprocessor.
