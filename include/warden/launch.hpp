@@ -184,14 +184,6 @@ auto bind_slot(Arg& arg) {
   }
 }
 
-template <class K>
-std::vector<std::string> parameter_names(const K& kernel) {
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < K::arity; ++i)
-    names.push_back(kernel.param_names[i].empty() ? "p" + std::to_string(i) : std::string(kernel.param_names[i]));
-  return names;
-}
-
 // The kernel's value-level description. A kernel_handle's program is a compile-time constant, so
 // it is described once per program run; a bare kernel_def (whose constants may differ between
 // objects of one type) is described at each launch, into `scratch`.
@@ -207,19 +199,19 @@ const dsl::ir_builder& description_of(const K& any_kernel, dsl::ir_builder& scra
 }
 
 // A buffer argument as stream ordering sees it, its type erased: the buffer and what its type
-// does to order work after its last uses and to record a new one.
+// does to order work after its last uses and to record a new one. (Whether the use writes is the
+// bound argument's `writable`.)
 struct ordered_buffer {
   void* buffer = nullptr;  // null for value arguments
-  bool writes = false;
   void (*order_before)(const void* buffer, stream_ref s, bool writes) = nullptr;
   void (*record_use)(void* buffer, stream_ref s, bool writes) = nullptr;
   void (*wait_for_host)(const void* buffer, bool writes) = nullptr;
 };
 
 template <class A>
-ordered_buffer ordering_of(A& buffer, bool writes) {
+ordered_buffer ordering_of(A& buffer) {
   using B = std::remove_const_t<A>;
-  return {const_cast<B*>(&buffer), writes,
+  return {const_cast<B*>(&buffer),
           [](const void* b, stream_ref s, bool w) { static_cast<const B*>(b)->order_before(s, w); },
           [](void* b, stream_ref s, bool w) {
             if (w) static_cast<B*>(b)->record_write(s);
@@ -235,6 +227,22 @@ struct bound_launch {
   Slots slots;
   std::array<check::bound_argument, N> checked;
   std::array<ordered_buffer, N> buffers;
+
+  // Orders work issued to `s` after earlier uses of the buffers (before), or records it as their
+  // latest use (after).
+  void order(stream_ref s, bool after) const {
+    for (std::size_t i = 0; i < N; ++i) {
+      const ordered_buffer& b = buffers[i];
+      if (b.buffer == nullptr) continue;
+      if (!after) b.order_before(b.buffer, s, checked[i].writable);
+      else b.record_use(b.buffer, s, checked[i].writable);
+    }
+  }
+  // Blocks the host until the buffers' earlier uses are done (the cpu backend runs on the host).
+  void wait_for_host() const {
+    for (std::size_t i = 0; i < N; ++i)
+      if (buffers[i].buffer != nullptr) buffers[i].wait_for_host(buffers[i].buffer, checked[i].writable);
+  }
 };
 
 template <class Param, class Arg>
@@ -245,7 +253,7 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
     checked.writable = !std::is_same_v<typename Param::mode, access::read>;
     checked.address = arg.data();
     checked.size = static_cast<long long>(arg.size());
-    ordered = ordering_of(arg, checked.writable);
+    ordered = ordering_of(arg);
   } else if constexpr (std::is_integral_v<typename Param::value_type>) {
     // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
     checked.value = static_cast<long long>(static_cast<typename Param::value_type>(arg));
@@ -256,8 +264,8 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
 template <class K, class... Args, std::size_t... I>
 auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, std::index_sequence<I...>,
              Args&... args) {
-  using slots_type = decltype(detail::make_pack(bind_slot<typename K::template param<I>>(args)...));
-  bound_launch<slots_type, K::arity> bound{detail::make_pack(bind_slot<typename K::template param<I>>(args)...), {}, {}};
+  auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
+  bound_launch<decltype(slots), K::arity> bound{slots, {}, {}};
   (describe_argument<typename K::template param<I>>(args, bound.checked[I], bound.buffers[I]), ...);
   check::launch_request request;
   request.kernel = kernel.name;
@@ -271,16 +279,6 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   return bound;
 }
 
-// Orders the launch after earlier uses of its buffers (before), or records it as their latest
-// use (after).
-template <std::size_t N>
-void order_buffers(stream_ref s, bool after, const std::array<ordered_buffer, N>& buffers) {
-  for (const ordered_buffer& b : buffers) {
-    if (b.buffer == nullptr) continue;
-    if (!after) b.order_before(b.buffer, s, b.writes);
-    else b.record_use(b.buffer, s, b.writes);
-  }
-}
 
 // The cpu backend runs on host memory. On a GPU a device_buffer's memory is not the host's, so
 // the cpu backend runs on a host copy of each such buffer: copied in before the run (after the
@@ -332,8 +330,7 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
   auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
-  for (const ordered_buffer& b : bound.buffers)
-    if (b.buffer != nullptr) b.wait_for_host(b.buffer, b.writes);
+  bound.wait_for_host();
   if (blocks.count() == 0) return;
   std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
   const bool on_gpu = cuda_device_available() && (needs_host_copy<Args>() || ...);
@@ -368,10 +365,10 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   const auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
-  order_buffers(s, false, bound.buffers);
+  bound.order(s, false);
   entry(dim3(blocks.x, blocks.y, blocks.z), dim3(K::block_type::x, K::block_type::y, K::block_type::z), s.native(), bound.slots);
   check_cuda_launch(kernel.name, s);
-  order_buffers(s, true, bound.buffers);
+  bound.order(s, true);
 }
 #endif  // WARDEN_CUDA_RUNTIME
 
@@ -384,7 +381,7 @@ template <class K>
 std::string obligations_of(const K& kernel) {
   const auto& definition = definition_of(kernel);
   const dsl::ir_builder ir = definition.describe();
-  const std::vector<std::string> names = detail::parameter_names(definition);
+  const std::vector<std::string> names = check::parameter_names(definition.param_names);
   std::string out;
   for (int fact : ir.stated) out += "given " + dsl::render(ir, fact, names) + " (stated; launch checks it, E107)\n";
   for (const check::obligation& o : definition.obligations) {

@@ -152,3 +152,23 @@ TEST_CASE("cuda launch path: a buffer written on another stream is waited for on
   standin::release(writer.ref().native());
   CHECK(no_misuse());
 }
+
+// The launch is recorded as its buffers' latest use (record_write for out, record_read for in), so
+// the next launch on another stream waits for it: reading what it wrote, and writing what it read.
+TEST_CASE("cuda launch path: the next launch on another stream waits for this one", "[standin][launch]") {
+  standin::reset();
+  w::stream a, b;
+  // No earlier writer (the stand-in runs no kernel, so contents do not matter): every wait below
+  // comes from the first launch.
+  w::device_buffer<float> first(64, a), second(64, a);
+  standin::hold(a.ref().native());  // a never finishes while b is ordered: every wait is real
+  int launched = 0;
+  cuda_path(scale_k, w::grid_for(64).on(a), entry_probe{&launched}, first, second, 1.f);  // a reads first, writes second
+  const long waits = standin::calls("cudaStreamWaitEvent");
+  // b reads second (written on a) and writes first (read on a): two waits on a's events.
+  cuda_path(scale_k, w::grid_for(64).on(b), entry_probe{&launched}, second, first, 1.f);
+  CHECK(launched == 2);
+  CHECK(standin::calls("cudaStreamWaitEvent") == waits + 2);
+  standin::release(a.ref().native());
+  CHECK(no_misuse());
+}

@@ -75,22 +75,14 @@ struct cpu_root {
     const auto& s = detail::get<I>(*state->slots);
     check(i, s.size, "parameter", I);
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::store);
-    // A store through an in<T> slot has already failed where it was written (W003, dsl/handles.hpp);
-    // writing through its const pointer here would only add a second error.
-    if constexpr (!std::is_const_v<std::remove_pointer_t<decltype(s.ptr)>>) s.ptr[i] = v;
+    s.ptr[i] = v;
   }
   template <int I, class T, dsl::atomic_op Op>
   void atomic(int t, int i, T v, T expected) const {
     const auto& s = detail::get<I>(*state->slots);
     check(i, s.size, "parameter", I);
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::atomic);
-    // An atomic update of an in<T> slot has already failed where it was written (W003).
-    if constexpr (std::is_const_v<std::remove_pointer_t<decltype(s.ptr)>>) return;
-    else atomic_at<Op>(s.ptr[i], v, expected);
-  }
-  template <dsl::atomic_op Op, class T>
-  static void atomic_at(T& element, T v, T expected) {
-    std::atomic_ref<T> ref(element);
+    std::atomic_ref<T> ref(s.ptr[i]);
     if constexpr (Op == dsl::atomic_op::add) {
       ref.fetch_add(v);
     } else if constexpr (Op == dsl::atomic_op::exchange) {

@@ -68,15 +68,11 @@ struct cuda_context {
   }
   template <int I, class T>
   __device__ void store(int i, T v) const {
-    auto* const p = detail::get<I>(slots).ptr;
-    // A store through an in<T> slot has already failed where it was written (W003); no second error.
-    if constexpr (!std::is_const_v<std::remove_pointer_t<decltype(p)>>) p[i] = v;
+    detail::get<I>(slots).ptr[i] = v;
   }
   template <int I, class T, dsl::atomic_op Op>
   __device__ void atomic(int i, T v, T expected) const {
-    auto* const p = detail::get<I>(slots).ptr;
-    // An atomic update of an in<T> slot has already failed where it was written (W003).
-    if constexpr (!std::is_const_v<std::remove_pointer_t<decltype(p)>>) atomic_update<Op>(p + i, v, expected);
+    atomic_update<Op>(detail::get<I>(slots).ptr + i, v, expected);
   }
   __device__ void sync() const { __syncthreads(); }
 

@@ -53,6 +53,15 @@ WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::
 
 }  // inline namespace WARDEN_RUNTIME_ABI
 
+// The names messages give a kernel's parameters: the user's, or p0, p1, ... where none was given.
+inline std::vector<std::string> parameter_names(std::span<const std::string_view> given) {
+  std::vector<std::string> names;
+  names.reserve(given.size());
+  for (std::size_t i = 0; i < given.size(); ++i)
+    names.push_back(given[i].empty() ? "p" + std::to_string(i) : std::string(given[i]));
+  return names;
+}
+
 // One argument of a launch as the checks read it. launch builds the list once per launch, from
 // the arguments and the parameters' kinds; E100, E101 and the facts of every other check read it.
 struct bound_argument {
@@ -67,7 +76,7 @@ struct bound_argument {
 // A launch as the checks see it.
 struct launch_request {
   std::string_view kernel;                        // the kernel's name
-  std::span<const std::string_view> param_names;  // by position; "" where the user gave none
+  std::span<const std::string_view> param_names;  // by position, one per argument; "" where the user gave none
   std::span<const bound_argument> arguments;      // by position
   const dsl::ir_builder* ir = nullptr;            // the kernel's description
   const obligation_list* obligations = nullptr;   // what its proof rests on

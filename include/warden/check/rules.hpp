@@ -14,27 +14,23 @@
 
 namespace warden::check {
 
-// The race and divergence rules: the rows of kind `race` in the table (diagnostic/table.hpp).
+// The race and divergence rules, and their names: the rows of kind `race` in the table
+// (diagnostic/table.hpp), after none.
 #define WARDEN_DETAIL_RULE_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(code, )
 #define WARDEN_DETAIL_RULE(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_OF, code)
-enum class rule : unsigned char { none, WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE) };
-
-constexpr const char* to_string(rule r) {
 #define WARDEN_DETAIL_RULE_NAME_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(#code, )
 #define WARDEN_DETAIL_RULE_NAME(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_NAME_OF, code)
-  constexpr const char* names[] = {"none", WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE_NAME)};
+enum class rule : unsigned char { none, WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE) };
+inline constexpr const char* rule_names[] = {"none", WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE_NAME)};
 #undef WARDEN_DETAIL_RULE_NAME
 #undef WARDEN_DETAIL_RULE_NAME_OF
-  return names[static_cast<int>(r)];
-}
-// How many values rule has, none included.
-#define WARDEN_DETAIL_RULE_ONE_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(+1)
-#define WARDEN_DETAIL_RULE_ONE(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_ONE_OF, code)
-inline constexpr int rule_count = 1 WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE_ONE);
-#undef WARDEN_DETAIL_RULE_ONE
-#undef WARDEN_DETAIL_RULE_ONE_OF
 #undef WARDEN_DETAIL_RULE
 #undef WARDEN_DETAIL_RULE_OF
+
+// How many values rule has, none included.
+inline constexpr int rule_count = static_cast<int>(sizeof(rule_names) / sizeof(rule_names[0]));
+
+constexpr const char* to_string(rule r) { return rule_names[static_cast<int>(r)]; }
 
 struct finding {
   rule code = rule::none;

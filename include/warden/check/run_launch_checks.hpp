@@ -18,14 +18,10 @@ namespace warden::check {
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
   const std::size_t arity = launch.arguments.size();
-  std::vector<std::string> names, kinds;
-  names.reserve(arity);
+  const std::vector<std::string> names = parameter_names(launch.param_names);
+  std::vector<std::string> kinds;
   kinds.reserve(arity);
-  for (std::size_t i = 0; i < arity; ++i) {
-    const std::string_view given = i < launch.param_names.size() ? launch.param_names[i] : std::string_view{};
-    names.push_back(given.empty() ? "p" + std::to_string(i) : std::string(given));
-    kinds.emplace_back(launch.arguments[i].kind);
-  }
+  for (const bound_argument& a : launch.arguments) kinds.emplace_back(a.kind);
 
   // E100: one buffer, two parameters, one of them writable.
   for (std::size_t a = 0; a < arity; ++a)

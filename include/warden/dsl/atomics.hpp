@@ -25,8 +25,13 @@ constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = 
                 WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::atomic_*",
                                           "an atomic update reads the element it updates, and an out<T> parameter "
                                           "may not be read; declare it atomic<T>"));
-  auto value = as_expr(std::forward<V>(v));
-  return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
+  // After a W003, no update (as for a plain store, dsl/handles.hpp): one error, not two.
+  if constexpr (!Mode::can_update_atomically && !Mode::can_store) {
+    return nothing_s{};
+  } else {
+    auto value = as_expr(std::forward<V>(v));
+    return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
+  }
 }
 // The element type of an atomic update's target.
 template <class Target>

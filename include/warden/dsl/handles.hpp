@@ -48,8 +48,14 @@ struct element : expr_node {
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     static_assert(!atomic_only, WARDEN_W040_KERNEL_MESSAGE);
     static_assert(atomic_only || Mode::can_store, WARDEN_W003_KERNEL_MESSAGE);
-    auto value = as_expr(std::forward<V>(v));
-    return store_s<I, T, Idx, decltype(value)>{{}, index, value};
+    // After a W003, no store: the backends would only add an error of their own (a write through
+    // the in<T> slot's const pointer), burying the diagnostic.
+    if constexpr (!atomic_only && !Mode::can_store) {
+      return nothing_s{};
+    } else {
+      auto value = as_expr(std::forward<V>(v));
+      return store_s<I, T, Idx, decltype(value)>{{}, index, value};
+    }
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const element& other) const { return *this = other.as_load(); }
 
