@@ -10,7 +10,6 @@ namespace {
 
 bool run(int n) {
   namespace w = warden;
-  constexpr int t = examples::matmul_tile;
   const std::size_t size = static_cast<std::size_t>(n) * n;
   std::vector<float> a(size), b(size);
   for (std::size_t i = 0; i < size; ++i) {
@@ -19,7 +18,7 @@ bool run(int n) {
   }
   w::device_buffer<float> da = w::to_device(a), db = w::to_device(b);
   w::device_buffer<float> dc(size);
-  w::launch(examples::matmul, w::grid((n + t - 1) / t, (n + t - 1) / t), da, db, dc, n);
+  w::launch(examples::matmul, w::grid_for(n, n), da, db, dc, n);  // a thread per element of C
   const std::vector<float> c = w::to_host(dc);
 
   double max_error = 0;

@@ -9,12 +9,11 @@ namespace {
 
 bool run(int rows, int cols) {
   namespace w = warden;
-  constexpr int b = examples::transpose_tile;
   std::vector<float> in(static_cast<std::size_t>(rows) * cols);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 1000) - 500.f;
   w::device_buffer<float> din = w::to_device(in);
   w::device_buffer<float> dout(in.size());
-  w::launch(examples::transpose, w::grid((cols + b - 1) / b, (rows + b - 1) / b), din, dout, rows, cols);
+  w::launch(examples::transpose, w::grid_for(cols, rows), din, dout, rows, cols);  // a thread per element
   const std::vector<float> out = w::to_host(dout);
 
   std::size_t wrong = 0;

@@ -50,6 +50,18 @@
 #endif
 #endif
 
+// WARDEN_SHARED_POISON: the cpu backend fills each shared tile with a poison pattern (all bits
+// set: NaN for floating point, -1 or the maximum for integers) and a load of an element no thread
+// of the block has stored throws uninitialised_read_error (E108). Off, tiles start zeroed, as
+// before. On by default in debug builds (no NDEBUG).
+#if !defined(WARDEN_SHARED_POISON)
+#if defined(NDEBUG)
+#define WARDEN_SHARED_POISON 0
+#else
+#define WARDEN_SHARED_POISON 1
+#endif
+#endif
+
 // WARDEN_SYNC_LAUNCHES: wait for every kernel launch to finish, so that an error the kernel hits
 // while running is reported as a cuda_error naming that kernel, not by a later call. On by default
 // in debug builds; release builds see such errors at the next synchronising call.

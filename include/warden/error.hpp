@@ -113,6 +113,15 @@ class fact_error : public coded_error<diagnostic::code::E107> {
   using coded_error::coded_error;
 };
 
+// E108: a load of a shared-tile element that no thread of the block has stored. Raised by the cpu
+// backend at the load, in builds with WARDEN_SHARED_POISON (debug builds), where tiles start
+// filled with a poison pattern instead of zeros that would hide the bug (on a GPU the element
+// holds whatever the last block left there).
+class uninitialised_read_error : public coded_error<diagnostic::code::E108> {
+ public:
+  using coded_error::coded_error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

@@ -13,10 +13,10 @@ using bins_param = w::out<int>;
 using bins_param = w::atomic<int>;
 #endif
 
-inline constexpr auto count = w::kernel<w::block<64>, w::in<int>, bins_param>([](auto k, auto in, auto bins) {
+WARDEN_KERNEL(count, w::kernel<w::block<64>, w::in<int>, bins_param>([](auto k, auto in, auto bins) {
   auto i = k.global_id();
   return w::when(i < in.size(), w::atomic_add(bins[in[i] & 15], 1));
-});
+}));
 
 int main() {
   auto in = w::to_device(std::vector<int>(64, 3));

@@ -2,6 +2,8 @@
 // would let memory accesses slip past the race checker; call() takes stateless functions only.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
 #ifdef WARDEN_DEFECT
@@ -15,9 +17,12 @@ struct scaled {
 };
 #endif
 
-inline constexpr auto twice = w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+WARDEN_KERNEL(twice, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
   auto i = k.global_id();
   return w::when(i < in.size(), out[i] = w::call(scaled{}, in[i]));
-});
+}));
 
-int main() { return twice.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(twice);
+  return twice.describe().accesses.empty() ? 1 : 0;
+}

@@ -7,7 +7,7 @@
 
 namespace w = warden;
 
-inline constexpr auto pitched_copy = w::kernel<w::block<16, 16>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
+WARDEN_KERNEL(pitched_copy, w::kernel<w::block<16, 16>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
     [](auto k, auto src, auto dst, auto width, auto height, auto pitch) {
       auto x = k.global_id();
       auto y = k.global_id_y();
@@ -16,7 +16,7 @@ inline constexpr auto pitched_copy = w::kernel<w::block<16, 16>, w::in<int>, w::
 #else
       return w::given(pitch >= width, w::when(x < width && y < height, dst[pitch * y + x] = src[pitch * y + x]));
 #endif
-    });
+    }));
 
 int main() {
   auto src = w::to_device(std::vector<int>(64 * 20, 1));

@@ -4,9 +4,11 @@
 // unrolls the loop of 6 levels and compares every pair of levels. The twin has the barrier.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto tree = w::kernel<w::block<64>, w::inout<int>>([](auto k, auto a) {
+WARDEN_KERNEL(tree, w::kernel<w::block<64>, w::inout<int>>([](auto k, auto a) {
   auto t = k.thread_id();
   auto b = k.block_id();
   return w::for_range(k, 0, 6, [&](auto, auto e) {
@@ -17,6 +19,9 @@ inline constexpr auto tree = w::kernel<w::block<64>, w::inout<int>>([](auto k, a
     return w::seq(w::when(t < half, a[b * 64 + t] = a[b * 64 + t] + a[b * 64 + t + half]), w::sync());
 #endif
   });
-});
+}));
 
-int main() { return tree.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(tree);
+  return tree.describe().accesses.empty() ? 1 : 0;
+}

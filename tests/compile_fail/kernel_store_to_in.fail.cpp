@@ -12,10 +12,10 @@ using data_param = w::in<float>;
 using data_param = w::inout<float>;
 #endif
 
-inline constexpr auto scale = w::kernel<w::block<128>, data_param>([](auto k, auto data) {
+WARDEN_KERNEL(scale, w::kernel<w::block<128>, data_param>([](auto k, auto data) {
   auto i = k.global_id();
   return w::when(i < data.size(), data[i] = data[i] * 2.f);
-});
+}));
 
 int main() {
   auto data = w::to_device(std::vector<float>(128, 1.f));

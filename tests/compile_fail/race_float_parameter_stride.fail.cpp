@@ -3,6 +3,8 @@
 // value is no integer symbol to the checker; as an int, the same kernel is proved.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
 #ifdef WARDEN_DEFECT
@@ -11,10 +13,13 @@ using width = w::value<float>;
 using width = w::value<int>;
 #endif
 
-inline constexpr auto windows = w::kernel<w::block<4>, w::out<int>, width>([](auto k, auto out, auto p) {
+WARDEN_KERNEL(windows, w::kernel<w::block<4>, w::out<int>, width>([](auto k, auto out, auto p) {
   auto t = k.thread_id();
   auto b = k.block_id();
   return w::when(t < p && b * p + t < out.size(), out[b * p + t] = 1);
-});
+}));
 
-int main() { return windows.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(windows);
+  return windows.describe().accesses.empty() ? 1 : 0;
+}

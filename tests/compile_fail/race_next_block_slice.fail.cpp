@@ -1,9 +1,11 @@
 // W011: block b reads the first element of block b + 1's slice of an inout buffer; sync() does not order blocks.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto rotate = w::kernel<w::block<64>, w::inout<float>>([](auto k, auto a) {
+WARDEN_KERNEL(rotate, w::kernel<w::block<64>, w::inout<float>>([](auto k, auto a) {
   auto i = k.global_id();
   auto t = k.thread_id();
   auto base = k.block_id() * 64;
@@ -15,6 +17,9 @@ inline constexpr auto rotate = w::kernel<w::block<64>, w::inout<float>>([](auto 
     return w::seq(w::when(i < a.size(), v = a[base + (63 - t)]), w::sync(), w::when(i < a.size(), a[i] = v));
 #endif
   });
-});
+}));
 
-int main() { return rotate.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(rotate);
+  return rotate.describe().accesses.empty() ? 1 : 0;
+}

@@ -5,9 +5,11 @@
 // and accepted with that launch obligation, which launch checks: tests/unit/soundness_test.cpp.)
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto reverse_chunks = w::kernel<w::block<32>, w::out<int>>([](auto k, auto out) {
+WARDEN_KERNEL(reverse_chunks, w::kernel<w::block<32>, w::out<int>>([](auto k, auto out) {
   auto t = k.thread_id();
   auto b = k.block_id();
   return w::for_range(k, 0, 4, [&](auto, auto i) {
@@ -17,6 +19,9 @@ inline constexpr auto reverse_chunks = w::kernel<w::block<32>, w::out<int>>([](a
     return w::when(t + 32 * (3 - i) < 100, out[b * 100 + (3 - i) * 32 + t] = 1);  // the chunk it stores
 #endif
   });
-});
+}));
 
-int main() { return reverse_chunks.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(reverse_chunks);
+  return reverse_chunks.describe().accesses.empty() ? 1 : 0;
+}

@@ -3,9 +3,11 @@
 // loop bound `j < cols` is what keeps every row inside its own window.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto scale_rows = w::kernel<w::block<64>, w::in<float>, w::out<float>, w::value<int>>(
+WARDEN_KERNEL(scale_rows, w::kernel<w::block<64>, w::in<float>, w::out<float>, w::value<int>>(
     [](auto k, auto in, auto out, auto cols) {
       auto t = k.thread_id();
       auto b = k.block_id();
@@ -15,6 +17,9 @@ inline constexpr auto scale_rows = w::kernel<w::block<64>, w::in<float>, w::out<
       auto end = cols;
 #endif
       return w::for_range(k, t, end, 64, [&](auto, auto j) { return out[b * cols + j] = in[b * cols + j] * 2.f; });
-    });
+    }));
 
-int main() { return scale_rows.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(scale_rows);
+  return scale_rows.describe().accesses.empty() ? 1 : 0;
+}

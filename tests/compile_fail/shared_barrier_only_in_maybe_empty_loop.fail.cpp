@@ -3,9 +3,11 @@
 // trip count of 4, so its barriers run and order the store before the loop against the load after.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto staged = w::kernel<w::block<64>, w::in<float>, w::inout<float>, w::value<int>>(
+WARDEN_KERNEL(staged, w::kernel<w::block<64>, w::in<float>, w::inout<float>, w::value<int>>(
     [](auto k, auto in, auto out, [[maybe_unused]] auto n) {
       return w::shared<float, 64>(k, [&](auto k, auto stage) {
         auto t = k.thread_id();
@@ -18,6 +20,9 @@ inline constexpr auto staged = w::kernel<w::block<64>, w::in<float>, w::inout<fl
         return w::seq(stage[t] = in[g], w::for_range(k, 0, trips, [&](auto, auto) { return w::seq(w::sync(), out[g] = out[g] + 1.f); }),
                       out[g] = out[g] + stage[63 - t]);
       });
-    });
+    }));
 
-int main() { return staged.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(staged);
+  return staged.describe().accesses.empty() ? 1 : 0;
+}

@@ -4,9 +4,11 @@
 // the same count, so the loop's trip count is uniform and its barriers are reached by all (W030).
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto rounds = w::kernel<w::block<64>, w::in<int>, w::inout<int>>([](auto k, auto counts, auto a) {
+WARDEN_KERNEL(rounds, w::kernel<w::block<64>, w::in<int>, w::inout<int>>([](auto k, auto counts, auto a) {
   return w::shared<int, 64>(k, [&](auto k, auto tile) {
     return w::shared<int, 1>(k, [&](auto k, auto count) {
       auto t = k.thread_id();
@@ -22,6 +24,9 @@ inline constexpr auto rounds = w::kernel<w::block<64>, w::in<int>, w::inout<int>
                     }));
     });
   });
-});
+}));
 
-int main() { return rounds.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(rounds);
+  return rounds.describe().accesses.empty() ? 1 : 0;
+}

@@ -1,9 +1,11 @@
 // W022: a shared load before any store to the tile.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto copy = w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+WARDEN_KERNEL(copy, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
   return w::shared<float, 64>(k, [&](auto k, auto tile) {
     auto t = k.thread_id();
     auto i = k.global_id();
@@ -13,6 +15,9 @@ inline constexpr auto copy = w::kernel<w::block<64>, w::in<float>, w::out<float>
     return w::seq(tile[t] = in[i], out[i] = tile[t]);
 #endif
   });
-});
+}));
 
-int main() { return copy.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(copy);
+  return copy.describe().accesses.empty() ? 1 : 0;
+}

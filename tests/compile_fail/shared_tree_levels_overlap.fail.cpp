@@ -7,7 +7,7 @@
 
 namespace w = warden;
 
-inline constexpr auto tree = w::kernel<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(
+WARDEN_KERNEL(tree, w::kernel<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(
     [](auto k, auto in, auto out, auto levels) {
       return w::shared<int, 256>(k, [&](auto k, auto tile) {
         auto t = k.thread_id();
@@ -24,7 +24,7 @@ inline constexpr auto tree = w::kernel<w::block<256>, w::in<int>, w::out<int>, w
                       }),
                       w::when(t == 0, out[k.block_id()] = tile[0]));
       });
-    });
+    }));
 
 int main() {
   auto in = w::to_device(std::vector<int>(256, 1));

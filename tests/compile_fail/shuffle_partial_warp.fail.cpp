@@ -2,6 +2,8 @@
 // waits for 32.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
 #ifdef WARDEN_DEFECT
@@ -10,9 +12,12 @@ using shape = w::block<48>;
 using shape = w::block<64>;
 #endif
 
-inline constexpr auto rotate = w::kernel<shape, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+WARDEN_KERNEL(rotate, w::kernel<shape, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
   auto i = k.global_id();
   return w::shuffle_xor(k, in[i], 1, [&](auto, auto partner) { return out[i] = partner; });
-});
+}));
 
-int main() { return rotate.describe().shuffles.size() == 1 ? 0 : 1; }
+int main() {
+  warden_case::launch_case(rotate);
+  return rotate.describe().shuffles.size() == 1 ? 0 : 1;
+}

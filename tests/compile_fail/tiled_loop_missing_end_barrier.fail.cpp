@@ -1,9 +1,11 @@
 // W021: a loop over tiles without the end-of-iteration barrier: the next iteration overwrites the tile while others still read it.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto tiles = w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+WARDEN_KERNEL(tiles, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
   return w::shared<float, 32>(k, [&](auto k, auto tile) {
     auto t = k.thread_id();
     return w::local(k, 0.f, [&](auto k, auto sum) {
@@ -17,6 +19,9 @@ inline constexpr auto tiles = w::kernel<w::block<32>, w::in<float>, w::out<float
                     out[t] = sum);
     });
   });
-});
+}));
 
-int main() { return tiles.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(tiles);
+  return tiles.describe().accesses.empty() ? 1 : 0;
+}

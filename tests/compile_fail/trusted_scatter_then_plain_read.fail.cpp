@@ -3,16 +3,20 @@
 // storing the element this thread reads. The twin reads the input x back instead.
 #include <warden/warden.hpp>
 
+#include "support/launch_case.hpp"
+
 namespace w = warden;
 
-inline constexpr auto scatter =
-    w::kernel<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>([](auto k, auto perm, auto x, auto y, auto z) {
+WARDEN_KERNEL(scatter, w::kernel<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>([](auto k, auto perm, auto x, auto y, auto z) {
       auto i = k.global_id();
 #ifdef WARDEN_DEFECT
       return w::when(i < x.size(), w::seq(w::trusted(y[perm[i] % y.size()] = x[i]), z[i] = 2 * y[i]));
 #else
       return w::when(i < x.size(), w::seq(w::trusted(y[perm[i] % y.size()] = x[i]), z[i] = 2 * x[i]));
 #endif
-    });
+    }));
 
-int main() { return scatter.describe().accesses.empty() ? 1 : 0; }
+int main() {
+  warden_case::launch_case(scatter);
+  return scatter.describe().accesses.empty() ? 1 : 0;
+}

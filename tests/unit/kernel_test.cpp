@@ -230,6 +230,39 @@ TEST_CASE("a padded 2-D tile on a 2-D grid: transpose, with partial edge tiles",
     for (int c = 0; c < n; ++c) REQUIRE(out[c * n + r] == in[r * n + c]);
 }
 
+// grid_for with one extent per block dimension covers the block's shape (issue 16, item 5); a 1-D
+// grid_for(n) on a 2-D block used to cover x only, silently, and is now refused (E102).
+TEST_CASE("grid_for(nx, ny) covers a 2-D block's shape; grid_for(n) on it is refused", "[kernel][grid]") {
+  const int n = 40;
+  std::vector<float> in(n * n);
+  for (int i = 0; i < n * n; ++i) in[i] = static_cast<float>(i);
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(n * n);
+  w::launch(transpose_k, w::grid_for(n, n), din, dout, n);
+  const auto out = w::to_host(dout);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) REQUIRE(out[c * n + r] == in[r * n + c]);
+
+  try {
+    w::launch(w::on_cpu, transpose_k, w::grid_for(n * n), din, dout, n);
+    FAIL("grid_for(n) on a 16x16 block launched");
+  } catch (const w::grid_error& e) {
+    const std::string what = e.what();
+    CHECK(what.rfind("E102", 0) == 0);
+    CHECK(what.find("grid_for(1600) covers x only, but the block is 16x16") != std::string::npos);
+    CHECK(what.find("grid_for(nx, ny)") != std::string::npos);
+  }
+  // A 3-D extent list on a 2-D block is fine (nz threads along z, one per block); each extent is
+  // checked against CUDA's limits like a grid's.
+  CHECK(w::launch_config({17ULL, 33ULL, 2ULL}).blocks<w::block<16, 16>>().x == 2);
+  CHECK(w::grid_for(17, 33, 2).blocks<w::block<16, 16>>().y == 3);
+  CHECK(w::grid_for(17, 33, 2).blocks<w::block<16, 16>>().z == 2);
+  CHECK(w::grid_for(100).blocks<w::block<32>>().x == 4);
+  CHECK(w::grid_for(100, 3).blocks<w::block<32>>().y == 3);
+  CHECK_THROWS_AS((w::grid_for(10, 10).blocks<w::block<8, 8, 2>>()), w::grid_error);
+  CHECK_THROWS_AS((w::grid_for(10, std::size_t{1} << 30).blocks<w::block<8, 8>>()), w::grid_error);  // above 65535 blocks in y
+}
+
 WARDEN_KERNEL(atomics_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>, w::atomic<int>, w::atomic<int>>(
                              [](auto k, auto in, auto histogram, auto lowest, auto highest) {
                                auto i = k.global_id();

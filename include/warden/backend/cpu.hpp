@@ -9,11 +9,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "../config.hpp"
 #include "../dsl/stmt.hpp"
 #include "../error.hpp"
 #include "recording.hpp"
@@ -127,6 +129,16 @@ struct cpu_scope : Parent {
       if (!seen && this->state->record != nullptr)
         this->state->record->uninitialised_load(
             {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, dsl::access_kind::load});
+#if WARDEN_SHARED_POISON
+      // Never stored by any thread of the block: the poison would flow on silently (a recording
+      // has just reported it, and reports, not throws, are what w::record is for).
+      if (written[i] == 0 && this->state->record == nullptr)
+        throw uninitialised_read_error(
+            this->state->kernel_name,
+            "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) + " loads tile" +
+                std::to_string(L) + " element " + std::to_string(i) +
+                ", which no thread of the block has stored (cpu backend; shared tiles start poisoned in debug builds)");
+#endif
       return data[i];
     } else {
       return Parent::template tile_load<L2, U>(t, i);
@@ -334,6 +346,10 @@ template <class Ctx, int L, class T, int R, int C, int P, class Body>
 void exec(const Ctx& ctx, const dsl::shared_s<L, T, R, C, P, Body>& s, const active_threads& active) {
   constexpr int n = dsl::shared_s<L, T, R, C, P, Body>::elements;
   std::unique_ptr<T[]> tile(new T[n]());
+#if WARDEN_SHARED_POISON
+  // All bits set: NaN, -1, the maximum; what a missed store leaves behind is visible, not zero.
+  if constexpr (std::is_trivially_copyable_v<T> && !std::is_same_v<T, bool>) std::memset(static_cast<void*>(tile.get()), 0xff, sizeof(T) * n);
+#endif
   std::unique_ptr<unsigned char[]> written(new unsigned char[n]());
   std::unique_ptr<int[]> written_by(new int[2 * n]());
   exec(scope<L, T, 2>(ctx, tile.get(), n, written.get(), written_by.get()), s.body, active);

@@ -1,6 +1,8 @@
 #pragma once
-// A finding in the user's terms: the buffer (kind#position for a parameter, tileL for a shared
-// tile), the accesses with their index expressions, and what meets where. Built in constant
+// A finding in the user's terms: the buffer, the accesses with their index expressions, and what
+// meets where. Buffers, tiles, scope variables and thread indices carry the names the kernel's
+// source gives them (check/source_names.hpp: a WARDEN_KERNEL); without a source, kind#position
+// for a parameter (in#0), tile<id>, i<level>, local<level>. Built in constant
 // evaluation, so the kernel's diagnostic can carry it.
 
 #include <array>
@@ -8,6 +10,7 @@
 
 #include "../detail/text_buffer.hpp"
 #include "rules.hpp"
+#include "source_names.hpp"
 
 namespace warden::check {
 
@@ -15,22 +18,27 @@ template <std::size_t N>
 struct explainer {
   const ir_builder& ir;
   const std::array<std::string_view, N>& kinds;  // in, out, inout, atomic, value per parameter
+  const source_names<N>& names;                   // the user's names, where the source gave them
 
   constexpr void name(detail::text_buffer& out, int i) const {
+    if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
+      out << names.params[static_cast<std::size_t>(i)];
+      return;
+    }
     if (i >= 0 && static_cast<std::size_t>(i) < N) out << kinds[static_cast<std::size_t>(i)];
     else out << 'p';
     out << '#' << i;
   }
   constexpr void buffer(detail::text_buffer& out, const dsl::ir_access& a) const {
     if (a.memory == dsl::memory_kind::global) name(out, a.target);
-    else out << "tile" << a.target;
+    else dsl::render_tile(out, a.target, &names.user);
   }
   // An expression, cut to `expression_budget` characters (its head kept, "..." marking the cut),
   // so that the reason after the indices always fits: two long indices used to fill the text.
   static constexpr int expression_budget = 64;
   constexpr void expr(detail::text_buffer& out, int id) const {
     detail::text_buffer whole;
-    dsl::render_to(whole, ir, id, [&](detail::text_buffer& b, int i) { name(b, i); });
+    dsl::render_to(whole, ir, id, [&](detail::text_buffer& b, int i) { name(b, i); }, &names.user);
     const std::string_view text = whole.view();
     if (static_cast<int>(text.size()) <= expression_budget) {
       out << text;
@@ -55,7 +63,11 @@ struct explainer {
       out << ']';
     }
   }
-  constexpr void loop(detail::text_buffer& out, int l) const { out << "loop i" << ir.loops[static_cast<std::size_t>(l)].level; }
+  constexpr void loop(detail::text_buffer& out, int l) const {
+    out << "loop ";
+    if (!names.user.loop(l).empty()) out << names.user.loop(l);
+    else out << 'i' << ir.loops[static_cast<std::size_t>(l)].level;
+  }
 
   constexpr detail::text_buffer explain(const finding& f) const {
     detail::text_buffer out;
@@ -138,8 +150,9 @@ struct explainer {
 };
 
 template <std::size_t N>
-constexpr detail::text_buffer explain(const ir_builder& ir, const std::array<std::string_view, N>& kinds, const finding& f) {
-  return explainer<N>{ir, kinds}.explain(f);
+constexpr detail::text_buffer explain(const ir_builder& ir, const std::array<std::string_view, N>& kinds, const finding& f,
+                                      const source_names<N>& names = {}) {
+  return explainer<N>{ir, kinds, names}.explain(f);
 }
 
 }  // namespace warden::check

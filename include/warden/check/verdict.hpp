@@ -10,6 +10,7 @@
 #include "diagnostic.hpp"
 #include "explain.hpp"
 #include "rules.hpp"
+#include "source_names.hpp"
 #include "../dsl/program.hpp"
 
 namespace warden {
@@ -17,7 +18,7 @@ namespace warden {
 namespace check {
 // The checker's verdict on a kernel: the first finding of analyse() and its explanation.
 template <class K>
-constexpr verdict verdict_of(const K& kernel) {
+constexpr verdict verdict_of(const K& kernel, std::string_view source = {}) {
   const auto& def = definition_of(kernel);
   using D = std::remove_cvref_t<decltype(def)>;
   const dsl::ir_builder ir = def.describe();
@@ -32,13 +33,17 @@ constexpr verdict verdict_of(const K& kernel) {
         kinds[static_cast<std::size_t>(a.target)] == "atomic")
       return {};
   const finding f = analyse(ir, shape);
-  return {f, explain(ir, kinds, f)};
+  if (f.code == rule::none) return {f, {}};
+  // A WARDEN_KERNEL's handle carries its source too.
+  if constexpr (requires { typename K::holder; })
+    if (source.empty()) source = kernel_source_of<typename K::holder>::text;
+  return {f, explain(ir, kinds, f, names_from_source<D::arity>(source, ir))};
 }
 
 // The verdict on the kernel whose body has type F (a lambda without captures, so F{} is its body).
 template <class Block, class F, class... Params>
 struct verdict_on_body {
-  static constexpr verdict value = verdict_of(dsl::build_kernel<Block, Params...>(F{}));
+  static constexpr verdict value = verdict_of(dsl::build_kernel<Block, Params...>(F{}), kernel_source_of<F>::text);
 };
 }  // namespace check
 

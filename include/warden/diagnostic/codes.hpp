@@ -13,7 +13,7 @@ namespace warden::diagnostic {
 enum class code : unsigned char { WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR) };
 #undef WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR
 
-enum class kind : unsigned char { type, race, launch };
+enum class kind : unsigned char { type, race, launch, run };
 
 // One row of the table.
 struct entry {

@@ -12,7 +12,8 @@
 // Columns: code, kind, identifier, short name, rule, fix, raised by.
 //   kind   type   - a compile-time rule of the types (access modes, spaces), at the offending call;
 //          race   - the race and divergence checker, where the kernel is defined;
-//          launch - checked at run time before anything runs (or memory is allocated); an exception.
+//          launch - checked at run time before anything runs (or memory is allocated); an exception;
+//          run    - found while the kernel runs, at the access (the cpu backend); an exception.
 
 // clang-format off
 #define WARDEN_DIAGNOSTIC_W001 (W001, type, host_deref_device, "host-deref-device", \
@@ -43,6 +44,10 @@
   "`w::given(fact, ...)` with a fact that reads what the launch does not fix (thread ids, loaded data, locals, loop variables, floating-point values)", \
   "state facts over integral value<T> parameters, sizes, block and grid extents and constants; use when(...) for a condition on threads or data", \
   "`w::given`")
+#define WARDEN_DIAGNOSTIC_W008 (W008, type, narrowing_store, "narrowing-store", \
+  "a floating-point value stored into an integral element (a buffer, tile, local or atomic of an integer type), which C++ would truncate silently", \
+  "convert it explicitly with w::convert<T>(value), after rounding it if that is what you mean (w::floor, w::ceil)", \
+  "stores and atomics in kernels")
 #define WARDEN_DIAGNOSTIC_W010 (W010, race, global_write_write_race, "write-write-race", \
   "two threads of the grid may store to one element", \
   "give each thread its own index (guard it), or use atomic<T>", \
@@ -111,13 +116,17 @@
   "a fact the kernel states with `w::given(...)` is false, or cannot be computed, for this launch's values", \
   "launch with values for which the fact holds", \
   "`fact_error`")
+#define WARDEN_DIAGNOSTIC_E108 (E108, run, uninitialised_shared_read, "uninitialised-shared-read", \
+  "a thread loads a shared-tile element that no thread of its block has stored (cpu backend, debug builds, where tiles start poisoned; under trusted(...), where the checker's W022 does not look)", \
+  "store the element before the load, with sync() between when another thread stores it", \
+  "`uninitialised_read_error`, at the load (cpu backend)")
 // clang-format on
 
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
-  X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W010) X(W011) X(W012) X(W020) \
+  X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W010) X(W011) X(W012) X(W020) \
   X(W021) X(W022) X(W030) X(W031) X(W040) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
-  X(E106) X(E107)
+  X(E106) X(E107) X(E108)
 
 // ---- reading a row ---------------------------------------------------------------------------
 #define WARDEN_DETAIL_DIAGNOSTIC_APPLY(macro, row) macro row
@@ -139,3 +148,4 @@
 #define WARDEN_DETAIL_DIAGNOSTIC_IF_type(...)
 #define WARDEN_DETAIL_DIAGNOSTIC_IF_race(...) __VA_ARGS__
 #define WARDEN_DETAIL_DIAGNOSTIC_IF_launch(...)
+#define WARDEN_DETAIL_DIAGNOSTIC_IF_run(...)

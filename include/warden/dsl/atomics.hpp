@@ -30,6 +30,7 @@ constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = 
     return nothing_s{};
   } else {
     auto value = as_expr(std::forward<V>(v));
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
     return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
   }
 }

@@ -217,6 +217,15 @@ struct type_probe {
 template <class E>
 using value_type_of = std::remove_cvref_t<decltype(std::declval<const E&>().eval(std::declval<const type_probe&>()))>;
 
+// Whether storing expression E into an element of type To drops a fraction, as C++'s implicit
+// conversion does without a word (W008 at the store; w::convert<To>(e) says it is meant).
+template <class To, class E>
+inline constexpr bool narrowing_store = std::is_integral_v<To> && std::is_floating_point_v<value_type_of<E>>;
+#define WARDEN_W008_KERNEL_MESSAGE(entity)                                                                  \
+  WARDEN_DIAGNOSTIC_MESSAGE(W008, entity,                                                                  \
+                            "a floating-point value stored into an integral element would be truncated; " \
+                            "write w::convert<T>(value) to convert it on purpose")
+
 // The type an operator computes in (C++'s usual arithmetic conversions; a shift: its promoted left
 // operand; && and ||: bool), and how many bits of unsigned arithmetic that is (0: none).
 template <class Op, class L, class R>
@@ -456,6 +465,27 @@ constexpr WARDEN_HOST_DEVICE auto call(F f, A&&... args) {
                                           "functions: pass the state as arguments"));
   return dsl::call_e<F, decltype(dsl::as_expr(std::forward<A>(args)))...>{
       {}, f, detail::make_pack(dsl::as_expr(std::forward<A>(args))...)};
+}
+
+namespace dsl {
+// The explicit conversion behind w::convert<T>: C++'s static_cast, a function of its operand.
+template <class T>
+struct convert_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class U>
+  constexpr WARDEN_HOST_DEVICE T operator()(U u) const {
+    return static_cast<T>(u);
+  }
+};
+}  // namespace dsl
+
+// convert<T>(e): e converted to T as static_cast<T> does (a float to an integer drops its
+// fraction). The explicit form a narrowing store asks for (W008). Like every call, the checker
+// treats its result as data: an index written with it is W012.
+template <class T, dsl::operand A>
+  requires std::is_arithmetic_v<T>
+constexpr WARDEN_HOST_DEVICE auto convert(A&& a) {
+  return call(dsl::convert_fn<T>{}, std::forward<A>(a));
 }
 
 // select(c, x, y): the kernel language's `c ? x : y`, per thread; only the chosen side is

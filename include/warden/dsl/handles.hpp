@@ -54,6 +54,7 @@ struct element : expr_node {
       return nothing_s{};
     } else {
       auto value = as_expr(std::forward<V>(v));
+      static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::kernel"));
       return store_s<I, T, Idx, decltype(value)>{{}, index, value};
     }
   }
@@ -104,6 +105,7 @@ struct tile_element : expr_node {
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::shared"));
     return tile_store_s<L, T, Stride, Row, Col, decltype(value)>{{}, row, col, value};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const tile_element& other) const { return *this = other.as_load(); }
@@ -143,6 +145,7 @@ struct local_handle : var_e<L, T, false> {
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::local"));
     return assign_s<L, T, void, decltype(value)>{{}, value};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const local_handle& other) const {
@@ -152,6 +155,7 @@ struct local_handle : var_e<L, T, false> {
   template <operand V>                                                           \
   constexpr WARDEN_HOST_DEVICE auto operator symbol(V&& v) const {               \
     auto value = as_expr(std::forward<V>(v));                                    \
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::local")); \
     return assign_s<L, T, op::name, decltype(value)>{{}, value};                 \
   }
   WARDEN_DSL_LOCAL_COMPOUND(+=, add)

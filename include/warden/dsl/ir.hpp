@@ -270,16 +270,49 @@ constexpr const char* symbol(ir_op op) {
   }
 }
 
-// Writes expression `id` as C++-like text. `name(out, i)` writes the name of parameter i.
+// The names the user gave a kernel's scopes, by the ir_builder's ids (check/source_names.hpp reads
+// them from a WARDEN_KERNEL's source). An empty name keeps the default: i<level> for a loop
+// variable, tile<id> for a tile, local<level> for a local, thread_id.x and kin for the indices.
+struct user_names {
+  static constexpr int max_loops = 64, max_tiles = 32, max_levels = 32;
+  std::string_view loops[max_loops]{};    // by loop id
+  std::string_view tiles[max_tiles]{};    // by tile id
+  std::string_view locals[max_levels]{};  // by level
+  std::string_view indices[6][3]{};       // an alias (`auto i = k.global_id();`) by ir_op - thread_id, and dimension
+
+  static constexpr std::string_view pick(const std::string_view* names, int count, int i) {
+    return i >= 0 && i < count ? names[i] : std::string_view{};
+  }
+  constexpr std::string_view loop(int id) const { return pick(loops, max_loops, id); }
+  constexpr std::string_view tile(int id) const { return pick(tiles, max_tiles, id); }
+  constexpr std::string_view local(int level) const { return pick(locals, max_levels, level); }
+};
+
+// A tile as the user named it, or tile<id>.
+constexpr void render_tile(detail::text_buffer& out, int id, const user_names* user) {
+  if (user != nullptr && !user->tile(id).empty()) out << user->tile(id);
+  else out << "tile" << id;
+}
+
+// Writes expression `id` as C++-like text. `name(out, i)` writes the name of parameter i; `user`,
+// where given, names scope variables, tiles and thread indices.
 template <class Namer>
-constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id, const Namer& name) {
+constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id, const Namer& name,
+                         const user_names* user = nullptr) {
   if (id < 0) {
     out << '?';
     return;
   }
   const ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   const char dims[] = "xyz";
-  auto dim = [&](const char* what) { out << what << '.' << dims[e.value % 3]; };
+  auto dim = [&](const char* what) {
+    const int op = static_cast<int>(e.op) - static_cast<int>(ir_op::thread_id);
+    if (user != nullptr && op >= 0 && op < 6 && !user->indices[op][e.value % 3].empty()) {
+      out << user->indices[op][e.value % 3];
+      return;
+    }
+    out << what << '.' << dims[e.value % 3];
+  };
   switch (e.op) {
     case ir_op::constant: out << e.value; return;
     case ir_op::thread_id: dim("thread_id"); return;
@@ -290,50 +323,54 @@ constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id,
     case ir_op::param_value: name(out, static_cast<int>(e.value)); return;
     case ir_op::param_size: name(out, static_cast<int>(e.value)); out << ".size()"; return;
     case ir_op::loop_var:
-      out << 'i' << (e.value >= 0 ? ir.loops[static_cast<std::size_t>(e.value)].level : -1);
+      if (user != nullptr && !user->loop(static_cast<int>(e.value)).empty()) out << user->loop(static_cast<int>(e.value));
+      else out << 'i' << (e.value >= 0 ? ir.loops[static_cast<std::size_t>(e.value)].level : -1);
       return;
-    case ir_op::local_var: out << "local" << e.value; return;
+    case ir_op::local_var:
+      if (user != nullptr && !user->local(static_cast<int>(e.value)).empty()) out << user->local(static_cast<int>(e.value));
+      else out << "local" << e.value;
+      return;
     case ir_op::load:
     case ir_op::tile_load: {
       const ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
       if (a.memory == memory_kind::global) name(out, a.target);
-      else out << "tile" << a.target;
+      else render_tile(out, a.target, user);
       if (a.column >= 0) {
         out << '(';
-        render_to(out, ir, a.index, name);
+        render_to(out, ir, a.index, name, user);
         out << ", ";
-        render_to(out, ir, a.column, name);
+        render_to(out, ir, a.column, name, user);
         out << ')';
       } else {
         out << '[';
-        render_to(out, ir, a.index, name);
+        render_to(out, ir, a.index, name, user);
         out << ']';
       }
       return;
     }
-    case ir_op::call: out << "f("; render_to(out, ir, e.a, name); out << ", ...)"; return;
+    case ir_op::call: out << "f("; render_to(out, ir, e.a, name, user); out << ", ...)"; return;
     case ir_op::select:
       out << "select(";
-      render_to(out, ir, e.a, name);
+      render_to(out, ir, e.a, name, user);
       out << ", ";
-      render_to(out, ir, e.b, name);
+      render_to(out, ir, e.b, name, user);
       out << ')';
       return;
     case ir_op::choice:
-      render_to(out, ir, e.a, name);
+      render_to(out, ir, e.a, name, user);
       out << ", ";
-      render_to(out, ir, e.b, name);
+      render_to(out, ir, e.b, name, user);
       return;
     case ir_op::min: case ir_op::max:
       out << (e.op == ir_op::min ? "min(" : "max(");
-      render_to(out, ir, e.a, name);
+      render_to(out, ir, e.a, name, user);
       out << ", ";
-      render_to(out, ir, e.b, name);
+      render_to(out, ir, e.b, name, user);
       out << ')';
       return;
     case ir_op::negate: case ir_op::logical_not: case ir_op::bit_not:
       out << (e.op == ir_op::negate ? "-(" : e.op == ir_op::logical_not ? "!(" : "~(");
-      render_to(out, ir, e.a, name);
+      render_to(out, ir, e.a, name, user);
       out << ')';
       return;
     default: {
@@ -342,7 +379,7 @@ constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id,
         const ir_op op = ir.exprs[static_cast<std::size_t>(child)].op;
         const bool compound = op >= ir_op::add && op <= ir_op::logical_or;
         if (compound) out << '(';
-        render_to(out, ir, child, name);
+        render_to(out, ir, child, name, user);
         if (compound) out << ')';
       };
       operand(e.a);

@@ -115,8 +115,16 @@ constexpr auto build_kernel(F body) {
 
 // WARDEN_KERNEL(name, w::kernel<...>(body)): declares the kernel `name` at namespace scope, named
 // "name" in messages, with zero-cost CUDA launches (see kernel_handle).
+//
+// The definition's source text goes with it (a hidden friend the checker finds from the body's
+// type, check/source_names.hpp), so that its diagnostics use the names written there.
 #define WARDEN_KERNEL(name, ...)                                              \
+  struct name##_warden_source {                                               \
+    static constexpr ::std::string_view text = #__VA_ARGS__;                  \
+    static constexpr ::std::string_view kernel = #name;                       \
+  };                                                                          \
   struct name##_warden_kernel {                                               \
+    friend name##_warden_source warden_kernel_source(auto);                   \
     static constexpr auto definition = (__VA_ARGS__).named(#name);           \
   };                                                                          \
   inline constexpr ::warden::dsl::kernel_handle<name##_warden_kernel> name {}

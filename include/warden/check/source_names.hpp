@@ -1,0 +1,346 @@
+#pragma once
+// The user's own names in a kernel's diagnostics: WARDEN_KERNEL keeps its definition's source
+// text (kernel_source_of<F> finds it from the body's type), and this file reads, in constant
+// evaluation, the names written there: the body's parameters (the buffers and values), each
+// scope's variable (`[](auto k, auto j)` of a for_range, `tile` of a shared, `sum` of a local)
+// and the aliases of the thread indices (`auto i = k.global_id();`).
+//
+// It reads C++ text without a C++ parser, so every name it gives is checked against the program
+// the checker built: the scopes it found must be the program's, in the same order and at the
+// same nesting levels, or their names are not used (the defaults i1, tile0, in#0 stay). A wrong
+// name would be worse than a number.
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "../dsl/ir.hpp"
+
+namespace warden::check {
+
+// WARDEN_KERNEL declares, in the class that holds the kernel's definition, a hidden friend
+// `warden_kernel_source(auto)` whose return type carries the source text. A lambda written there
+// is a class of that scope, so argument-dependent lookup on the body's type finds the friend;
+// a body defined elsewhere finds none and has no source.
+template <class F>
+struct kernel_source_of {
+  static constexpr std::string_view text{};
+  static constexpr std::string_view kernel{};
+};
+template <class F>
+  requires requires { decltype(warden_kernel_source(std::declval<F>()))::text; }
+struct kernel_source_of<F> {
+  using source = decltype(warden_kernel_source(std::declval<F>()));
+  static constexpr std::string_view text = source::text;
+  static constexpr std::string_view kernel = source::kernel;
+};
+
+// What the reader found in the source: every lambda with the call it is an argument of, its
+// parameter names and the scope level its variable gets; the index aliases.
+struct source_scan {
+  static constexpr int max_lambdas = 96, max_params = 24;
+  enum class scope { none, loop, loop_derived, until, tile, local };
+  struct lambda {
+    scope kind = scope::none;
+    int level = 0;  // the level of the scope's variable (its loop, tile or local)
+    int call = -1;  // the call it is an argument of (two lambdas of one for_until share it)
+    int count = 0;
+    std::string_view params[max_params]{};
+  };
+  lambda lambdas[max_lambdas]{};
+  int lambda_count = 0;
+  bool overflow = false;
+  std::string_view indices[6][3]{};
+  bool index_ambiguous[6][3]{};
+};
+
+namespace source_detail {
+
+constexpr bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+constexpr bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The identifier that ends just before `end` (spaces skipped), and where it starts.
+constexpr std::string_view ident_before(std::string_view text, std::size_t& end) {
+  while (end > 0 && space(text[end - 1])) --end;
+  std::size_t begin = end;
+  while (begin > 0 && ident_char(text[begin - 1])) --begin;
+  const std::string_view id = text.substr(begin, end - begin);
+  end = begin;
+  return id;
+}
+
+// The name of the function a '(' at `at` calls: `for_range` in `w::for_range(`, `kernel` in
+// `w::kernel<w::block<64>, w::in<int>>(`.
+constexpr std::string_view callee_before(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  while (end > 0 && space(text[end - 1])) --end;
+  if (end > 0 && text[end - 1] == '>') {
+    int depth = 0;
+    while (end > 0) {
+      const char c = text[--end];
+      if (c == '>') ++depth;
+      else if (c == '<' && --depth == 0) break;
+    }
+  }
+  return ident_before(text, end);
+}
+
+// The name a parameter declaration gives (`auto k`, `const auto& tile`); empty for an unnamed one
+// (`auto`, `[[maybe_unused]] auto`).
+constexpr std::string_view param_name(std::string_view decl) {
+  std::size_t end = decl.size();
+  const std::string_view last = ident_before(decl, end);
+  return last == "auto" || last == "const" || last == "int" || last == "float" ? std::string_view{} : last;
+}
+constexpr bool blank(std::string_view text) {
+  for (char c : text)
+    if (!space(c)) return false;
+  return true;
+}
+
+constexpr source_scan::scope scope_of(std::string_view callee) {
+  using s = source_scan::scope;
+  if (callee == "for_range" || callee == "grid_stride") return s::loop;
+  if (callee == "for_down" || callee == "for_halving") return s::loop_derived;  // the loop counts j; the user sees f(j)
+  if (callee == "for_until") return s::until;
+  if (callee == "shared") return s::tile;
+  if (callee == "local" || callee == "shuffle_down" || callee == "shuffle_up" || callee == "shuffle_xor" ||
+      callee == "shuffle_from")
+    return s::local;
+  return s::none;
+}
+
+constexpr std::string_view index_functions[6][3] = {
+    {"thread_id", "thread_id_y", "thread_id_z"}, {"block_id", "block_id_y", "block_id_z"},
+    {"block_dim", "block_dim_y", "block_dim_z"}, {"grid_dim", "grid_dim_y", "grid_dim_z"},
+    {"global_id", "global_id_y", "global_id_z"}, {"", "", ""}};
+
+// `auto NAME = CTX.FUNC();` ending at `dot` (the '.'): NAME, or empty.
+constexpr std::string_view alias_at(std::string_view text, std::size_t dot) {
+  std::size_t at = dot;
+  if (ident_before(text, at).empty()) return {};
+  while (at > 0 && space(text[at - 1])) --at;
+  if (at == 0 || text[at - 1] != '=') return {};
+  --at;
+  const std::string_view name = ident_before(text, at);
+  std::size_t before = at;
+  const std::string_view type = ident_before(text, before);
+  return type == "auto" ? name : std::string_view{};
+}
+
+}  // namespace source_detail
+
+// Reads `text`, a WARDEN_KERNEL's `w::kernel<...>(body)...` as the preprocessor spelled it.
+constexpr source_scan scan_source(std::string_view text) {
+  using namespace source_detail;
+  source_scan out;
+  struct open {
+    char c = 0;
+    int call = -1;                      // '(': the id of the call it opens
+    std::string_view callee{};          // '(': the function it calls
+    bool lambda_body = false;           // '{': a lambda's body
+    int level = 0;                      // '{' of a lambda body: the level of the `k` it receives
+  };
+  constexpr int max_depth = 256;
+  open stack[max_depth]{};
+  int depth = 0;
+  int calls = 0;
+  int pending_level = -1;  // a lambda's parameters were read: its body's '{' comes next
+  auto level_here = [&] {
+    for (int d = depth - 1; d >= 0; --d)
+      if (stack[d].lambda_body) return stack[d].level;
+    return 0;
+  };
+  auto innermost_call = [&]() -> const open* {
+    for (int d = depth - 1; d >= 0; --d) {
+      if (stack[d].c == '(') return &stack[d];
+      if (stack[d].c == '{') return nullptr;
+    }
+    return nullptr;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || (c == '\'' && (i == 0 || !ident_char(text[i - 1])))) {  // a literal (not 1'000)
+      for (++i; i < text.size() && text[i] != c; ++i)
+        if (text[i] == '\\') ++i;
+      continue;
+    }
+    if (depth >= max_depth) {
+      out.overflow = true;
+      return out;
+    }
+    if (c == '(') {
+      stack[depth++] = {'(', calls++, callee_before(text, i), false, 0};
+    } else if (c == '{') {
+      stack[depth++] = {'{', -1, {}, pending_level >= 0, pending_level};
+      pending_level = -1;
+    } else if (c == ')' || c == '}' || c == ']') {
+      if (depth > 0) --depth;
+    } else if (c == '.') {
+      // An index alias: `auto i = k.global_id();`.
+      for (int op = 0; op < 5; ++op)
+        for (int d = 0; d < 3; ++d) {
+          const std::string_view f = index_functions[op][d];
+          if (text.substr(i + 1, f.size()) != f) continue;
+          std::size_t after = i + 1 + f.size();
+          if (after < text.size() && ident_char(text[after])) continue;
+          while (after < text.size() && space(text[after])) ++after;
+          if (text.substr(after, 2) != "()") continue;
+          after += 2;
+          while (after < text.size() && space(text[after])) ++after;
+          if (after >= text.size() || text[after] != ';') continue;
+          const std::string_view name = alias_at(text, i);
+          if (name.empty()) continue;
+          if (!out.indices[op][d].empty() && out.indices[op][d] != name) out.index_ambiguous[op][d] = true;
+          out.indices[op][d] = name;
+        }
+    } else if (c == '[') {
+      // A lambda's introducer, where an expression starts; an index follows an expression.
+      std::size_t p = i;
+      while (p > 0 && space(text[p - 1])) --p;
+      const char before = p == 0 ? '(' : text[p - 1];
+      std::size_t word_end = p;
+      const bool after_return = ident_before(text, word_end) == "return";
+      const bool introducer = after_return || before == '(' || before == ',' || before == '=' || before == '{' ||
+                              before == ';' || before == '?' || before == ':';
+      if (!introducer) {
+        stack[depth++] = {'[', -1, {}, false, 0};
+        continue;
+      }
+      std::size_t j = i + 1;
+      for (int nest = 1; j < text.size() && nest > 0; ++j) nest += text[j] == '[' ? 1 : text[j] == ']' ? -1 : 0;
+      while (j < text.size() && space(text[j])) ++j;
+      if (j >= text.size() || text[j] != '(') {  // `[]{ ... }`: no parameters
+        i = j - 1;
+        pending_level = level_here();
+        continue;
+      }
+      const std::size_t params_begin = j + 1;
+      int nest = 1;
+      for (++j; j < text.size(); ++j) {
+        if (text[j] == '(' || text[j] == '<' || text[j] == '[') ++nest;
+        else if ((text[j] == ')' || text[j] == '>' || text[j] == ']') && --nest == 0) break;
+      }
+      if (out.lambda_count == source_scan::max_lambdas) {
+        out.overflow = true;
+        return out;
+      }
+      source_scan::lambda& l = out.lambdas[out.lambda_count++];
+      const std::string_view params = text.substr(params_begin, j - params_begin);
+      std::size_t from = 0;
+      int pnest = 0;
+      for (std::size_t q = 0; q <= params.size(); ++q) {
+        const char pc = q < params.size() ? params[q] : ',';
+        if (pc == '(' || pc == '<' || pc == '[') ++pnest;
+        else if (pc == ')' || pc == '>' || pc == ']') --pnest;
+        else if (pc == ',' && pnest == 0) {
+          const std::string_view decl = params.substr(from, q - from);
+          if (!blank(decl)) {  // `()` declares none
+            if (l.count == source_scan::max_params) {
+              out.overflow = true;
+              return out;
+            }
+            l.params[l.count++] = param_name(decl);
+          }
+          from = q + 1;
+        }
+      }
+      const int here = level_here();
+      const open* call = innermost_call();
+      l.kind = call != nullptr ? scope_of(call->callee) : source_scan::scope::none;
+      l.call = call != nullptr ? call->call : -1;
+      // The scope's variable sits at the level of the `k` the call was given; for_until keeps a
+      // flag there and puts its loop one level in, and its bodies see one more.
+      l.level = here + (l.kind == source_scan::scope::until ? 1 : 0);
+      pending_level = l.kind == source_scan::scope::none ? here : l.level + 1;
+      i = j;
+    }
+  }
+  return out;
+}
+
+// The names the scan gives a kernel whose parameters are `arity` and whose program is `ir`, each
+// kept only where the scan and the program agree. `params` receives the body's parameter names
+// (empty where unknown).
+template <std::size_t Arity>
+struct source_names {
+  std::string_view params[Arity == 0 ? 1 : Arity]{};
+  dsl::user_names user{};
+};
+
+template <std::size_t Arity>
+constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::ir_builder& ir) {
+  source_names<Arity> out;
+  if (text.empty()) return out;
+  const source_scan scan = scan_source(text);
+  if (scan.overflow || scan.lambda_count == 0) return out;
+  using scope = source_scan::scope;
+
+  // The body: the first lambda, `(auto k, auto x, auto y)`.
+  const source_scan::lambda& body = scan.lambdas[0];
+  if (body.count == static_cast<int>(Arity) + 1)
+    for (std::size_t i = 0; i < Arity; ++i) out.params[i] = body.params[i + 1];
+
+  // Loops, in the order of the program's (pre-order, as the source's); for_until's two lambdas
+  // are one loop.
+  int loops = 0;
+  bool loops_agree = true;
+  int last_call = -1;
+  dsl::user_names user;
+  int tiles = 0;
+  bool tiles_agree = true;
+  for (int l = 1; l < scan.lambda_count; ++l) {
+    const source_scan::lambda& s = scan.lambdas[l];
+    if (s.kind == scope::loop || s.kind == scope::loop_derived || s.kind == scope::until) {
+      if (s.kind == scope::until && s.call == last_call) continue;
+      last_call = s.call;
+      const bool fits = loops < static_cast<int>(ir.loops.size()) && loops < dsl::user_names::max_loops &&
+                        ir.loops[static_cast<std::size_t>(loops)].level == s.level && s.count >= 2;
+      if (!fits) loops_agree = false;
+      else if (s.kind != scope::loop_derived) user.loops[loops] = s.params[1];
+      ++loops;
+    } else if (s.kind == scope::tile) {
+      const bool fits = tiles < static_cast<int>(ir.tiles.size()) && tiles < dsl::user_names::max_tiles &&
+                        ir.tiles[static_cast<std::size_t>(tiles)].level == s.level && s.count >= 2;
+      if (!fits) tiles_agree = false;
+      else user.tiles[tiles] = s.params[1];
+      ++tiles;
+    }
+  }
+  if (loops_agree && loops == static_cast<int>(ir.loops.size()))
+    for (int l = 0; l < loops; ++l) out.user.loops[l] = user.loops[l];
+  if (tiles_agree && tiles == static_cast<int>(ir.tiles.size()))
+    for (int t = 0; t < tiles; ++t) out.user.tiles[t] = user.tiles[t];
+
+  // Locals are named by level: a level whose locals all carry one name gets it; for_until's flag
+  // (which the user did not name) makes its level's name unknown.
+  bool conflict[dsl::user_names::max_levels]{};
+  for (int l = 1; l < scan.lambda_count; ++l) {
+    const source_scan::lambda& s = scan.lambdas[l];
+    const int level = s.kind == scope::until ? s.level - 1 : s.level;
+    if (level < 0 || level >= dsl::user_names::max_levels) continue;
+    if (s.kind == scope::until) conflict[level] = true;
+    if (s.kind != scope::local) continue;
+    if (s.count < 2) conflict[level] = true;
+    else if (!out.user.locals[level].empty() && out.user.locals[level] != s.params[1]) conflict[level] = true;
+    else out.user.locals[level] = s.params[1];
+  }
+  for (int level = 0; level < dsl::user_names::max_levels; ++level)
+    if (conflict[level]) out.user.locals[level] = {};
+
+  // An index alias that is also some scope's variable would make one name mean two things.
+  for (int op = 0; op < 5; ++op)
+    for (int d = 0; d < 3; ++d) {
+      const std::string_view alias = scan.indices[op][d];
+      bool taken = scan.index_ambiguous[op][d];
+      for (int l = 1; l < scan.lambda_count; ++l)
+        for (int p = 0; p < scan.lambdas[l].count; ++p) taken = taken || (!alias.empty() && scan.lambdas[l].params[p] == alias);
+      if (!taken) out.user.indices[op][d] = alias;
+    }
+  return out;
+}
+
+}  // namespace warden::check

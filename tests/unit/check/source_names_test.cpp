@@ -1,0 +1,122 @@
+// check/source_names.hpp: the user's names in a kernel's diagnostics (issue 16, item 2). A body is
+// written once by KERNEL_BODY, which gives both the lambda and the text WARDEN_KERNEL would keep,
+// so that each verdict below is the one the checker gives that kernel under WARDEN_KERNEL.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace w = warden;
+namespace c = warden::check;
+
+#define KERNEL_BODY(name, ...)                      \
+  constexpr auto name = __VA_ARGS__;                \
+  constexpr std::string_view name##_text = #__VA_ARGS__
+
+namespace {
+
+template <class Block, class... Params, class F>
+constexpr auto text_of(F body, std::string_view source) {
+  return c::verdict_of(w::dsl::build_kernel<Block, Params...>(body), source).text;
+}
+
+KERNEL_BODY(halves, [](auto k, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < src.size(), dst[i / 2] = src[i]);
+});
+
+KERNEL_BODY(tiled, [](auto k, auto src, auto dst, auto n) {
+  return w::shared<float, 32>(k, [&](auto k, auto stage) {
+    auto t = k.thread_id();
+    return w::for_range(k, 0, n, [&](auto, auto round) {
+      return w::seq(stage[t] = src[round * 32 + t], dst[round * 32 + t] = stage[31 - t]);
+    });
+  });
+});
+
+// A helper lambda that is not a scope, and a for_down whose variable is not the loop's counter.
+KERNEL_BODY(helpers, [](auto k, auto data) {
+  auto t = k.thread_id();
+  auto twice = [](auto e) { return e * 2; };
+  return w::shared<int, 64>(k, [&](auto k, auto cells) {
+    return w::seq(cells[t] = data[t], w::for_down(k, 4, 0, [&](auto, auto r) { return cells[twice(t) % 64 + r] = cells[t]; }));
+  });
+});
+
+TEST_CASE("source names: buffers, index aliases, loop variables and tiles as the user wrote them", "[check][names]") {
+  constexpr auto plain = text_of<w::block<64>, w::in<float>, w::out<float>>(halves, {});
+  constexpr auto named = text_of<w::block<64>, w::in<float>, w::out<float>>(halves, halves_text);
+  CHECK(std::string(plain.view()) == "out#1: store out#1[global_id.x / 2] vs store out#1[global_id.x / 2]: threads of different blocks may meet");
+  CHECK(std::string(named.view()) == "dst: store dst[i / 2] vs store dst[i / 2]: threads of different blocks may meet");
+
+  constexpr auto tile_race = text_of<w::block<32>, w::in<float>, w::out<float>, w::value<int>>(tiled, tiled_text);
+  CHECK(std::string(tile_race.view()) == "stage: store stage[t] vs load stage[31 - t]: threads 0 and 31 meet at element 0 in one phase");
+  constexpr auto tile_plain = text_of<w::block<32>, w::in<float>, w::out<float>, w::value<int>>(tiled, {});
+  CHECK(std::string(tile_plain.view()) == "tile0: store tile0[thread_id.x] vs load tile0[31 - thread_id.x]: threads 0 and 31 meet at element 0 in one phase");
+}
+
+TEST_CASE("source names: helper lambdas are not scopes; a for_down's counter keeps its default name", "[check][names]") {
+  constexpr auto v = text_of<w::block<64>, w::inout<int>>(helpers, helpers_text);
+  const std::string text(v.view());
+  INFO(text);
+  CHECK(text.rfind("cells: ", 0) == 0);
+  CHECK(text.find("i1") != std::string::npos);       // for_down's counter: r is 3 - i1, not the counter
+  CHECK(text.find(" r") == std::string::npos);
+  CHECK(text.find("tile") == std::string::npos);
+  CHECK(text.find("thread_id") == std::string::npos);  // t
+}
+
+TEST_CASE("source names: a source that does not match the program gives no names, never wrong ones", "[check][names]") {
+  // One loop in the text, none in the program; the parameters still match.
+  constexpr std::string_view extra_loop = "[](auto k, auto src, auto dst) { return w::for_range(k, 0, 4, [&](auto, auto q) { return dst[q] = src[q]; }); }";
+  constexpr auto v = text_of<w::block<64>, w::in<float>, w::out<float>>(halves, extra_loop);
+  CHECK(std::string(v.view()) == "dst: store dst[global_id.x / 2] vs store dst[global_id.x / 2]: threads of different blocks may meet");
+  // Three parameters in the text for a kernel of two: positional names.
+  constexpr std::string_view wrong_arity = "[](auto k, auto a, auto b, auto c) { }";
+  constexpr auto u = text_of<w::block<64>, w::in<float>, w::out<float>>(halves, wrong_arity);
+  CHECK(std::string(u.view()).rfind("out#1: ", 0) == 0);
+  // A tile in the text at another nesting level than the program's.
+  constexpr std::string_view nested_tile =
+      "[](auto k, auto src, auto dst, auto n) { return w::local(k, 0, [&](auto k, auto v) { return w::shared<float, 32>(k, [&](auto k, auto stage) { return w::for_range(k, 0, n, [&](auto, auto round) { return 0; }); }); }); }";
+  constexpr auto t = text_of<w::block<32>, w::in<float>, w::out<float>, w::value<int>>(tiled, nested_tile);
+  CHECK(std::string(t.view()).rfind("tile0: ", 0) == 0);
+}
+
+TEST_CASE("source names: the reader against hand-written sources", "[check][names]") {
+  constexpr auto scan = c::scan_source(
+      "w::kernel<w::block<64>, w::in<int>>([](auto k, const auto& in, [[maybe_unused]] auto) {"
+      " auto g = k.global_id(); auto x = k.thread_id() + 1; char q = ']'; const char* s = \"[](auto z)\";"
+      " return w::for_until(k, 0, 8, [&](auto k, auto i) { return in[i] < 0; }, [&](auto k, auto i) {"
+      " return w::shuffle_xor(k, in[i], 1, [&](auto, auto other) { return 0; }); }); })");
+  STATIC_REQUIRE(scan.lambda_count == 4);
+  STATIC_REQUIRE(scan.lambdas[0].count == 3);
+  STATIC_REQUIRE(scan.lambdas[0].params[1] == "in");
+  STATIC_REQUIRE(scan.lambdas[0].params[2].empty());
+  STATIC_REQUIRE(scan.indices[4][0] == "g");       // global_id
+  STATIC_REQUIRE(scan.indices[0][0].empty());      // `auto x = k.thread_id() + 1` is not an alias
+  STATIC_REQUIRE(scan.lambdas[1].kind == c::source_scan::scope::until);
+  STATIC_REQUIRE(scan.lambdas[1].level == 1);      // for_until's flag is at level 0, its loop at 1
+  STATIC_REQUIRE(scan.lambdas[1].call == scan.lambdas[2].call);
+  STATIC_REQUIRE(scan.lambdas[3].kind == c::source_scan::scope::local);
+  STATIC_REQUIRE(scan.lambdas[3].level == 2);
+  STATIC_REQUIRE(scan.lambdas[3].params[1] == "other");
+}
+
+}  // namespace
+
+// A kernel declared with WARDEN_KERNEL carries its source; its handle finds it too.
+WARDEN_KERNEL(copy_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto from, auto to) {
+                auto i = k.global_id();
+                return w::when(i < to.size(), to[i] = from[i]);
+              }));
+constexpr auto unnamed_body = [](auto k, auto from, auto to) { return to[k.global_id()] = from[k.global_id()]; };
+inline constexpr auto unnamed_k = w::kernel<w::block<64>, w::in<int>, w::out<int>>(unnamed_body);
+
+TEST_CASE("source names: WARDEN_KERNEL keeps its source; a body defined elsewhere has none", "[check][names]") {
+  constexpr std::string_view source = c::kernel_source_of<copy_k_warden_kernel>::text;
+  STATIC_REQUIRE(source.find("[](auto k, auto from, auto to)") != std::string_view::npos);
+  STATIC_REQUIRE(c::kernel_source_of<copy_k_warden_kernel>::kernel == "copy_k");
+  STATIC_REQUIRE(c::kernel_source_of<decltype(unnamed_body)>::text.empty());
+}
