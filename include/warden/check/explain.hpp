@@ -46,10 +46,29 @@ struct explainer {
     }
     out << text.substr(0, expression_budget - 3) << "...";
   }
+  // The statement the access is written in, quoted from the source; empty without a source, or
+  // where the source does not show the access once in the spelling the explanation uses.
+  static constexpr int statement_budget = 56;
+  constexpr std::string_view statement(int id) const {
+    if (names.source.empty()) return {};
+    detail::text_buffer written;
+    access_only(written, id);
+    return statement_of(names.source, written.view());
+  }
+  constexpr void quote(detail::text_buffer& out, std::string_view statement) const {
+    out << " in `";
+    if (static_cast<int>(statement.size()) <= statement_budget) out << statement;
+    else out << statement.substr(0, statement_budget - 3) << "...";
+    out << '`';
+  }
   constexpr void access(detail::text_buffer& out, int id) const {
     const auto& a = ir.accesses[static_cast<std::size_t>(id)];
     const char* verbs[] = {"load ", "store ", "atomic "};
     out << verbs[static_cast<int>(a.kind)];
+    access_only(out, id);
+  }
+  constexpr void access_only(detail::text_buffer& out, int id) const {
+    const auto& a = ir.accesses[static_cast<std::size_t>(id)];
     buffer(out, a);
     if (a.column >= 0) {
       out << '(';
@@ -114,18 +133,24 @@ struct explainer {
       }
       case rule::W012:
         access(out, f.first);
+        if (const auto s = statement(f.first); !s.empty()) quote(out, s);
         out << ": the index depends on loaded data";
         break;
       case rule::W022:
         access(out, f.first);
+        if (const auto s = statement(f.first); !s.empty()) quote(out, s);
         out << ": thread " << f.thread1 << " loads element " << f.element << ", which no earlier phase stores";
         break;
       default: {
         buffer(out, ir.accesses[static_cast<std::size_t>(f.first)]);
         out << ": ";
         access(out, f.first);
+        // Each access's statement, once where both are in one (the common case: a[i] = a[i + 1]).
+        const std::string_view first = statement(f.first), second = statement(f.second);
+        if (!first.empty() && first != second) quote(out, first);
         out << " vs ";
         access(out, f.second);
+        if (!second.empty()) quote(out, second);
         out << ": ";
         if (f.code == rule::W020 || f.code == rule::W021) {
           out << "threads " << f.thread1 << " and " << f.thread2 << " meet at element " << f.element;

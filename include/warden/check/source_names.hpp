@@ -262,6 +262,93 @@ constexpr source_scan scan_source(std::string_view text) {
   return out;
 }
 
+// ---- the statement an access is written in ------------------------------------------------------
+
+namespace source_detail {
+constexpr bool skippable(char c) { return space(c) || c == '(' || c == ')'; }
+
+// Whether `access` is written at `at`, compared without spaces and parentheses (the explanation
+// parenthesises every operation); where it ends.
+constexpr bool written_at(std::string_view text, std::size_t at, std::string_view access, std::size_t& end) {
+  std::size_t t = at;
+  for (char a : access) {
+    if (skippable(a)) continue;
+    while (t < text.size() && skippable(text[t])) ++t;
+    if (t >= text.size() || text[t] != a) return false;
+    ++t;
+  }
+  end = t;
+  return true;
+}
+}  // namespace source_detail
+
+// The statement (or argument) of `text` that holds `access`, as the user wrote it, if `access`
+// is written exactly once there; empty otherwise (a quote that might be the wrong one is worse
+// than none).
+constexpr std::string_view statement_of(std::string_view text, std::string_view access) {
+  using namespace source_detail;
+  std::size_t begin = 0, end = 0, found = 0;
+  if (access.empty() || text.empty()) return {};
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (skippable(text[at]) || (at > 0 && ident_char(text[at - 1]) && ident_char(text[at]))) continue;
+    std::size_t stop = 0;
+    if (written_at(text, at, access, stop)) {
+      if (++found > 1) return {};
+      begin = at;
+      end = stop;
+    }
+  }
+  if (found != 1) return {};
+  // Out to the enclosing argument: the nearest unmatched bracket, comma or semicolon each way.
+  int depth = 0;
+  while (begin > 0) {
+    const char c = text[begin - 1];
+    if (c == ')' || c == ']' || c == '}') ++depth;
+    else if (c == '(' || c == '[' || c == '{') {
+      if (depth == 0) break;
+      --depth;
+    } else if ((c == ',' || c == ';') && depth == 0) break;
+    --begin;
+  }
+  depth = 0;
+  while (end < text.size()) {
+    const char c = text[end];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) break;
+      --depth;
+    } else if ((c == ',' || c == ';') && depth == 0) break;
+    ++end;
+  }
+  // An access that is a whole argument (`w::atomic_add(bins[v], 1)`): the call is its statement.
+  std::size_t whole_end = 0;
+  std::size_t first = begin;
+  while (first < end && space(text[first])) ++first;
+  if (begin > 0 && text[begin - 1] == '(' && written_at(text, first, access, whole_end)) {
+    std::size_t rest = whole_end;
+    while (rest < end && space(text[rest])) ++rest;
+    if (rest == end) {
+      std::size_t call = begin - 1;
+      while (call > 0 && (ident_char(text[call - 1]) || text[call - 1] == ':')) --call;
+      depth = 0;
+      std::size_t close = begin;
+      for (; close < text.size(); ++close) {
+        if (text[close] == '(') ++depth;
+        else if (text[close] == ')' && depth-- == 0) break;
+      }
+      if (call < begin - 1 && close < text.size()) {
+        begin = call;
+        end = close + 1;
+      }
+    }
+  }
+  std::string_view statement = text.substr(begin, end - begin);
+  while (!statement.empty() && space(statement.front())) statement.remove_prefix(1);
+  while (!statement.empty() && space(statement.back())) statement.remove_suffix(1);
+  if (statement.substr(0, 7) == "return ") statement.remove_prefix(7);
+  return statement;
+}
+
 // The names the scan gives a kernel whose parameters are `arity` and whose program is `ir`, each
 // kept only where the scan and the program agree. `params` receives the body's parameter names
 // (empty where unknown).
@@ -269,12 +356,14 @@ template <std::size_t Arity>
 struct source_names {
   std::string_view params[Arity == 0 ? 1 : Arity]{};
   dsl::user_names user{};
+  std::string_view source{};  // the text itself, for statement_of
 };
 
 template <std::size_t Arity>
 constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::ir_builder& ir) {
   source_names<Arity> out;
   if (text.empty()) return out;
+  out.source = text;
   const source_scan scan = scan_source(text);
   if (scan.overflow || scan.lambda_count == 0) return out;
   using scope = source_scan::scope;

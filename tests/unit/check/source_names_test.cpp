@@ -49,10 +49,13 @@ TEST_CASE("source names: buffers, index aliases, loop variables and tiles as the
   constexpr auto plain = text_of<w::block<64>, w::in<float>, w::out<float>>(halves, {});
   constexpr auto named = text_of<w::block<64>, w::in<float>, w::out<float>>(halves, halves_text);
   CHECK(std::string(plain.view()) == "out#1: store out#1[global_id.x / 2] vs store out#1[global_id.x / 2]: threads of different blocks may meet");
-  CHECK(std::string(named.view()) == "dst: store dst[i / 2] vs store dst[i / 2]: threads of different blocks may meet");
+  CHECK(std::string(named.view()) ==
+        "dst: store dst[i / 2] vs store dst[i / 2] in `dst[i / 2] = src[i]`: threads of different blocks may meet");
 
   constexpr auto tile_race = text_of<w::block<32>, w::in<float>, w::out<float>, w::value<int>>(tiled, tiled_text);
-  CHECK(std::string(tile_race.view()) == "stage: store stage[t] vs load stage[31 - t]: threads 0 and 31 meet at element 0 in one phase");
+  CHECK(std::string(tile_race.view()) ==
+        "stage: store stage[t] in `stage[t] = src[round * 32 + t]` vs load stage[31 - t] in `dst[round * 32 + t] = "
+        "stage[31 - t]`: threads 0 and 31 meet at element 0 in one phase");
   constexpr auto tile_plain = text_of<w::block<32>, w::in<float>, w::out<float>, w::value<int>>(tiled, {});
   CHECK(std::string(tile_plain.view()) == "tile0: store tile0[thread_id.x] vs load tile0[31 - thread_id.x]: threads 0 and 31 meet at element 0 in one phase");
 }
@@ -82,6 +85,17 @@ TEST_CASE("source names: a source that does not match the program gives no names
       "[](auto k, auto src, auto dst, auto n) { return w::local(k, 0, [&](auto k, auto v) { return w::shared<float, 32>(k, [&](auto k, auto stage) { return w::for_range(k, 0, n, [&](auto, auto round) { return 0; }); }); }); }";
   constexpr auto t = text_of<w::block<32>, w::in<float>, w::out<float>, w::value<int>>(tiled, nested_tile);
   CHECK(std::string(t.view()).rfind("tile0: ", 0) == 0);
+}
+
+TEST_CASE("source names: the statement an access is written in, quoted only when it is written once", "[check][names]") {
+  constexpr std::string_view source = "[](auto k, auto a, auto b) { auto i = k.global_id(); return w::seq(a[i] = b[i + 1] * 2, "
+                                      "w::when(i < 4, b[(i)] = 0), w::atomic_add(a[i * 2], 1), b[i + 1] = 3); }";
+  STATIC_REQUIRE(c::statement_of(source, "a[i]") == "a[i] = b[i + 1] * 2");
+  STATIC_REQUIRE(c::statement_of(source, "b[i]") == "b[(i)] = 0");                 // parentheses and spaces aside
+  STATIC_REQUIRE(c::statement_of(source, "a[(i * 2)]") == "w::atomic_add(a[i * 2], 1)");  // a whole argument: the call
+  STATIC_REQUIRE(c::statement_of(source, "b[i + 1]").empty());                     // written twice: no quote
+  STATIC_REQUIRE(c::statement_of(source, "a[i + 1]").empty());                     // not written
+  STATIC_REQUIRE(c::statement_of("x[i] = ya[i]", "a[i]").empty());                 // not inside another name
 }
 
 TEST_CASE("source names: the reader against hand-written sources", "[check][names]") {
