@@ -53,7 +53,9 @@ struct explainer {
     if (names.source.empty()) return {};
     detail::text_buffer written;
     access_only(written, id);
-    return statement_of(names.source, written.view());
+    const auto& a = ir.accesses[static_cast<std::size_t>(id)];
+    const access_role roles[] = {access_role::load, access_role::store, access_role::atomic};
+    return statement_of(names.source, written.view(), roles[static_cast<int>(a.kind)]);
   }
   constexpr void quote(detail::text_buffer& out, std::string_view statement) const {
     out << " in `";

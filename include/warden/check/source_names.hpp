@@ -45,12 +45,17 @@ struct source_scan {
     scope kind = scope::none;
     int level = 0;  // the level of the scope's variable (its loop, tile or local)
     int call = -1;  // the call it is an argument of (two lambdas of one for_until share it)
+    std::string_view callee{};  // that call's function
     int count = 0;
     std::string_view params[max_params]{};
   };
   lambda lambdas[max_lambdas]{};
   int lambda_count = 0;
   bool overflow = false;
+  // The text builds scopes in ways whose order or nesting the reader cannot follow: a scope call
+  // without its lambda written in it (a lambda kept in a variable), a scope kept in a variable (and
+  // combined later, in any order), a scope inside a helper lambda. Its scopes then get no names.
+  bool scopes_unreliable = false;
   std::string_view indices[6][3]{};
   bool index_ambiguous[6][3]{};
 };
@@ -86,6 +91,25 @@ constexpr std::string_view callee_before(std::string_view text, std::size_t at) 
     }
   }
   return ident_before(text, end);
+}
+
+// Where the callee of the '(' at `at` starts: `w::shared<float, 64>(` from its `w`.
+constexpr std::size_t callee_start(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  while (end > 0 && space(text[end - 1])) --end;
+  if (end > 0 && text[end - 1] == '>') {
+    int depth = 0;
+    while (end > 0) {
+      const char c = text[--end];
+      if (c == '>') ++depth;
+      else if (c == '<' && --depth == 0) break;
+    }
+  }
+  for (;;) {
+    ident_before(text, end);
+    if (end >= 2 && text[end - 1] == ':' && text[end - 2] == ':') end -= 2;
+    else return end;
+  }
 }
 
 // The name a parameter declaration gives (`auto k`, `const auto& tile`); empty for an unnamed one
@@ -143,18 +167,21 @@ constexpr source_scan scan_source(std::string_view text) {
     std::string_view callee{};          // '(': the function it calls
     bool lambda_body = false;           // '{': a lambda's body
     int level = 0;                      // '{' of a lambda body: the level of the `k` it receives
+    bool helper = false;                // '{' of a lambda body: neither the kernel's body nor a scope's
+    bool has_lambda = false;            // '(': a lambda is written among its arguments
   };
   constexpr int max_depth = 256;
   open stack[max_depth]{};
   int depth = 0;
   int calls = 0;
   int pending_level = -1;  // a lambda's parameters were read: its body's '{' comes next
+  bool pending_helper = false;
   auto level_here = [&] {
     for (int d = depth - 1; d >= 0; --d)
       if (stack[d].lambda_body) return stack[d].level;
     return 0;
   };
-  auto innermost_call = [&]() -> const open* {
+  auto innermost_call = [&]() -> open* {
     for (int d = depth - 1; d >= 0; --d) {
       if (stack[d].c == '(') return &stack[d];
       if (stack[d].c == '{') return nullptr;
@@ -173,12 +200,27 @@ constexpr source_scan scan_source(std::string_view text) {
       return out;
     }
     if (c == '(') {
-      stack[depth++] = {'(', calls++, callee_before(text, i), false, 0};
+      const std::string_view callee = callee_before(text, i);
+      if (scope_of(callee) != source_scan::scope::none) {
+        // `auto first = w::for_range(...)`: a scope kept in a variable, combined in any order later.
+        std::size_t at = callee_start(text, i);
+        while (at > 0 && space(text[at - 1])) --at;
+        if (at > 0 && text[at - 1] == '=' && (at < 2 || (text[at - 2] != '=' && text[at - 2] != '!' &&
+                                                          text[at - 2] != '<' && text[at - 2] != '>')))
+          out.scopes_unreliable = true;
+      }
+      stack[depth++] = {'(', calls++, callee, false, 0, false, false};
     } else if (c == '{') {
-      stack[depth++] = {'{', -1, {}, pending_level >= 0, pending_level};
+      stack[depth++] = {'{', -1, {}, pending_level >= 0, pending_level, pending_helper, false};
       pending_level = -1;
+      pending_helper = false;
     } else if (c == ')' || c == '}' || c == ']') {
-      if (depth > 0) --depth;
+      if (depth > 0) {
+        const open& closed = stack[depth - 1];
+        if (c == ')' && scope_of(closed.callee) != source_scan::scope::none && !closed.has_lambda)
+          out.scopes_unreliable = true;  // `w::local(k, 0, body)`: the scope's lambda is elsewhere
+        --depth;
+      }
     } else if (c == '.') {
       // An index alias: `auto i = k.global_id();`.
       for (int op = 0; op < 5; ++op)
@@ -213,9 +255,18 @@ constexpr source_scan scan_source(std::string_view text) {
       std::size_t j = i + 1;
       for (int nest = 1; j < text.size() && nest > 0; ++j) nest += text[j] == '[' ? 1 : text[j] == ']' ? -1 : 0;
       while (j < text.size() && space(text[j])) ++j;
+      if (j < text.size() && text[j] == '<') {  // a template head: `[]<class K>(K k, auto a)`
+        for (int nest = 0; j < text.size(); ++j) {
+          if (text[j] == '<') ++nest;
+          else if (text[j] == '>' && --nest == 0) break;
+        }
+        for (++j; j < text.size() && space(text[j]); ++j) {
+        }
+      }
       if (j >= text.size() || text[j] != '(') {  // `[]{ ... }`: no parameters
         i = j - 1;
         pending_level = level_here();
+        pending_helper = true;
         continue;
       }
       const std::size_t params_begin = j + 1;
@@ -249,9 +300,16 @@ constexpr source_scan scan_source(std::string_view text) {
         }
       }
       const int here = level_here();
-      const open* call = innermost_call();
+      open* call = innermost_call();
       l.kind = call != nullptr ? scope_of(call->callee) : source_scan::scope::none;
       l.call = call != nullptr ? call->call : -1;
+      l.callee = call != nullptr ? call->callee : std::string_view{};
+      if (call != nullptr) call->has_lambda = true;
+      // A scope inside a helper lambda sits at a level the reader cannot know.
+      if (l.kind != source_scan::scope::none)
+        for (int d = 0; d < depth; ++d)
+          if (stack[d].lambda_body && stack[d].helper) out.scopes_unreliable = true;
+      pending_helper = l.kind == source_scan::scope::none && out.lambda_count > 1;
       // The scope's variable sits at the level of the `k` the call was given; for_until keeps a
       // flag there and puts its loop one level in, and its bodies see one more.
       l.level = here + (l.kind == source_scan::scope::until ? 1 : 0);
@@ -264,33 +322,65 @@ constexpr source_scan scan_source(std::string_view text) {
 
 // ---- the statement an access is written in ------------------------------------------------------
 
-namespace source_detail {
-constexpr bool skippable(char c) { return space(c) || c == '(' || c == ')'; }
+// What the access to quote does: the statement found must do the same with it.
+enum class access_role { any, load, store, atomic };
 
-// Whether `access` is written at `at`, compared without spaces and parentheses (the explanation
-// parenthesises every operation); where it ends.
+namespace source_detail {
+// Whether `access` is written at `at`, spaces aside (the explanation writes its expressions with
+// the parentheses C++ needs, and those the user wrote must be the same); where it ends.
 constexpr bool written_at(std::string_view text, std::size_t at, std::string_view access, std::size_t& end) {
   std::size_t t = at;
   for (char a : access) {
-    if (skippable(a)) continue;
-    while (t < text.size() && skippable(text[t])) ++t;
+    if (space(a)) continue;
+    while (t < text.size() && space(text[t])) ++t;
     if (t >= text.size() || text[t] != a) return false;
     ++t;
   }
   end = t;
   return true;
 }
+
+// Whether the text at [begin, end) is used as `role`: stored (`x = `, `x += `), loaded (anything
+// but `x = `), or updated by an atomic_* call as its first argument.
+constexpr bool plays(std::string_view text, std::size_t begin, std::size_t end, access_role role) {
+  std::size_t after = end;
+  while (after < text.size() && space(text[after])) ++after;
+  const auto at = [&](std::size_t i) { return i < text.size() ? text[i] : '\0'; };
+  const bool plain_store = at(after) == '=' && at(after + 1) != '=';
+  const bool compound = (at(after + 1) == '=' && std::string_view("+-*/%&|^").find(at(after)) != std::string_view::npos) ||
+                        ((at(after) == '<' || at(after) == '>') && at(after + 1) == at(after) && at(after + 2) == '=');
+  switch (role) {
+    case access_role::any: return true;
+    case access_role::store: return plain_store || compound;
+    case access_role::load: return !plain_store;
+    case access_role::atomic: {
+      std::size_t open = begin;
+      while (open > 0 && space(text[open - 1])) --open;
+      if (open == 0 || text[open - 1] != '(') return false;
+      std::size_t name_end = open - 1;
+      return ident_before(text, name_end).substr(0, 7) == "atomic_";
+    }
+  }
+  return false;
+}
 }  // namespace source_detail
 
 // The statement (or argument) of `text` that holds `access`, as the user wrote it, if `access`
-// is written exactly once there; empty otherwise (a quote that might be the wrong one is worse
-// than none).
-constexpr std::string_view statement_of(std::string_view text, std::string_view access) {
+// is written exactly once there (outside string literals) and plays `role` there; empty otherwise
+// (a quote that might be the wrong one is worse than none).
+constexpr std::string_view statement_of(std::string_view text, std::string_view access,
+                                        access_role role = access_role::any) {
   using namespace source_detail;
   std::size_t begin = 0, end = 0, found = 0;
   if (access.empty() || text.empty()) return {};
   for (std::size_t at = 0; at < text.size(); ++at) {
-    if (skippable(text[at]) || (at > 0 && ident_char(text[at - 1]) && ident_char(text[at]))) continue;
+    if (text[at] == '"' || (text[at] == '\'' && (at == 0 || !ident_char(text[at - 1])))) {  // a literal
+      const char quote = text[at];
+      for (++at; at < text.size() && text[at] != quote; ++at)
+        if (text[at] == '\\') ++at;
+      continue;
+    }
+    if (space(text[at]) || (at > 0 && ident_char(text[at - 1]) && ident_char(text[at]))) continue;
     std::size_t stop = 0;
     if (written_at(text, at, access, stop)) {
       if (++found > 1) return {};
@@ -298,7 +388,7 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
       end = stop;
     }
   }
-  if (found != 1) return {};
+  if (found != 1 || !plays(text, begin, end, role)) return {};
   // Out to the enclosing argument: the nearest unmatched bracket, comma or semicolon each way.
   int depth = 0;
   while (begin > 0) {
@@ -361,6 +451,7 @@ struct source_names {
 
 template <std::size_t Arity>
 constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::ir_builder& ir) {
+  using namespace source_detail;
   source_names<Arity> out;
   if (text.empty()) return out;
   out.source = text;
@@ -368,66 +459,120 @@ constexpr source_names<Arity> names_from_source(std::string_view text, const dsl
   if (scan.overflow || scan.lambda_count == 0) return out;
   using scope = source_scan::scope;
 
-  // The body: the first lambda, `(auto k, auto x, auto y)`.
+  // The body: the one lambda given to w::kernel (or, for a text that is only a lambda, the first).
+  int kernels = 0;
+  for (int l = 0; l < scan.lambda_count; ++l) kernels += scan.lambdas[l].callee == "kernel";
   const source_scan::lambda& body = scan.lambdas[0];
+  if (kernels > 1 || (kernels == 1 && body.callee != "kernel") || (kernels == 0 && !body.callee.empty())) return {};
   if (body.count == static_cast<int>(Arity) + 1)
     for (std::size_t i = 0; i < Arity; ++i) out.params[i] = body.params[i + 1];
 
-  // Loops, in the order of the program's (pre-order, as the source's); for_until's two lambdas
-  // are one loop.
-  int loops = 0;
-  bool loops_agree = true;
-  int last_call = -1;
-  dsl::user_names user;
-  int tiles = 0;
-  bool tiles_agree = true;
-  for (int l = 1; l < scan.lambda_count; ++l) {
-    const source_scan::lambda& s = scan.lambdas[l];
-    if (s.kind == scope::loop || s.kind == scope::loop_derived || s.kind == scope::until) {
-      if (s.kind == scope::until && s.call == last_call) continue;
-      last_call = s.call;
-      const bool fits = loops < static_cast<int>(ir.loops.size()) && loops < dsl::user_names::max_loops &&
-                        ir.loops[static_cast<std::size_t>(loops)].level == s.level && s.count >= 2;
-      if (!fits) loops_agree = false;
-      else if (s.kind != scope::loop_derived) user.loops[loops] = s.params[1];
-      ++loops;
-    } else if (s.kind == scope::tile) {
-      const bool fits = tiles < static_cast<int>(ir.tiles.size()) && tiles < dsl::user_names::max_tiles &&
-                        ir.tiles[static_cast<std::size_t>(tiles)].level == s.level && s.count >= 2;
-      if (!fits) tiles_agree = false;
-      else user.tiles[tiles] = s.params[1];
-      ++tiles;
+  // A name that means two things (a scope variable shadowing another at another level, or a
+  // parameter) is no name.
+  const auto variable = [&](const source_scan::lambda& s) { return s.count >= 2 ? s.params[1] : std::string_view{}; };
+  const auto ambiguous = [&](std::string_view name, int level) {
+    if (name.empty()) return true;
+    for (int p = 1; p < body.count; ++p)
+      if (body.params[p] == name) return true;
+    for (int l = 1; l < scan.lambda_count; ++l) {
+      const source_scan::lambda& s = scan.lambdas[l];
+      if (s.kind != scope::none && variable(s) == name && s.level != level) return true;
+    }
+    return false;
+  };
+
+  if (!scan.scopes_unreliable) {
+    // Loops, tiles and locals, each in the order of the program's (pre-order, as the source's) and
+    // at the same levels, or none of that kind is named; for_until's two lambdas are one loop and
+    // its flag one local.
+    dsl::user_names user;
+    int loops = 0, tiles = 0, locals = 0, last_until = -1;
+    bool loops_agree = true, tiles_agree = true, locals_agree = true;
+    const auto local_at = [&](int level) {
+      const bool fits = locals < static_cast<int>(ir.locals.size()) && ir.locals[static_cast<std::size_t>(locals)].level == level;
+      ++locals;
+      return fits;
+    };
+    for (int l = 1; l < scan.lambda_count; ++l) {
+      const source_scan::lambda& s = scan.lambdas[l];
+      if (s.kind == scope::loop || s.kind == scope::loop_derived || s.kind == scope::until) {
+        if (s.kind == scope::until) {
+          if (s.call == last_until) continue;
+          last_until = s.call;
+          locals_agree = local_at(s.level - 1) && locals_agree;  // the flag, before its loop
+        }
+        const bool fits = loops < static_cast<int>(ir.loops.size()) && loops < dsl::user_names::max_loops &&
+                          ir.loops[static_cast<std::size_t>(loops)].level == s.level && s.count >= 2;
+        if (!fits) loops_agree = false;
+        else if (s.kind != scope::loop_derived && !ambiguous(variable(s), s.level)) user.loops[loops] = variable(s);
+        ++loops;
+      } else if (s.kind == scope::tile) {
+        const bool fits = tiles < static_cast<int>(ir.tiles.size()) && tiles < dsl::user_names::max_tiles &&
+                          ir.tiles[static_cast<std::size_t>(tiles)].level == s.level && s.count >= 2;
+        if (!fits) tiles_agree = false;
+        else if (!ambiguous(variable(s), s.level)) user.tiles[tiles] = variable(s);
+        ++tiles;
+      } else if (s.kind == scope::local) {
+        locals_agree = local_at(s.level) && s.count >= 2 && locals_agree;
+      }
+    }
+    if (loops_agree && loops == static_cast<int>(ir.loops.size()))
+      for (int l = 0; l < loops; ++l) out.user.loops[l] = user.loops[l];
+    if (tiles_agree && tiles == static_cast<int>(ir.tiles.size()))
+      for (int t = 0; t < tiles; ++t) out.user.tiles[t] = user.tiles[t];
+
+    // Expressions name a local by its level alone: a level gets the name all its locals carry, and
+    // none where for_until's unnamed flag, or two names, share it.
+    if (locals_agree && locals == static_cast<int>(ir.locals.size())) {
+      bool conflict[dsl::user_names::max_levels]{};
+      for (int l = 1; l < scan.lambda_count; ++l) {
+        const source_scan::lambda& s = scan.lambdas[l];
+        const int level = s.kind == scope::until ? s.level - 1 : s.level;
+        if (level < 0 || level >= dsl::user_names::max_levels) continue;
+        if (s.kind == scope::until) conflict[level] = true;
+        if (s.kind != scope::local) continue;
+        const std::string_view name = variable(s);
+        if (ambiguous(name, s.level)) conflict[level] = true;
+        else if (!out.user.locals[level].empty() && out.user.locals[level] != name) conflict[level] = true;
+        else out.user.locals[level] = name;
+      }
+      for (int level = 0; level < dsl::user_names::max_levels; ++level)
+        if (conflict[level]) out.user.locals[level] = {};
     }
   }
-  if (loops_agree && loops == static_cast<int>(ir.loops.size()))
-    for (int l = 0; l < loops; ++l) out.user.loops[l] = user.loops[l];
-  if (tiles_agree && tiles == static_cast<int>(ir.tiles.size()))
-    for (int t = 0; t < tiles; ++t) out.user.tiles[t] = user.tiles[t];
 
-  // Locals are named by level: a level whose locals all carry one name gets it; for_until's flag
-  // (which the user did not name) makes its level's name unknown.
-  bool conflict[dsl::user_names::max_levels]{};
-  for (int l = 1; l < scan.lambda_count; ++l) {
-    const source_scan::lambda& s = scan.lambdas[l];
-    const int level = s.kind == scope::until ? s.level - 1 : s.level;
-    if (level < 0 || level >= dsl::user_names::max_levels) continue;
-    if (s.kind == scope::until) conflict[level] = true;
-    if (s.kind != scope::local) continue;
-    if (s.count < 2) conflict[level] = true;
-    else if (!out.user.locals[level].empty() && out.user.locals[level] != s.params[1]) conflict[level] = true;
-    else out.user.locals[level] = s.params[1];
-  }
-  for (int level = 0; level < dsl::user_names::max_levels; ++level)
-    if (conflict[level]) out.user.locals[level] = {};
-
-  // An index alias that is also some scope's variable would make one name mean two things.
+  // An index alias names its index only where the name means nothing else: no parameter or scope
+  // variable carries it, and wherever it is declared it is declared as that index (`auto t =
+  // k.thread_id();` in two scopes is one meaning; `auto g = k.thread_id() * 2;` elsewhere is not).
   for (int op = 0; op < 5; ++op)
     for (int d = 0; d < 3; ++d) {
       const std::string_view alias = scan.indices[op][d];
-      bool taken = scan.index_ambiguous[op][d];
-      for (int l = 1; l < scan.lambda_count; ++l)
-        for (int p = 0; p < scan.lambdas[l].count; ++p) taken = taken || (!alias.empty() && scan.lambdas[l].params[p] == alias);
-      if (!taken) out.user.indices[op][d] = alias;
+      if (alias.empty() || scan.index_ambiguous[op][d]) continue;
+      bool taken = false;
+      for (int l = 0; l < scan.lambda_count; ++l)
+        for (int p = 0; p < scan.lambdas[l].count; ++p) taken = taken || scan.lambdas[l].params[p] == alias;
+      bool other_meaning = false;
+      for (std::size_t at = text.find(alias); at != std::string_view::npos; at = text.find(alias, at + 1)) {
+        if ((at > 0 && ident_char(text[at - 1])) || (at + alias.size() < text.size() && ident_char(text[at + alias.size()])))
+          continue;
+        std::size_t after = at + alias.size();
+        while (after < text.size() && space(text[after])) ++after;
+        if (after + 1 >= text.size() || text[after] != '=' || text[after + 1] == '=') continue;
+        // `alias = CTX.FUNC();` and nothing else
+        std::size_t rhs = after + 1;
+        while (rhs < text.size() && space(text[rhs])) ++rhs;
+        while (rhs < text.size() && ident_char(text[rhs])) ++rhs;
+        const std::string_view f = index_functions[op][d];
+        std::size_t tail = rhs + 1 + f.size();
+        bool same = rhs < text.size() && text[rhs] == '.' && text.substr(rhs + 1, f.size()) == f;
+        while (same && tail < text.size() && space(text[tail])) ++tail;
+        same = same && text.substr(tail, 2) == "()";
+        tail += 2;
+        while (same && tail < text.size() && space(text[tail])) ++tail;
+        same = same && tail < text.size() && text[tail] == ';';
+        other_meaning = other_meaning || !same;
+      }
+      if (!taken && !other_meaning) out.user.indices[op][d] = alias;
     }
   return out;
 }

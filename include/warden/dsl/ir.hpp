@@ -374,17 +374,25 @@ constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id,
       out << ')';
       return;
     default: {
-      // Parenthesise operands that are themselves binary, so that the text reads unambiguously.
-      auto operand = [&](int child) {
+      // Parenthesise operands that are themselves binary, so that the text reads unambiguously. For
+      // the user (an explanation, `user` given) arithmetic reads as written: `b * 64 + t + 1`, not
+      // `((b * 64) + t) + 1` (shifts, bitwise and comparisons keep theirs); check/source_names.hpp
+      // finds the statement by that spelling.
+      const auto rank = [](ir_op op) {
+        return op == ir_op::mul || op == ir_op::div || op == ir_op::mod ? 2 : op == ir_op::add || op == ir_op::sub ? 1 : 0;
+      };
+      auto operand = [&](int child, bool left) {
         const ir_op op = ir.exprs[static_cast<std::size_t>(child)].op;
         const bool compound = op >= ir_op::add && op <= ir_op::logical_or;
-        if (compound) out << '(';
+        const bool plain = user != nullptr && rank(op) > 0 && rank(e.op) > 0 &&
+                           (rank(op) > rank(e.op) || (rank(op) == rank(e.op) && left));
+        if (compound && !plain) out << '(';
         render_to(out, ir, child, name, user);
-        if (compound) out << ')';
+        if (compound && !plain) out << ')';
       };
-      operand(e.a);
+      operand(e.a, true);
       out << symbol(e.op);
-      operand(e.b);
+      operand(e.b, false);
     }
   }
 }
