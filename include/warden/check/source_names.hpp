@@ -77,9 +77,8 @@ constexpr std::string_view ident_before(std::string_view text, std::size_t& end)
   return id;
 }
 
-// The name of the function a '(' at `at` calls: `for_range` in `w::for_range(`, `kernel` in
-// `w::kernel<w::block<64>, w::in<int>>(`.
-constexpr std::string_view callee_before(std::string_view text, std::size_t at) {
+// Before `at`: spaces and a template's argument list (`<w::block<64>, w::in<int>>`), skipped.
+constexpr std::size_t before_template_args(std::string_view text, std::size_t at) {
   std::size_t end = at;
   while (end > 0 && space(text[end - 1])) --end;
   if (end > 0 && text[end - 1] == '>') {
@@ -90,21 +89,19 @@ constexpr std::string_view callee_before(std::string_view text, std::size_t at) 
       else if (c == '<' && --depth == 0) break;
     }
   }
+  return end;
+}
+
+// The name of the function a '(' at `at` calls: `for_range` in `w::for_range(`, `kernel` in
+// `w::kernel<w::block<64>, w::in<int>>(`.
+constexpr std::string_view callee_before(std::string_view text, std::size_t at) {
+  std::size_t end = before_template_args(text, at);
   return ident_before(text, end);
 }
 
 // Where the callee of the '(' at `at` starts: `w::shared<float, 64>(` from its `w`.
 constexpr std::size_t callee_start(std::string_view text, std::size_t at) {
-  std::size_t end = at;
-  while (end > 0 && space(text[end - 1])) --end;
-  if (end > 0 && text[end - 1] == '>') {
-    int depth = 0;
-    while (end > 0) {
-      const char c = text[--end];
-      if (c == '>') ++depth;
-      else if (c == '<' && --depth == 0) break;
-    }
-  }
+  std::size_t end = before_template_args(text, at);
   for (;;) {
     ident_before(text, end);
     if (end >= 2 && text[end - 1] == ':' && text[end - 2] == ':') end -= 2;
