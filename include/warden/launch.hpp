@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <initializer_list>
 #include <limits>
-#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>

@@ -251,7 +251,7 @@ TEST_CASE("grid_for(n) on a 2-D block is refused; extents per dimension are chec
   }
   // A 3-D extent list on a 2-D block is fine (nz threads along z, one per block); each extent is
   // checked against CUDA's limits like a grid's.
-  CHECK(w::launch_config({17ULL, 33ULL, 2ULL}).blocks<w::block<16, 16>>().x == 2);
+  CHECK(w::grid_for(17, 33, 2).blocks<w::block<16, 16>>().x == 2);
   CHECK(w::grid_for(17, 33, 2).blocks<w::block<16, 16>>().y == 3);
   CHECK(w::grid_for(17, 33, 2).blocks<w::block<16, 16>>().z == 2);
   CHECK(w::grid_for(100).blocks<w::block<32>>().x == 4);

@@ -119,6 +119,39 @@ TEST_CASE("cuda launch path: launch-time errors come before any memory or stream
   CHECK(no_misuse());
 }
 
+// A 2-D kernel: grid_for(nx, ny) reaches the <<<>>> call with the blocks that cover nx x ny; a 1-D
+// grid_for(n) is refused (E102) before anything is touched (issue 16, item 5).
+WARDEN_KERNEL(copy_2d_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>>(
+                             [](auto k, auto in, auto out, auto n) {
+                               auto x = k.global_id();
+                               auto y = k.global_id_y();
+                               return w::when(x < n && y < n, out[y * n + x] = in[y * n + x]);
+                             }));
+
+struct grid_probe {
+  dim3* grid;
+  template <class Slots>
+  void operator()(dim3 blocks, dim3, cudaStream_t, const Slots&) const {
+    *grid = blocks;
+  }
+};
+
+TEST_CASE("cuda launch path: grid_for(nx, ny) covers a 2-D block; grid_for(n) on it is refused", "[standin][launch]") {
+  standin::reset();
+  auto in = w::to_device(std::vector<float>(40 * 40, 1.f));
+  w::device_buffer<float> out(40 * 40);
+  dim3 grid{0, 0, 0};
+  const long records = standin::calls("cudaEventRecord");
+  CHECK_THROWS_AS(cuda_path(copy_2d_k, w::grid_for(40 * 40), grid_probe{&grid}, in, out, 40), w::grid_error);
+  CHECK(grid.x == 0);
+  CHECK(standin::calls("cudaEventRecord") == records);
+  cuda_path(copy_2d_k, w::grid_for(40, 40), grid_probe{&grid}, in, out, 40);
+  CHECK(grid.x == 3);
+  CHECK(grid.y == 3);
+  CHECK(grid.z == 1);
+  CHECK(no_misuse());
+}
+
 TEST_CASE("cuda launch path: a failed launch is a cuda_error naming the kernel", "[standin][launch]") {
   standin::reset();
   auto in = w::to_device(std::vector<float>(100, 1.f));
