@@ -1,4 +1,4 @@
-// The ten examples on the GPU: each warden kernel against its hand-written twin (examples/*/
+// The examples on the GPU: each warden kernel against its hand-written twin (examples/*/
 // *_twin.cuh) at three sizes, from cache-resident to well beyond L2, with library baselines where
 // they exist (CUB DeviceReduce, DeviceScan, DeviceHistogram; cuBLAS sgemm) and a device-to-device
 // copy as the bandwidth roof.
@@ -24,6 +24,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,10 +40,14 @@
 #include "../../examples/blelloch_scan/blelloch_scan_twin.cuh"
 #include "../../examples/histogram/histogram.hpp"
 #include "../../examples/histogram/histogram_twin.cuh"
+#include "../../examples/histogram_fast/histogram_fast.hpp"
+#include "../../examples/histogram_fast/histogram_fast_twin.cuh"
 #include "../../examples/matmul/matmul.hpp"
 #include "../../examples/matmul/matmul_twin.cuh"
 #include "../../examples/reduction/reduction.hpp"
 #include "../../examples/reduction/reduction_twin.cuh"
+#include "../../examples/reduction_fast/reduction_fast.hpp"
+#include "../../examples/reduction_fast/reduction_fast_twin.cuh"
 #include "../../examples/reverse_block/reverse_block.hpp"
 #include "../../examples/reverse_block/reverse_block_twin.cuh"
 #include "../../examples/saxpy/saxpy.hpp"
@@ -273,6 +278,71 @@ struct histogram_case : bench_case {
   }
 };
 
+// The fast kernels stride over the input with a grid that fills the GPU once: `per_sm` blocks on
+// each multiprocessor, fewer when the input is smaller.
+int filling_grid(std::size_t n, int block, int per_sm) {
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+  return std::min(blocks_for(n, block), sms * per_sm);
+}
+
+// The privatised histogram (shared-memory atomics), against the same CUB call as histogram_case.
+struct histogram_fast_case : bench_case {
+  std::size_t n;
+  int blocks;
+  w::device_buffer<int> in, bins, bins2, bins3;
+  w::device_buffer<unsigned char> temp;
+  std::size_t temp_bytes = 0;
+  explicit histogram_fast_case(std::size_t size)
+      : n(size), blocks(filling_grid(size, 256, 8)), in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
+    bytes = 4.0 * n;
+    check(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n)), "cub::DeviceHistogram");
+    temp = w::device_buffer<unsigned char>(temp_bytes);
+    auto zero = [this](w::device_buffer<int>& b) { check(cudaMemsetAsync(b.data(), 0, 256 * sizeof(int), timer().native()), "cudaMemsetAsync"); };
+    warden = [this, zero] { zero(bins); w::launch(examples::histogram_fast, w::grid(blocks).on(timer().ref()), in, bins); };
+    twin = [this, zero] {
+      zero(bins2);
+      twins::histogram_fast::histogram_fast_twin<<<blocks, 256, 0, timer().native()>>>(in.data(), static_cast<int>(n), bins2.data());
+    };
+    library = [this] {
+      check(cub::DeviceHistogram::HistogramEven(temp.data(), temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n), timer().native()), "cub::DeviceHistogram");
+    };
+    agree = [this] { return same(bins, bins2) && same(bins, bins3); };
+  }
+};
+
+// The fast reduction's two passes (a filling grid's partial sums, then one block over them), against
+// CUB's DeviceReduce::Sum.
+struct reduction_fast_case : bench_case {
+  std::size_t n;
+  int blocks;
+  w::device_buffer<float> in, partial, partial2, sum, sum2, sum3;
+  w::device_buffer<unsigned char> temp;
+  std::size_t temp_bytes = 0;
+  explicit reduction_fast_case(std::size_t size)
+      : n(size), blocks(filling_grid(size / 4, 256, 4)), in(w::to_device(pattern<float>(size, 4))), partial(static_cast<std::size_t>(blocks)),
+        partial2(static_cast<std::size_t>(blocks)), sum(1), sum2(1), sum3(1) {
+    bytes = 4.0 * n;
+    check(cub::DeviceReduce::Sum(nullptr, temp_bytes, in.data(), sum3.data(), static_cast<int>(n)), "cub::DeviceReduce::Sum");
+    temp = w::device_buffer<unsigned char>(temp_bytes);
+    warden = [this] {
+      w::launch(examples::reduction_fast, w::grid(blocks).on(timer().ref()), in, partial);
+      w::launch(examples::reduction_fast, w::grid(1).on(timer().ref()), partial, sum);
+    };
+    twin = [this] {
+      twins::reduction_fast::reduction_fast_twin<<<blocks, 256, 0, timer().native()>>>(in.data(), partial2.data(), static_cast<int>(n));
+      twins::reduction_fast::reduction_fast_twin<<<1, 256, 0, timer().native()>>>(partial2.data(), sum2.data(), blocks);
+    };
+    library = [this] {
+      check(cub::DeviceReduce::Sum(temp.data(), temp_bytes, in.data(), sum3.data(), static_cast<int>(n), timer().native()), "cub::DeviceReduce::Sum");
+    };
+    agree = [this] {
+      const float got = w::to_host(sum)[0], want = w::to_host(sum2)[0], cub_sum = w::to_host(sum3)[0];
+      return got == want && std::abs(got - cub_sum) <= 1e-5f * std::abs(cub_sum);
+    };
+  }
+};
+
 // The example scans each block's 256 elements; CUB's baseline scans the whole input.
 struct scan_case : bench_case {
   std::size_t n;
@@ -414,9 +484,11 @@ void register_all() {
     add<saxpy_case>("saxpy", n, false);
     add<reverse_case>("reverse_block", n, false);
     add<reduction_case>("reduction", n, true);
+    add<reduction_fast_case>("reduction_fast", n, true);
     add<transpose_case>("transpose", n, false);
     add<stencil_case>("stencil_2d", n, false);
     add<histogram_case>("histogram", n, true);
+    add<histogram_fast_case>("histogram_fast", n, true);
     add<scan_case>("blelloch_scan", n, true);
     add<softmax_case>("softmax", n, false);
     add<bitonic_case>("bitonic_sort", n, false);

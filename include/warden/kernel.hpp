@@ -19,6 +19,7 @@
 #include "dsl/atomics.hpp"
 #include "dsl/program.hpp"
 #include "dsl/shuffle.hpp"
+#include "dsl/vector.hpp"
 #include "dsl/statements.hpp"
 #include "check/diagnostic.hpp"
 #include "check/verdict.hpp"

@@ -17,6 +17,7 @@
 
 #include "../config.hpp"
 #include "../dsl/stmt.hpp"
+#include "../dsl/vector.hpp"
 #include "../error.hpp"
 #include "recording.hpp"
 #include "slots.hpp"
@@ -79,6 +80,17 @@ struct cpu_root {
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::store);
     s.ptr[i] = v;
   }
+  // A vector access: elements N i .. N i + N - 1, each checked and recorded as the checker sees them.
+  template <int I, class T, int N>
+  vec<T, N> load_vector(int t, int i) const {
+    vec<T, N> v{};
+    for (int c = 0; c < N; ++c) v[c] = load<I, T>(t, N * i + c);
+    return v;
+  }
+  template <int I, class T, int N>
+  void store_vector(int t, int i, const vec<T, N>& v) const {
+    for (int c = 0; c < N; ++c) store<I, T>(t, N * i + c, v[c]);
+  }
   template <int I, class T, dsl::atomic_op Op>
   void atomic(int t, int i, T v, T expected) const {
     const auto& s = detail::get<I>(*state->slots);
@@ -105,6 +117,8 @@ struct cpu_root {
   T tile_load(int, int) const;
   template <int L, class T>
   void tile_store(int, int, T) const;
+  template <int L, class T, dsl::atomic_op Op>
+  void tile_atomic(int, int, T, T) const;
 };
 
 // One more scope: per-thread values (Kind 0: loop variable, 1: local) or a tile (Kind 2).
@@ -157,6 +171,39 @@ struct cpu_scope : Parent {
       Parent::template tile_store<L2, U>(t, i, v);
     }
   }
+  // The block's threads run one at a time here, so the read-modify-write is whole by itself. It
+  // reads the element: what an unstored element gives is reported as a load's would be.
+  template <int L2, class U, dsl::atomic_op Op>
+  void tile_atomic(int t, int i, U v, U expected) const {
+    if constexpr (L2 == L && Kind == 2) {
+      this->check(i, elements, "tile", L);
+      this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::atomic);
+      if (written[i] == 0) {
+        if (this->state->record != nullptr)
+          this->state->record->uninitialised_load(
+              {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, dsl::access_kind::atomic});
+#if WARDEN_SHARED_POISON
+        else
+          throw uninitialised_read_error(this->state->kernel_name,
+                                         "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) +
+                                             " updates tile" + std::to_string(L) + " element " + std::to_string(i) +
+                                             " atomically, which no thread of the block has stored (cpu backend; shared "
+                                             "tiles start poisoned in debug builds)");
+#endif
+      }
+      U& slot = data[i];
+      if constexpr (Op == dsl::atomic_op::compare_exchange) {
+        if (slot == expected) slot = v;
+      } else {
+        slot = dsl::atomic_result<Op>(slot, v);
+      }
+      written[i] = 1;
+      written_by[2 * i] = this->state->phase;
+      written_by[2 * i + 1] = t;
+    } else {
+      Parent::template tile_atomic<L2, U, Op>(t, i, v, expected);
+    }
+  }
 };
 
 // A block context seen from thread t: the interface expressions and simple statements use.
@@ -184,6 +231,14 @@ struct cpu_thread {
   void store(int i, T v) const {
     ctx->template store<I, T>(t, i, v);
   }
+  template <int I, class T, int N>
+  vec<T, N> load_vector(int i) const {
+    return ctx->template load_vector<I, T, N>(t, i);
+  }
+  template <int I, class T, int N>
+  void store_vector(int i, const vec<T, N>& v) const {
+    ctx->template store_vector<I, T, N>(t, i, v);
+  }
   template <int I, class T, dsl::atomic_op Op>
   void atomic(int i, T v, T expected) const {
     ctx->template atomic<I, T, Op>(t, i, v, expected);
@@ -199,6 +254,10 @@ struct cpu_thread {
   template <int L, class T>
   void tile_store(int i, T v) const {
     ctx->template tile_store<L, T>(t, i, v);
+  }
+  template <int L, class T, dsl::atomic_op Op>
+  void tile_atomic(int i, T v, T expected) const {
+    ctx->template tile_atomic<L, T, Op>(t, i, v, expected);
   }
 };
 

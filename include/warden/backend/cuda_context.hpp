@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "../dsl/stmt.hpp"
+#include "../dsl/vector.hpp"
 #include "cuda_atomic.hpp"
 #include "slots.hpp"
 
@@ -70,6 +71,19 @@ struct cuda_context {
   __device__ void store(int i, T v) const {
     detail::get<I>(slots).ptr[i] = v;
   }
+  // One vector instruction (ld.global.v4 / st.global.v4): the buffer seen as vec<T, N>, whose
+  // alignment launch has checked (E101).
+  template <int I, class T, int N>
+  __device__ vec<T, N> load_vector(int i) const {
+    auto* const p = detail::get<I>(slots).ptr;
+    constexpr bool read_only = std::is_const_v<std::remove_pointer_t<decltype(p)>>;
+    if constexpr (read_only) return read_only_load(reinterpret_cast<const vec<T, N>*>(p), i);
+    else return reinterpret_cast<const vec<T, N>*>(p)[i];
+  }
+  template <int I, class T, int N>
+  __device__ void store_vector(int i, const vec<T, N>& v) const {
+    reinterpret_cast<vec<T, N>*>(detail::get<I>(slots).ptr)[i] = v;
+  }
   template <int I, class T, dsl::atomic_op Op>
   __device__ void atomic(int i, T v, T expected) const {
     atomic_update<Op>(detail::get<I>(slots).ptr + i, v, expected);
@@ -95,6 +109,8 @@ struct cuda_context {
   __device__ T tile_load(int) const;
   template <int L, class T>
   __device__ void tile_store(int, T) const;
+  template <int L, class T, dsl::atomic_op Op>
+  __device__ void tile_atomic(int, T, T) const;
 
   template <int L, class T>
   __device__ auto bind(T v) const;
@@ -127,6 +143,13 @@ struct cuda_bound : Parent {
   __device__ void tile_store(int i, U v) const {
     if constexpr (L2 == L && Kind == 2) slot[i] = v;
     else Parent::template tile_store<L2, U>(i, v);
+  }
+  // The built-ins on a pointer into __shared__ memory: nvcc emits the shared-memory atomics
+  // (atom.shared), as for a hand-written privatised histogram.
+  template <int L2, class U, dsl::atomic_op Op>
+  __device__ void tile_atomic(int i, U v, U expected) const {
+    if constexpr (L2 == L && Kind == 2) atomic_update<Op>(slot + i, v, expected);
+    else Parent::template tile_atomic<L2, U, Op>(i, v, expected);
   }
   template <int L2, class U>
   __device__ auto bind(U v) const {

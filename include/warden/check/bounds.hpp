@@ -166,6 +166,14 @@ class interval_evaluator {
     return true;
   }
 
+  // Does loop `loop` run no trip in any thread, for this launch and under the guards may_run last
+  // narrowed by (`grid_stride(k, x.size() / 4, ...)` with x.size() < 4)? Its body's accesses then
+  // never run either, and the intervals of its variable mean nothing.
+  bool never_runs(const dsl::ir_loop& loop) {
+    const interval lo = eval(loop.lo), hi = eval(loop.hi);
+    return lo.bounded() && hi.bounded() && hi.hi <= lo.lo;
+  }
+
   interval eval(int id) {
     // A floating-point value is no integer: no interval of integers bounds it, and a guard on an
     // integer expression that renders alike (`t + 2` for `t + 2.9f`) says nothing about it.
@@ -889,6 +897,10 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const la
     // Guards that no thread passes for this launch (they narrow some value to nothing): the
     // access never runs, and its index intervals, computed from empty ones, mean nothing.
     if (!evaluator.may_run(a.guard_begin, a.guard_end)) continue;
+    bool in_empty_loop = false;
+    for (int p = a.loop_begin; p < a.loop_end && !in_empty_loop; ++p)
+      in_empty_loop = evaluator.never_runs(ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])]);
+    if (in_empty_loop) continue;
     const interval index = evaluator.index_interval(a.index, a.guard_begin, a.guard_end);
     long long size = 0;
     std::string target;

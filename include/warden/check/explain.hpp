@@ -154,9 +154,9 @@ struct explainer {
         access(out, f.second);
         if (!second.empty()) quote(out, second);
         out << ": ";
-        if (f.code == rule::W020 || f.code == rule::W021) {
+        if (f.code == rule::W020 || f.code == rule::W021 || (f.code == rule::W040 && f.element >= 0)) {
           out << "threads " << f.thread1 << " and " << f.thread2 << " meet at element " << f.element;
-          if (f.code == rule::W021) {
+          if (f.loop >= 0) {
             out << " in consecutive iterations of ";
             loop(out, f.loop);
           } else {

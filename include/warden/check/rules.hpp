@@ -215,7 +215,9 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
   std::vector<int> tiles_done;
   for (int i = 0; i < n; ++i) {
     const auto& a = ir.accesses[static_cast<std::size_t>(i)];
-    if (!is_shared(a) || a.kind != dsl::access_kind::load) continue;
+    // An atomic update reads its element as a load does (a privatised histogram's bins must be
+    // zeroed in an earlier phase).
+    if (!is_shared(a) || a.kind == dsl::access_kind::store) continue;
     bool seen = false;
     for (int t : tiles_done) seen = seen || t == a.target;
     if (seen) continue;
@@ -242,7 +244,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
     }
     for (int l = i; l < n; ++l) {
       const auto& load = ir.accesses[static_cast<std::size_t>(l)];
-      if (!is_shared(load) || load.target != a.target || load.kind != dsl::access_kind::load || load.trusted) continue;
+      if (!is_shared(load) || load.target != a.target || load.kind == dsl::access_kind::store || load.trusted) continue;
       const footprint& loads = print(l);
       const int* first_at = first.data();
       for (int p = 0; p < loads.passes; ++p)
@@ -292,6 +294,10 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
       if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
       if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
+      // Atomic updates never race among themselves; an atomic and a plain access of one element
+      // in one phase do (W040, as for buffers).
+      const bool atomic_a = a.kind == dsl::access_kind::atomic, atomic_c = c.kind == dsl::access_kind::atomic;
+      if (atomic_a && atomic_c) continue;
       const dsl::ir_tile* tile = tile_of(ir, a.target);
       if (tile == nullptr) continue;
       const context ca = context_of(a), cc = context_of(c);
@@ -300,7 +306,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
         if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
                          : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
           continue;
-        finding f{relation < 0 ? rule::W020 : rule::W021, i, j};
+        finding f{atomic_a != atomic_c ? rule::W040 : relation < 0 ? rule::W020 : rule::W021, i, j};
         if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
         if (const meeting m = find_meeting(pair_print(i), pair_print(j), common, relation, tile_elements(*tile))) {
           f.thread1 = m.thread1;
@@ -322,7 +328,8 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
 // (checked at launch, E106); if one remains, it is reported with the iteration where it happens.
 constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
   const finding first = check_shared_listing(ir, shape, 0, nullptr);
-  if (first.code != rule::W020 && first.code != rule::W021) return first;
+  const bool meeting = first.code == rule::W020 || first.code == rule::W021 || (first.code == rule::W040 && first.element >= 0);
+  if (!meeting) return first;
   unsigned long long assumed = 0;
   finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed);
   if (assumed == 0) return first;

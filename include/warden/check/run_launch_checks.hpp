@@ -4,6 +4,7 @@
 // warden::runtime (WARDEN_SEPARATE_RUNTIME).
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,18 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
                                                 kinds[a] + ") and to " + names[b] + " (parameter " + std::to_string(b) + ", " +
                                                 kinds[b] + "); a writable parameter needs a buffer of its own");
     }
+
+  // E101, alignment: a vector access (w::vectors<N>(x)[i]) moves N elements with one instruction,
+  // which faults unless the address is a multiple of its width. Pool blocks are 256-byte aligned
+  // and buffers bind whole, so this holds unless a user-supplied pool hands out less.
+  for (const dsl::ir_access& a : launch.ir->accesses) {
+    if (a.vector_bytes == 0 || a.memory != dsl::memory_kind::global) continue;
+    const bound_argument& x = launch.arguments[static_cast<std::size_t>(a.target)];
+    if (x.address != nullptr && reinterpret_cast<std::uintptr_t>(x.address) % a.vector_bytes != 0)
+      throw bounds_error(launch.kernel, names[static_cast<std::size_t>(a.target)] + " (parameter " + std::to_string(a.target) +
+                                            ") starts at an address that is not a multiple of " + std::to_string(a.vector_bytes) +
+                                            " bytes, which its vector access needs");
+  }
 
   // E102: the checker proved the kernel race-free for grids that extend only in the dimensions
   // it refers to.

@@ -83,7 +83,7 @@
 #define WARDEN_DIAGNOSTIC_W040 (W040, race, atomic_plain_mix, "atomic-plain-mix", \
   "one element is accessed atomically and plainly in one phase", \
   "make every access atomic, or separate them with sync()", \
-  "plain access of an `atomic<T>` parameter (handles), and the checker for `inout<T>`")
+  "plain access of an `atomic<T>` parameter (handles), and the checker for `inout<T>` and shared tiles")
 #define WARDEN_DIAGNOSTIC_E100 (E100, launch, aliasing, "aliasing", \
   "one buffer bound to two parameters of a launch, one of them writable", \
   "a writable parameter needs a buffer of its own: bind a copy", \

@@ -1,6 +1,6 @@
 #pragma once
 // Atomic updates: atomic_add, _sub, _min, _max, _and, _or, _xor, _inc, _dec, _exchange,
-// _compare_exchange.
+// _compare_exchange, of a buffer parameter's element or of a shared tile's.
 #include <type_traits>
 #include <utility>
 
@@ -34,11 +34,23 @@ constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = 
     return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
   }
 }
+// A shared tile's element: every tile may be updated atomically (it is the block's own memory);
+// the checker keeps plain accesses of the element out of the atomics' phase (W040).
+template <atomic_op Op, int L, class T, int Stride, class Row, class Col, class V, class E = no_column>
+constexpr auto make_atomic(const tile_element<L, T, Stride, Row, Col>& target, V&& v, E e = {}) {
+  auto value = as_expr(std::forward<V>(v));
+  static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
+  return tile_atomic_s<L, T, Stride, Op, Row, Col, decltype(value), E>{{}, target.row, target.col, value, e};
+}
 // The element type of an atomic update's target.
 template <class Target>
 struct element_value;
 template <int I, class T, class Mode, class Idx>
 struct element_value<element<I, T, Mode, Idx>> {
+  using type = T;
+};
+template <int L, class T, int Stride, class Row, class Col>
+struct element_value<tile_element<L, T, Stride, Row, Col>> {
   using type = T;
 };
 template <class Target>

@@ -72,6 +72,9 @@ struct ir_access {
   int phase = 0;         // barriers passed in program order before this access
   int position = 0;      // program order among accesses and barriers
   bool trusted = false;  // inside trusted(...): the race rules skip it
+  // One element of a vector access (w::vectors<N>(x)[i]) of this many bytes, whose address launch
+  // checks is a multiple of it; 0: a scalar access.
+  unsigned char vector_bytes = 0;
 };
 
 struct ir_guard {

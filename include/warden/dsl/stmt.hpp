@@ -154,6 +154,29 @@ struct tile_store_s : stmt_node {
   }
 };
 
+// An atomic update of a shared tile's element (a privatised histogram's `atomic_add(bins[v], 1)`):
+// atomics among themselves never race; with a plain access of the element in one phase, W040.
+template <int L, class T, int Stride, atomic_op Op, class Row, class Col, class V, class Expected = no_column>
+struct tile_atomic_s : stmt_node {
+  Row row;
+  Col col;
+  V value;
+  Expected expected;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C& c) const {
+    c.template tile_atomic<L, T, Op>(flat_index<Stride>(row, col, c), static_cast<T>(value.eval(c)),
+                                     static_cast<T>(expected.eval(c)));
+  }
+  constexpr void describe(ir_builder& b) const {
+    value.describe(b);
+    expected.describe(b);
+    const int r = row.describe(b);
+    const int k = col.describe(b);
+    b.access(access_kind::atomic, memory_kind::shared, b.tile_at(L), r, k);
+  }
+};
+
 // A thread-private variable: `x = e` or `x op= e`.
 template <int L, class T, class Op, class V>
 struct assign_s : stmt_node {
