@@ -160,6 +160,8 @@ struct vector_element : expr_node {
     if constexpr (!Mode::can_store) return nothing_s{};
     else return vector_store_s<I, T, N, Idx, decltype(value)>{{}, index, value};
   }
+  // `vectors<4>(y)[i] = vectors<4>(y)[j]`: a load and a store, not C++'s copy of the handle.
+  constexpr WARDEN_HOST_DEVICE auto operator=(const vector_element& other) const { return *this = other.as_load(); }
 };
 
 template <int I, class T, class Mode, int N>
