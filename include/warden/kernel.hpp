@@ -20,6 +20,7 @@
 #include "dsl/program.hpp"
 #include "dsl/shuffle.hpp"
 #include "dsl/vector.hpp"
+#include "dsl/registers.hpp"
 #include "dsl/statements.hpp"
 #include "check/diagnostic.hpp"
 #include "check/verdict.hpp"

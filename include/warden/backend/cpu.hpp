@@ -18,6 +18,7 @@
 #include "../config.hpp"
 #include "../dsl/stmt.hpp"
 #include "../dsl/vector.hpp"
+#include "../dsl/registers.hpp"
 #include "../error.hpp"
 #include "recording.hpp"
 #include "slots.hpp"
@@ -354,6 +355,11 @@ void exec(const Ctx& ctx, const dsl::for_s<L, Lo, Hi, Step, Body>& s, const acti
   exec_loop<L>(
       ctx, s.body, active, [&](int t) { return eval_at(ctx, t, s.lo); }, [&](int t) { return eval_at(ctx, t, s.hi); },
       [&](int t) { return eval_at(ctx, t, s.step); });
+}
+
+template <class Ctx, int L, int N, class Body>
+void exec(const Ctx& ctx, const dsl::unroll_s<L, N, Body>& s, const active_threads& active) {
+  exec_loop<L>(ctx, s.body, active, [](int) { return 0; }, [](int) { return N; }, [](int) { return 1; });
 }
 
 template <class Ctx, int L, class N, class Body>

@@ -48,6 +48,10 @@
   "a floating-point value stored into an integral element (a buffer, tile, local or atomic of an integer type), which C++ would truncate silently", \
   "convert it explicitly with w::convert<T>(value), after rounding it if that is what you mean (w::floor, w::ceil)", \
   "stores and atomics in kernels")
+#define WARDEN_DIAGNOSTIC_W009 (W009, type, register_index, "register-index", \
+  "a register array indexed by something other than a w::unroll counter or an integer constant, or past its extent", \
+  "index it with the counter of a w::unroll<N> loop (N at most the extent) or a constant; keep data-dependent indexing in a shared tile", \
+  "`w::registers` element access")
 #define WARDEN_DIAGNOSTIC_W010 (W010, race, global_write_write_race, "write-write-race", \
   "two threads of the grid may store to one element", \
   "give each thread its own index (guard it), or use atomic<T>", \
@@ -124,7 +128,7 @@
 
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
-  X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W010) X(W011) X(W012) X(W020) \
+  X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W009) X(W010) X(W011) X(W012) X(W020) \
   X(W021) X(W022) X(W030) X(W031) X(W040) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
   X(E106) X(E107) X(E108)
 
