@@ -44,6 +44,8 @@
 #include "../../examples/histogram_fast/histogram_fast_twin.cuh"
 #include "../../examples/matmul/matmul.hpp"
 #include "../../examples/matmul/matmul_twin.cuh"
+#include "../../examples/matmul_fast/matmul_fast.hpp"
+#include "../../examples/matmul_fast/matmul_fast_twin.cuh"
 #include "../../examples/reduction/reduction.hpp"
 #include "../../examples/reduction/reduction_twin.cuh"
 #include "../../examples/reduction_fast/reduction_fast.hpp"
@@ -242,6 +244,30 @@ struct matmul_case : bench_case {
     agree = [this] { return same(c, c2) && same(c, c3, 1e-4); };
   }
   ~matmul_case() { cublasDestroy(handle); }
+};
+
+// The register-tiled matmul (128 x 128 per block, 8 x 8 per thread), against the same cuBLAS call.
+struct matmul_fast_case : bench_case {
+  int n;
+  w::device_buffer<float> a, b, c, c2, c3;
+  cublasHandle_t handle = nullptr;
+  explicit matmul_fast_case(int side)
+      : n(side), a(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 7, -3))),
+        b(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 5, -2))), c(a.size()), c2(a.size()), c3(a.size()) {
+    flops = 2.0 * n * n * static_cast<double>(n);
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
+    cublasSetStream(handle, timer().native());
+    const int g = blocks_for(static_cast<std::size_t>(n), 128);
+    warden = [this, g] { w::launch(examples::matmul_fast, w::grid(g, g).on(timer().ref()), a, b, c, n); };
+    twin = [this, g] { twins::matmul_fast::matmul_fast_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(a.data(), b.data(), c2.data(), n); };
+    library = [this] {
+      const float one = 1.f, zero = 0.f;
+      if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b.data(), n, a.data(), n, &zero, c3.data(), n) != CUBLAS_STATUS_SUCCESS)
+        throw std::runtime_error("cublasSgemm failed");
+    };
+    agree = [this] { return same(c, c2) && same(c, c3, 1e-4); };
+  }
+  ~matmul_fast_case() { cublasDestroy(handle); }
 };
 
 struct stencil_case : bench_case {
@@ -494,6 +520,7 @@ void register_all() {
     add<bitonic_case>("bitonic_sort", n, false);
   }
   for (int side : {256, 1024, 4096}) add<matmul_case>("matmul", side, true);
+  for (int side : {256, 1024, 4096}) add<matmul_fast_case>("matmul_fast", side, true);
 }
 
 }  // namespace

@@ -37,6 +37,10 @@ struct footprint {
   // The loops (bits by index in ir.loops, the first 64) whose run-time trip count was taken to be
   // at most the assumed limit (footprint_of's `assumed_trips`): launch must check it (E106).
   unsigned long long assumed_loops = 0;
+  // Listing run-time loops iteration by iteration would have taken more than max_assumed_elements
+  // (a register-tiled matmul: 32 steps x 512 unrolled passes x 256 threads): the listing stopped,
+  // and says nothing.
+  bool too_large = false;
 
   constexpr const long long* pass(int p) const { return elements.data() + p * threads; }
 
@@ -76,6 +80,9 @@ inline constexpr long long max_enumerated_trips = 4096;
 // around one access are listed so.
 inline constexpr long long assumed_trip_limit = 32;
 inline constexpr int max_assumed_depth = 2;
+// The most thread-elements a listing with assumed trip counts may hold (passes x threads): beyond
+// it the listing gives up (footprint::too_large), within the compilers' constexpr limits.
+inline constexpr long long max_assumed_elements = 1 << 17;
 
 constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int tile) {
   if (tile < 0 || tile >= static_cast<int>(ir.tiles.size())) return nullptr;
@@ -161,7 +168,7 @@ class footprint_builder {
       if (assumed && loop < 64) out_.assumed_loops |= 1ULL << loop;
       assumed_depth_ += assumed ? 1 : 0;
       char* next = active_.data() + (depth + 1) * threads_;
-      for (long long k = 0; k < most; ++k) {
+      for (long long k = 0; k < most && !out_.too_large; ++k) {
         bool any = false;
         for (int t = 0; t < threads_; ++t) {
           next[t] = active[t] && trips[t] > k ? 1 : 0;
@@ -171,7 +178,7 @@ class footprint_builder {
         counters_[depth] = k;
         enumerate(depth + 1);
       }
-      if (some_unknown) {  // some iteration, not known which
+      if (some_unknown && !out_.too_large) {  // some iteration, not known which
         for (int t = 0; t < threads_; ++t) next[t] = active[t] && trips[t] < 0 ? 1 : 0;
         counters_[depth] = unknown_counter;
         enumerate(depth + 1);
@@ -182,6 +189,10 @@ class footprint_builder {
     }
     // The pass: every thread's element. (No calls per thread: see tape.hpp.)
     footprint& f = out_;
+    if (assumed_trips_ > 0 && static_cast<long long>(f.passes + 1) * threads_ > max_assumed_elements) {
+      f.too_large = true;
+      return;
+    }
     long long* element = f.add_pass(counters_.data());
     const int guards = static_cast<int>(guards_.size());
     const placed* guard = guards_.data();

@@ -196,7 +196,7 @@ constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memo
 // `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
 // (footprint.hpp); the loops so listed are added to `*assumed`.
 constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, long long assumed_trips,
-                                       unsigned long long* assumed) {
+                                       unsigned long long* assumed, bool* too_large = nullptr) {
   const int n = static_cast<int>(ir.accesses.size());
   std::vector<footprint> prints(static_cast<std::size_t>(n));
   std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
@@ -204,6 +204,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
     if (!done[static_cast<std::size_t>(i)]) {
       prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
       if (assumed != nullptr) *assumed |= prints[static_cast<std::size_t>(i)].assumed_loops;
+      if (too_large != nullptr && prints[static_cast<std::size_t>(i)].too_large) *too_large = true;
       done[static_cast<std::size_t>(i)] = 1;
     }
     return prints[static_cast<std::size_t>(i)];
@@ -283,6 +284,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
       // evaluation refuses to copy.)
       forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
       if (assumed != nullptr) *assumed |= forgotten[static_cast<std::size_t>(i)].assumed_loops;
+      if (too_large != nullptr && forgotten[static_cast<std::size_t>(i)].too_large) *too_large = true;
       forgotten[static_cast<std::size_t>(i)].forget_elements();
       forgotten_done[static_cast<std::size_t>(i)] = 1;
     }
@@ -331,8 +333,10 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
   const bool meeting = first.code == rule::W020 || first.code == rule::W021 || (first.code == rule::W040 && first.element >= 0);
   if (!meeting) return first;
   unsigned long long assumed = 0;
-  finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed);
-  if (assumed == 0) return first;
+  bool too_large = false;
+  finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed, &too_large);
+  // A listing that gave up proves nothing either way: the first finding stands.
+  if (assumed == 0 || too_large) return first;
   if (listed) return listed;
   for (int l = 0; l < 64 && l < static_cast<int>(ir.loops.size()); ++l) {
     if ((assumed >> l & 1) == 0) continue;
