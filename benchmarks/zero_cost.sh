@@ -32,7 +32,7 @@ sass_instructions() {
 status=0
 echo "| example | PTX warden | PTX twin | ratio | registers warden / twin | shared bytes warden / twin | SASS warden / twin |"
 echo "|---|---|---|---|---|---|---|"
-for name in saxpy reverse_block reduction transpose matmul stencil_2d histogram blelloch_scan softmax bitonic_sort histogram_fast reduction_fast matmul_fast; do
+for name in saxpy reverse_block reduction transpose matmul stencil_2d histogram blelloch_scan softmax bitonic_sort histogram_fast reduction_fast matmul_fast scan_fast; do
   pair="$name:examples/$name/${name}_cuda.cu:examples/$name/${name}_twin.cu"
   IFS=: read -r name warden twin <<<"$pair"
   for side in warden twin; do

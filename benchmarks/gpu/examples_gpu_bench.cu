@@ -38,6 +38,8 @@
 #include "../../examples/bitonic_sort/bitonic_sort_twin.cuh"
 #include "../../examples/blelloch_scan/blelloch_scan.hpp"
 #include "../../examples/blelloch_scan/blelloch_scan_twin.cuh"
+#include "../../examples/scan_fast/scan_fast.hpp"
+#include "../../examples/scan_fast/scan_fast_twin.cuh"
 #include "../../examples/histogram/histogram.hpp"
 #include "../../examples/histogram/histogram_twin.cuh"
 #include "../../examples/histogram_fast/histogram_fast.hpp"
@@ -388,6 +390,59 @@ struct scan_case : bench_case {
   }
 };
 
+// The three-pass scan of the whole input (tile sums, their scan, the tiles' scans; recursively),
+// against CUB's DeviceScan::ExclusiveSum. Every level's buffers are allocated once, with the case.
+struct scan_fast_case : bench_case {
+  struct level {
+    std::size_t size;
+    w::device_buffer<int> sums, offsets, sums2, offsets2;
+  };
+  std::size_t n;
+  w::device_buffer<int> in, out, out2, out3, zero;
+  std::vector<level> levels;  // levels[0]: the input's tiles, levels[1]: their sums' tiles, ...
+  w::device_buffer<unsigned char> temp;
+  std::size_t temp_bytes = 0;
+
+  static std::size_t tiles(std::size_t values) { return (values + twins::scan_fast::tile - 1) / twins::scan_fast::tile; }
+
+  explicit scan_fast_case(std::size_t size)
+      : n(size), in(w::to_device(pattern<int>(size, 10))), out(size), out2(size), out3(size), zero(w::to_device(std::vector<int>{0})) {
+    bytes = 8.0 * n;
+    for (std::size_t values = n; tiles(values) > 1; values = tiles(values))
+      levels.push_back({values, w::device_buffer<int>(tiles(values)), w::device_buffer<int>(tiles(values)),
+                        w::device_buffer<int>(tiles(values)), w::device_buffer<int>(tiles(values))});
+    check(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in.data(), out3.data(), static_cast<int>(n)), "cub::DeviceScan");
+    temp = w::device_buffer<unsigned char>(temp_bytes);
+    warden = [this] { warden_scan(0, in, out); };
+    twin = [this] { twin_scan(0, in.data(), out2.data(), n); };
+    library = [this] {
+      check(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, in.data(), out3.data(), static_cast<int>(n), timer().native()), "cub::DeviceScan");
+    };
+    agree = [this] { return same(out, out2) && same(out, out3); };
+  }
+  void warden_scan(std::size_t l, const w::device_buffer<int>& from, w::device_buffer<int>& to) {
+    const auto grid = w::grid(static_cast<int>(tiles(from.size()))).on(timer().ref());
+    if (l == levels.size()) {
+      w::launch(examples::scan_fast_scan, grid, from, zero, to);
+      return;
+    }
+    w::launch(examples::scan_fast_reduce, grid, from, levels[l].sums);
+    warden_scan(l + 1, levels[l].sums, levels[l].offsets);
+    w::launch(examples::scan_fast_scan, grid, from, levels[l].offsets, to);
+  }
+  void twin_scan(std::size_t l, const int* from, int* to, std::size_t values) {
+    using namespace twins::scan_fast;
+    const int grid = static_cast<int>(tiles(values));
+    if (l == levels.size()) {
+      scan_fast_scan_twin<<<grid, block_size, 0, timer().native()>>>(from, zero.data(), to, static_cast<int>(values));
+      return;
+    }
+    scan_fast_reduce_twin<<<grid, block_size, 0, timer().native()>>>(from, levels[l].sums2.data(), static_cast<int>(values));
+    twin_scan(l + 1, levels[l].sums2.data(), levels[l].offsets2.data(), tiles(values));
+    scan_fast_scan_twin<<<grid, block_size, 0, timer().native()>>>(from, levels[l].offsets2.data(), to, static_cast<int>(values));
+  }
+};
+
 // One block per row of 1024 columns.
 struct softmax_case : bench_case {
   static constexpr int cols = 1024;
@@ -516,6 +571,7 @@ void register_all() {
     add<histogram_case>("histogram", n, true);
     add<histogram_fast_case>("histogram_fast", n, true);
     add<scan_case>("blelloch_scan", n, true);
+    add<scan_fast_case>("scan_fast", n, true);
     add<softmax_case>("softmax", n, false);
     add<bitonic_case>("bitonic_sort", n, false);
   }

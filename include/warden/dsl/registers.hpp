@@ -38,7 +38,7 @@ struct register_array {
 namespace detail {
 // Not constexpr on purpose: reached only when a constant register index is outside its array,
 // which makes the kernel's definition fail to compile here.
-inline int register_index_outside_the_array(int index) { return index; }
+inline WARDEN_HOST_DEVICE int register_index_outside_the_array(int index) { return index; }
 }  // namespace detail
 
 namespace dsl {

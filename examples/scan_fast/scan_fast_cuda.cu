@@ -1,0 +1,2 @@
+// The same program compiled by nvcc: runs on the GPU when there is one.
+#include "scan_fast_main.cpp"
