@@ -23,10 +23,14 @@ from collections import defaultdict
 from report_common import write_section
 
 EXAMPLES = ["saxpy", "reverse_block", "reduction", "transpose", "matmul", "stencil_2d", "histogram",
-            "blelloch_scan", "softmax", "bitonic_sort"]
+            "blelloch_scan", "softmax", "bitonic_sort", "reduction_fast", "histogram_fast", "scan_fast", "matmul_fast"]
 LIBRARY = {"reduction": "CUB DeviceReduce::Sum", "histogram": "CUB DeviceHistogram::HistogramEven",
            "blelloch_scan": "CUB DeviceScan::ExclusiveSum (whole input; the example scans per block)",
-           "matmul": "cuBLAS sgemm"}
+           "matmul": "cuBLAS sgemm", "reduction_fast": "CUB DeviceReduce::Sum",
+           "histogram_fast": "CUB DeviceHistogram::HistogramEven", "scan_fast": "CUB DeviceScan::ExclusiveSum",
+           "matmul_fast": "cuBLAS sgemm"}
+# Issue 17's goals for the fast examples: (example, the most warden / library time at the largest size).
+FAST_GOALS = [("reduction_fast", 1.10), ("histogram_fast", 1.5), ("scan_fast", 1.5), ("matmul_fast", 2.0)]
 
 
 def load(path):
@@ -94,6 +98,21 @@ def main():
     verdicts.append(f"reduction at {largest} elements: {fraction:.2f} of the copy bandwidth (target >= 0.90: "
                     f"{'met' if fraction >= 0.90 else 'missed'}), {to_cub:.3f} x CUB's time (target <= 1.05: "
                     f"{'met' if to_cub <= 1.05 else 'missed'})")
+    fast = [e for e, _ in FAST_GOALS if any(k[0] == e for k in runs)]
+    if fast:
+        rf_largest = max(size for (e, impl, size) in runs if e == "reduction_fast")
+        rf, rf_copy = runs[("reduction_fast", "warden", rf_largest)], runs[("copy", "roof", rf_largest)]
+        verdicts.append(f"reduction_fast at {rf_largest} elements: {rf['GB/s'] / rf_copy['GB/s']:.2f} of the copy bandwidth "
+                        f"(target >= 0.90: {'met' if rf['GB/s'] / rf_copy['GB/s'] >= 0.90 else 'missed'})")
+    for example, most in FAST_GOALS:
+        if example not in fast:
+            continue
+        largest_fast = max(size for (e, impl, size) in runs if e == example)
+        to_lib = runs[(example, "warden", largest_fast)]["median"] / runs[(example, "library", largest_fast)]["median"]
+        to_twin = max(r for _, r in per_example[example])
+        verdicts.append(f"{example} at {largest_fast}: {to_lib:.2f} x the library's time (target <= {most}: "
+                        f"{'met' if to_lib <= most else 'missed'}); warden / twin at most {to_twin:.3f} (target <= 1.02: "
+                        f"{'met' if to_twin <= 1.02 else 'missed'})")
     copies = ", ".join(f"{size}: {runs[('copy', 'roof', size)]['GB/s']:.0f} GB/s"
                        for size in sorted(s for (e, i, s) in runs if e == "copy"))
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")

@@ -124,12 +124,12 @@ constexpr bool blank(std::string_view text) {
 
 constexpr source_scan::scope scope_of(std::string_view callee) {
   using s = source_scan::scope;
-  if (callee == "for_range" || callee == "grid_stride") return s::loop;
+  if (callee == "for_range" || callee == "grid_stride" || callee == "unroll") return s::loop;
   if (callee == "for_down" || callee == "for_halving") return s::loop_derived;  // the loop counts j; the user sees f(j)
   if (callee == "for_until") return s::until;
   if (callee == "shared") return s::tile;
-  if (callee == "local" || callee == "shuffle_down" || callee == "shuffle_up" || callee == "shuffle_xor" ||
-      callee == "shuffle_from")
+  if (callee == "local" || callee == "registers" || callee == "shuffle_down" || callee == "shuffle_up" ||
+      callee == "shuffle_xor" || callee == "shuffle_from")
     return s::local;
   return s::none;
 }
