@@ -322,7 +322,7 @@ struct histogram_fast_case : bench_case {
   w::device_buffer<unsigned char> temp;
   std::size_t temp_bytes = 0;
   explicit histogram_fast_case(std::size_t size)
-      : n(size), blocks(filling_grid(size, 256, 8)), in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
+      : n(size), blocks(std::max(1, filling_grid(size / 4, 256, 8))), in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
     bytes = 4.0 * n;
     check(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n)), "cub::DeviceHistogram");
     temp = w::device_buffer<unsigned char>(temp_bytes);

@@ -1,6 +1,6 @@
-// Runs the privatised histogram on the default backend at two sizes (one not a multiple of the
-// block size, one larger than the grid's threads, so that the grid-stride loop goes round) and
-// checks every bin against a plain C++ count.
+// Runs the privatised histogram on the default backend at sizes that are and are not multiples of
+// 4, larger than the grid's vectors (so that the grid-stride loop goes round) and smaller than one
+// vector, and checks every bin against a plain C++ count.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -19,8 +19,8 @@ bool run(std::size_t n) {
   }
   w::device_buffer<int> din = w::to_device(in);
   w::device_buffer<int> dbins = w::to_device(std::vector<int>(bins, 0));
-  const auto blocks = std::min<std::size_t>((n + examples::histogram_fast_block - 1) / examples::histogram_fast_block,
-                                            examples::histogram_fast_max_blocks);
+  const auto blocks = std::clamp<std::size_t>((n / 4 + examples::histogram_fast_block - 1) / examples::histogram_fast_block, 1,
+                                              examples::histogram_fast_max_blocks);
   w::launch(examples::histogram_fast, w::grid(static_cast<int>(blocks)), din, dbins);
   const std::vector<int> got = w::to_host(dbins);
 
@@ -35,6 +35,6 @@ bool run(std::size_t n) {
 
 int main() {
   bool ok = true;
-  for (std::size_t n : {std::size_t{1} << 20, std::size_t{1000}}) ok = run(n) && ok;
+  for (std::size_t n : {std::size_t{1} << 22, std::size_t{1000003}, std::size_t{1000}, std::size_t{3}}) ok = run(n) && ok;
   return ok ? 0 : 1;
 }
