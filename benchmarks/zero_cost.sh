@@ -21,10 +21,12 @@ trap 'rm -rf "$work"' EXIT
 ptx_instructions() {
   awk '/^\.(visible )?\.entry/ { body = 1 } body && /^\t[a-z@]/ && !/^\t\/\// { n++ } END { print n + 0 }' "$1"
 }
-# "registers shared-bytes stack-bytes" of the first kernel function in --resource-usage output.
+# "registers shared-bytes" of the kernels in --resource-usage output.
+# The most over the file's kernels (scan_fast has two, which nvcc may list in either order).
 resources() {
-  grep -E 'Function properties|Used [0-9]+ registers' "$1" | grep -m1 -oE 'Used [0-9]+ registers.*' |
-    awk '{ regs = $2; smem = 0; for (i = 1; i <= NF; i++) if ($i ~ /smem/) smem = $(i - 2) + 0; print regs, smem }'
+  grep -oE 'Used [0-9]+ registers.*' "$1" |
+    awk '{ if ($2 > regs) regs = $2; for (i = 1; i <= NF; i++) if ($i ~ /smem/ && $(i - 2) + 0 > smem) smem = $(i - 2) + 0 }
+         END { print regs + 0, smem + 0 }'
 }
 sass_instructions() {
   cuobjdump -sass "$1" | grep -cE '^\s+/\*[0-9a-f]{4}\*/' || true
