@@ -72,6 +72,7 @@ struct ir_access {
   int phase = 0;         // barriers passed in program order before this access
   int position = 0;      // program order among accesses and barriers
   bool trusted = false;  // inside trusted(...): the race rules skip it
+  int element_bytes = 0;  // global accesses: sizeof the element (the W051 lint); 0: not known
 };
 
 struct ir_guard {
@@ -92,6 +93,7 @@ struct ir_loop {
 struct ir_tile {
   int level = 0;
   int rows = 0, cols = 0, pad = 0;  // cols == 0: a 1-D tile of `rows` elements
+  int element_bytes = 0;            // sizeof the element (the W050 lint); 0: not known
 };
 
 struct ir_sync {
@@ -189,8 +191,10 @@ struct ir_builder {
   }
 
   // Records an access in the current context; returns its position.
-  constexpr int access(access_kind kind, memory_kind memory, int target, int index, int column = -1) {
+  constexpr int access(access_kind kind, memory_kind memory, int target, int index, int column = -1,
+                       int element_bytes = 0) {
     ir_access a;
+    a.element_bytes = element_bytes;
     a.kind = kind;
     a.memory = memory;
     a.target = target;
