@@ -110,17 +110,26 @@ constexpr int group_ways(const long long* elements, int count, int element_bytes
 }
 
 // The worst ways of a footprint over its passes and warps (threads numbered linearly, x fastest).
-constexpr bank_conflict worst_ways(const footprint& f, int element_bytes) {
+// With `pitch` > 0, a 2-D tile's elements row * pitch + col are judged as if its rows were
+// `new_pitch` apart (another padding).
+constexpr bank_conflict worst_ways(const footprint& f, int element_bytes, long long pitch = 0, long long new_pitch = 0) {
   bank_conflict worst;
   const int group = lanes_per_phase(element_bytes);
   if (group == 0 || element_bytes <= 0) return worst;
+  long long moved[warp_lanes] = {};
   for (int p = 0; p < f.passes; ++p) {
     const long long* pass = f.pass(p);
     for (int first = 0; first < f.threads; first += warp_lanes) {
       const int end = first + warp_lanes < f.threads ? first + warp_lanes : f.threads;
       for (int g = first; g < end; g += group) {
-        const int before = worst.ways;
-        group_ways(pass + g, end - g < group ? end - g : group, element_bytes, g - first, &worst);
+        const int before = worst.ways, count = end - g < group ? end - g : group;
+        const long long* elements = pass + g;
+        if (pitch > 0) {
+          for (int i = 0; i < count; ++i)
+            moved[i] = elements[i] < 0 ? elements[i] : elements[i] / pitch * new_pitch + elements[i] % pitch;
+          elements = moved;
+        }
+        group_ways(elements, count, element_bytes, g - first, &worst);
         if (worst.ways > before) {
           worst.pass = p;
           worst.warp = first / warp_lanes;
@@ -130,6 +139,36 @@ constexpr bank_conflict worst_ways(const footprint& f, int element_bytes) {
     }
   }
   return worst;
+}
+
+// The padding of a 2-D tile that leaves the fewest ways over all its (untrusted) accesses: the
+// smallest pad in 0..31 reaching the least worst case, and that worst case.
+struct padding_advice {
+  int pad = -1;   // -1: not a 2-D tile
+  int ways = 0;   // the worst ways over the tile's accesses with that pad
+  int now = 0;    // ... and with the tile's own pad
+};
+constexpr padding_advice best_padding(const ir_builder& ir, block_shape shape, int tile_id) {
+  padding_advice out;
+  const dsl::ir_tile* tile = tile_of(ir, tile_id);
+  if (tile == nullptr || tile->cols == 0 || tile->element_bytes <= 0) return out;
+  std::vector<footprint> prints;
+  for (const dsl::ir_access& a : ir.accesses)
+    if (a.memory == dsl::memory_kind::shared && a.target == tile_id && !a.trusted) prints.push_back(footprint_of(ir, shape, a));
+  const long long pitch = tile->cols + tile->pad;
+  for (int pad = 0; pad < banks; ++pad) {
+    int ways = 0;
+    for (const footprint& f : prints) {
+      const int w = worst_ways(f, tile->element_bytes, pitch, tile->cols + pad).ways;
+      ways = w > ways ? w : ways;
+    }
+    if (pad == tile->pad) out.now = ways;
+    if (out.pad < 0 || ways < out.ways) {
+      out.pad = pad;
+      out.ways = ways;
+    }
+  }
+  return out;
 }
 
 // ---- W051: uncoalesced global accesses ----------------------------------------------------------
@@ -197,6 +236,7 @@ struct lint_finding {
   bool found = false;
   int access = -1;
   bank_conflict conflict;  // W050
+  padding_advice advice;   // W050, a 2-D tile
   coalescing count;        // W051
   constexpr explicit operator bool() const { return found; }
 };
@@ -219,10 +259,10 @@ constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape) {
       if (tile == nullptr || tile->element_bytes <= 0) continue;
       const footprint f = footprint_of(ir, shape, a);
       const bank_conflict c = worst_ways(f, tile->element_bytes);
-      if (c.ways > 1) out.bank_conflict = {diagnostic::code::W050, true, i, c, {}};
+      if (c.ways > 1) out.bank_conflict = {diagnostic::code::W050, true, i, c, best_padding(ir, shape, a.target), {}};
     } else if (a.memory == dsl::memory_kind::global && !out.uncoalesced) {
       const coalescing c = coalescing_of(ir, shape, a);
-      if (c.judged && c.sectors > 2 * c.minimum) out.uncoalesced = {diagnostic::code::W051, true, i, {}, c};
+      if (c.judged && c.sectors > 2 * c.minimum) out.uncoalesced = {diagnostic::code::W051, true, i, {}, {}, c};
     }
     if (out.bank_conflict && out.uncoalesced) break;
   }
@@ -259,8 +299,14 @@ constexpr detail::text_buffer explain_lint(const explainer<N>& say, const lint_f
     out << " tile of " << t.element_bytes << "-byte elements";
     if (t.cols != 0) out << ", rows " << (t.cols + t.pad) << " apart";
     out << "); ";
-    if (t.cols != 0) out << "pad the tile: w::shared<T, " << t.rows << ", " << t.cols << ", " << (t.pad + 1) << ">";
-    else out << "give a warp's lanes words in distinct banks";
+    const padding_advice& p = f.advice;
+    if (p.pad >= 0 && p.ways < p.now)
+      out << "pad the tile: w::shared<T, " << t.rows << ", " << t.cols << ", " << p.pad << "> (" << p.ways
+          << (p.ways == 1 ? " way" : " ways") << " at most over its accesses, " << p.now << " now)";
+    else if (p.pad >= 0)
+      out << "no padding of the tile gives its accesses fewer than " << p.now << " ways: change the index or the shape of the block";
+    else
+      out << "give a warp's lanes words in distinct banks";
   } else {
     const coalescing& c = f.count;
     out << "the " << c.lanes << " lanes of a warp touch " << c.sectors << " sectors of 32 bytes, where " << c.minimum
