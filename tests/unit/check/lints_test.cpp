@@ -166,13 +166,14 @@ TEST_CASE("W050: a 16 x 16 block (two rows a warp) keeps 2 ways whatever the pad
     });
   });
   const auto shape = shape_of<w::block<16, 16>>();
+  // Accesses: in[...] (0), the tile store (1), the tile load (2; a store describes its value first), out[...] (3).
   // Lane l of warp 0 is (tx, ty) = (l % 16, l / 16).
   for (int pitch : {16, 17, 18}) {
     const int store = brute_ways([&](int l) { return (l / 16) * pitch + l % 16LL; }, 4);
     const int load = brute_ways([&](int l) { return (l % 16LL) * pitch + l / 16; }, 4);
     INFO("pitch " << pitch << ": store " << store << ", load " << load);
     CHECK(c::worst_ways(c::footprint_of(ir, shape, ir.accesses[1]), 4, 17, pitch).ways == store);
-    CHECK(c::worst_ways(c::footprint_of(ir, shape, ir.accesses[3]), 4, 17, pitch).ways == load);
+    CHECK(c::worst_ways(c::footprint_of(ir, shape, ir.accesses[2]), 4, 17, pitch).ways == load);
   }
   const auto advice = c::best_padding(ir, shape, 0);
   CHECK(advice.now == 2);
