@@ -43,7 +43,7 @@ constexpr auto kernel(F body) {
   (void)check::reported<check::verdict_on_body<Block, F, Params...>>;
   // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here.
   if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == check::rule::none)
-    (void)check::raise_lints<check::lints_on_body<Block, F, Params...>>();
+    (void)check::raise_lints<check::verdict_on_body<Block, F, Params...>>();
   auto program = dsl::build_program<Block, Params...>(body);
   return dsl::kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
                                                           check::verdict_on_body<Block, F, Params...>::value.finding.obligations};

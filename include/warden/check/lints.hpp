@@ -19,157 +19,30 @@
 //                         index it cannot count exactly (a coefficient of a value<int>, data,
 //                         division) is not judged.
 //
-// lint_findings(ir, shape) is the analysis (constexpr; tests call it at run time too);
-// lints_of(kernel) adds the explanations; raise_lints<Source>() turns them into warnings
-// (diagnostic/lint_rules.hpp), which warden::kernel calls for every kernel it accepts.
+// lint_findings(ir, shape) is the analysis (constexpr; tests call it at run time too). For a kernel
+// the checker accepts, verdict_of (verdict.hpp) counts W050 on the footprints the shared rules
+// built (analyse's `lint`), explains both lints (explain_lints) into verdict::lints, and
+// raise_lints<Source>() turns them into warnings (diagnostic/lint_rules.hpp), which warden::kernel
+// calls for every kernel it accepts.
 
 #include <array>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../detail/text_buffer.hpp"
 #include "../diagnostic/codes.hpp"
 #include "../diagnostic/lint_rules.hpp"
-#include "../dsl/program.hpp"
 #include "diagnostic.hpp"
 #include "explain.hpp"
-#include "footprint.hpp"
+#include "bank_conflicts.hpp"
 #include "rules.hpp"
-#include "source_names.hpp"
 
 namespace warden::check {
 
-inline constexpr int banks = 32;
 inline constexpr int sector_bytes = 32;
-using dsl::warp_lanes;
-
-// ---- W050: bank conflicts ---------------------------------------------------------------------
-
-// The worst group of lanes found so far: its ways, where, and two lanes in its fullest bank.
-struct bank_conflict {
-  int ways = 0;  // 0: nothing counted (no known element)
-  int pass = -1, warp = -1;
-  int lane1 = -1, lane2 = -1;  // two lanes (of the warp) at distinct words of bank `bank`
-  long long word1 = -1, word2 = -1;
-  int bank = -1;
-};
-
-// Lanes served together for elements of `element_bytes`: a warp (32) up to 4 bytes, then 16 lanes
-// for 8, 8 for 16 (a request moves at most 128 bytes); 0 for elements too large to judge.
-constexpr int lanes_per_phase(int element_bytes) {
-  const int words = (element_bytes + 3) / 4;
-  if (words <= 1) return warp_lanes;
-  int round = 1;
-  while (round < words) round *= 2;
-  return round > warp_lanes ? 0 : warp_lanes / round;
-}
-
-// The ways of one group of lanes: `elements[i]` is lane first + i's element (no_instance: the lane
-// does not run it; unknown_element: the group is not judged, 0 returned). `out` gets the group's
-// fullest bank when it is worse than out.ways.
-constexpr int group_ways(const long long* elements, int count, int element_bytes, int first_lane, bank_conflict* out) {
-  long long word[2 * warp_lanes] = {};
-  int lane[2 * warp_lanes] = {};
-  int next[2 * warp_lanes] = {};
-  int head[banks], ways[banks] = {};
-  for (int b = 0; b < banks; ++b) head[b] = -1;
-  int n = 0, worst = 0, worst_bank = -1;
-  for (int i = 0; i < count; ++i) {
-    const long long e = elements[i];
-    if (e == no_instance) continue;
-    if (e < 0) return 0;
-    const long long lo = e * element_bytes / 4, hi = (e * element_bytes + element_bytes - 1) / 4;
-    for (long long w = lo; w <= hi && n < 2 * warp_lanes; ++w) {
-      const int b = static_cast<int>(w % banks);
-      bool seen = false;
-      for (int k = head[b]; k >= 0 && !seen; k = next[k]) seen = word[k] == w;
-      if (seen) continue;  // a broadcast
-      word[n] = w;
-      lane[n] = first_lane + i;
-      next[n] = head[b];
-      head[b] = n++;
-      if (++ways[b] > worst) {
-        worst = ways[b];
-        worst_bank = b;
-      }
-    }
-  }
-  if (out != nullptr && worst > out->ways) {
-    out->ways = worst;
-    out->bank = worst_bank;
-    // The two most recent words of the bank (the list is newest first).
-    const int k1 = head[worst_bank], k2 = k1 >= 0 ? next[k1] : -1;
-    out->lane1 = k2 >= 0 ? lane[k2] : lane[k1];
-    out->lane2 = lane[k1];
-    out->word1 = k2 >= 0 ? word[k2] : word[k1];
-    out->word2 = word[k1];
-  }
-  return worst;
-}
-
-// The worst ways of a footprint over its passes and warps (threads numbered linearly, x fastest).
-// With `pitch` > 0, a 2-D tile's elements row * pitch + col are judged as if its rows were
-// `new_pitch` apart (another padding).
-constexpr bank_conflict worst_ways(const footprint& f, int element_bytes, long long pitch = 0, long long new_pitch = 0) {
-  bank_conflict worst;
-  const int group = lanes_per_phase(element_bytes);
-  if (group == 0 || element_bytes <= 0) return worst;
-  long long moved[warp_lanes] = {};
-  for (int p = 0; p < f.passes; ++p) {
-    const long long* pass = f.pass(p);
-    for (int first = 0; first < f.threads; first += warp_lanes) {
-      const int end = first + warp_lanes < f.threads ? first + warp_lanes : f.threads;
-      for (int g = first; g < end; g += group) {
-        const int before = worst.ways, count = end - g < group ? end - g : group;
-        const long long* elements = pass + g;
-        if (pitch > 0) {
-          for (int i = 0; i < count; ++i)
-            moved[i] = elements[i] < 0 ? elements[i] : elements[i] / pitch * new_pitch + elements[i] % pitch;
-          elements = moved;
-        }
-        group_ways(elements, count, element_bytes, g - first, &worst);
-        if (worst.ways > before) {
-          worst.pass = p;
-          worst.warp = first / warp_lanes;
-        }
-        if (worst.ways >= banks) return worst;
-      }
-    }
-  }
-  return worst;
-}
-
-// The padding of a 2-D tile that leaves the fewest ways over all its (untrusted) accesses: the
-// smallest pad in 0..31 reaching the least worst case, and that worst case.
-struct padding_advice {
-  int pad = -1;   // -1: not a 2-D tile
-  int ways = 0;   // the worst ways over the tile's accesses with that pad
-  int now = 0;    // ... and with the tile's own pad
-};
-constexpr padding_advice best_padding(const ir_builder& ir, block_shape shape, int tile_id) {
-  padding_advice out;
-  const dsl::ir_tile* tile = tile_of(ir, tile_id);
-  if (tile == nullptr || tile->cols == 0 || tile->element_bytes <= 0) return out;
-  std::vector<footprint> prints;
-  for (const dsl::ir_access& a : ir.accesses)
-    if (a.memory == dsl::memory_kind::shared && a.target == tile_id && !a.trusted) prints.push_back(footprint_of(ir, shape, a));
-  const long long pitch = tile->cols + tile->pad;
-  for (int pad = 0; pad < banks; ++pad) {
-    int ways = 0;
-    for (const footprint& f : prints) {
-      const int w = worst_ways(f, tile->element_bytes, pitch, tile->cols + pad).ways;
-      ways = w > ways ? w : ways;
-    }
-    if (pad == tile->pad) out.now = ways;
-    if (out.pad < 0 || ways < out.ways) {
-      out.pad = pad;
-      out.ways = ways;
-    }
-  }
-  return out;
-}
 
 // ---- W051: uncoalesced global accesses ----------------------------------------------------------
 
@@ -246,40 +119,43 @@ struct lint_report {
   lint_finding bank_conflict, uncoalesced;
 };
 
-constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape) {
+// The lints of a kernel the checker accepts, its W050 count already made from the shared rules'
+// footprints (analyse(ir, shape, &w050): rules.hpp builds every shared footprint anyway).
+constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape, const shared_lint& w050) {
   shape.grid_dims = grid_dims_of(ir);
   lint_report out;
   out.bank_conflict.code = diagnostic::code::W050;
   out.uncoalesced.code = diagnostic::code::W051;
+  if (w050.access >= 0) out.bank_conflict = {diagnostic::code::W050, true, w050.access, w050.conflict, w050.advice, {}};
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
-    if (a.trusted) continue;
-    if (a.memory == dsl::memory_kind::shared && !out.bank_conflict) {
-      const dsl::ir_tile* tile = tile_of(ir, a.target);
-      if (tile == nullptr || tile->element_bytes <= 0) continue;
-      const footprint f = footprint_of(ir, shape, a);
-      const bank_conflict c = worst_ways(f, tile->element_bytes);
-      if (c.ways > 1) out.bank_conflict = {diagnostic::code::W050, true, i, c, best_padding(ir, shape, a.target), {}};
-    } else if (a.memory == dsl::memory_kind::global && !out.uncoalesced) {
-      const coalescing c = coalescing_of(ir, shape, a);
-      if (c.judged && c.sectors > 2 * c.minimum) out.uncoalesced = {diagnostic::code::W051, true, i, {}, {}, c};
+    if (a.trusted || a.memory != dsl::memory_kind::global) continue;
+    const coalescing c = coalescing_of(ir, shape, a);
+    if (c.judged && c.sectors > 2 * c.minimum) {
+      out.uncoalesced = {diagnostic::code::W051, true, i, {}, {}, c};
+      break;
     }
-    if (out.bank_conflict && out.uncoalesced) break;
   }
   return out;
 }
 
+// The same with footprints of its own: for any program, accepted or not (tests, tools).
+constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape) {
+  shape.grid_dims = grid_dims_of(ir);
+  const int n = static_cast<int>(ir.accesses.size());
+  std::vector<footprint> prints(static_cast<std::size_t>(n));
+  std::vector<char> done(static_cast<std::size_t>(n), 0);
+  const shared_lint w050 = first_bank_conflict(ir, [&](int i) -> const footprint& {
+    if (!done[static_cast<std::size_t>(i)]) {
+      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)]);
+      done[static_cast<std::size_t>(i)] = 1;
+    }
+    return prints[static_cast<std::size_t>(i)];
+  });
+  return lint_findings(ir, shape, w050);
+}
+
 // ---- explanations ------------------------------------------------------------------------------
-
-struct lint_message {
-  diagnostic::code code = diagnostic::code::W050;
-  bool found = false;
-  detail::text_buffer text;
-};
-
-struct lint_verdict {
-  lint_message messages[2];  // W050, W051
-};
 
 template <std::size_t N>
 constexpr detail::text_buffer explain_lint(const explainer<N>& say, const lint_finding& f) {
@@ -316,51 +192,25 @@ constexpr detail::text_buffer explain_lint(const explainer<N>& say, const lint_f
   return out;
 }
 
-// The lints of a kernel, with explanations in the user's names (as verdict_of gives the checker's).
-template <class K>
-constexpr lint_verdict lints_of(const K& kernel, std::string_view source = {}) {
-  const auto& def = definition_of(kernel);
-  using D = std::remove_cvref_t<decltype(def)>;
-  const dsl::ir_builder ir = def.describe();
-  const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
-  lint_verdict v;
-  v.messages[0].code = diagnostic::code::W050;
-  v.messages[1].code = diagnostic::code::W051;
-  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
-  }(std::make_index_sequence<D::arity>{});
-  // A plain access of an atomic<T> parameter has failed where it was written (W040): no lints then.
-  for (const auto& a : ir.accesses)
-    if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::atomic &&
-        kinds[static_cast<std::size_t>(a.target)] == "atomic")
-      return v;
-  const lint_report r = lint_findings(ir, shape);
-  if (!r.bank_conflict && !r.uncoalesced) return v;
-  if constexpr (requires { typename K::holder; })
-    if (source.empty()) source = kernel_source_of<typename K::holder>::text;
-  const source_names<D::arity> names = names_from_source<D::arity>(source, ir);
-  const explainer<D::arity> say{ir, kinds, names};
+// The messages of a report, in the user's names (verdict_of calls it for an accepted kernel).
+template <std::size_t N>
+constexpr void explain_lints(const explainer<N>& say, const lint_report& r, lint_message (&out)[2]) {
+  out[0].code = diagnostic::code::W050;
+  out[1].code = diagnostic::code::W051;
   if (r.bank_conflict) {
-    v.messages[0].found = true;
-    v.messages[0].text = explain_lint(say, r.bank_conflict);
+    out[0].found = true;
+    out[0].text = explain_lint(say, r.bank_conflict);
   }
   if (r.uncoalesced) {
-    v.messages[1].found = true;
-    v.messages[1].text = explain_lint(say, r.uncoalesced);
+    out[1].found = true;
+    out[1].text = explain_lint(say, r.uncoalesced);
   }
-  return v;
 }
 
-// The lints of the kernel whose body has type F.
-template <class Block, class F, class... Params>
-struct lints_on_body {
-  static constexpr lint_verdict value = lints_of(dsl::build_kernel<Block, Params...>(F{}), kernel_source_of<F>::text);
-};
-
-// One message of a lint_verdict as a Source for text_of (diagnostic.hpp).
-template <class Lints, int Which>
+// One lint message of a verdict as a Source for text_of (diagnostic.hpp).
+template <class Source, int Which>
 struct lint_part {
-  static constexpr lint_message value = Lints::value.messages[Which];
+  static constexpr lint_message value = Source::value.lints[Which];
 };
 
 // Calls the [[deprecated]] member of the lint's class: the warning.
@@ -372,11 +222,11 @@ constexpr int raise_lint() {
 template <class Part>
 using lint_text = typename text_of<Part, std::make_index_sequence<static_cast<std::size_t>(Part::value.text.size)>>::type;
 
-// Warns once for each lint the kernel whose lints are `Lints` (a lints_on_body) triggers.
-template <class Lints>
+// Warns once for each lint of `Source::value`, a verdict (verdict_on_body).
+template <class Source>
 constexpr int raise_lints() {
-  if constexpr (Lints::value.messages[0].found) (void)raise_lint<diagnostic::W050_bank_conflict<lint_text<lint_part<Lints, 0>>>>();
-  if constexpr (Lints::value.messages[1].found) (void)raise_lint<diagnostic::W051_uncoalesced<lint_text<lint_part<Lints, 1>>>>();
+  if constexpr (Source::value.lints[0].found) (void)raise_lint<diagnostic::W050_bank_conflict<lint_text<lint_part<Source, 0>>>>();
+  if constexpr (Source::value.lints[1].found) (void)raise_lint<diagnostic::W051_uncoalesced<lint_text<lint_part<Source, 1>>>>();
   return 0;
 }
 
