@@ -88,7 +88,7 @@
   "plain access of an `atomic<T>` parameter (handles), and the checker for `inout<T>`")
 #define WARDEN_DIAGNOSTIC_W050 (W050, lint, bank_conflict, "bank-conflict", \
   "a shared access that a warp's lanes serialise: distinct 4-byte words in one of the 32 banks (a warning)", \
-  "pad the tile's rows (w::shared<T, R, C, 1>) or change the index so that a warp's lanes fall in distinct banks", \
+  "pad the tile's rows as the warning advises (w::shared<T, R, C, Pad>), or change the index or the block's shape so that a warp's lanes fall in distinct banks", \
   "the checker, at `kernel<...>(body)` (a warning)")
 #define WARDEN_DIAGNOSTIC_W051 (W051, lint, uncoalesced, "uncoalesced", \
   "a global access whose warp touches more than twice the 32-byte sectors its bytes need (a warning)", \
