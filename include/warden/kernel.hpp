@@ -41,9 +41,12 @@ constexpr auto kernel(F body) {
                 "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
                 "from its type); pass values as value<T> parameters");
   (void)check::reported<check::verdict_on_body<Block, F, Params...>>;
-  // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here.
+  // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here
+  // unless the translation unit is compiled with -DWARDEN_LINTS=0.
+#if !defined(WARDEN_LINTS) || WARDEN_LINTS
   if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == check::rule::none)
     (void)check::raise_lints<check::verdict_on_body<Block, F, Params...>>();
+#endif
   auto program = dsl::build_program<Block, Params...>(body);
   return dsl::kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
                                                           check::verdict_on_body<Block, F, Params...>::value.finding.obligations};

@@ -265,6 +265,17 @@ TEST_CASE("W051: only what it can count: a value<int> pitch is not judged; 2-D b
     return w::seq(out[ty * 16 + tx] = in[ty * n + tx]);
   });
   CHECK_FALSE(rows.uncoalesced);
+
+  // The same pitch in a block 32 wide: a warp is one row, ty's coefficient does not matter.
+  const auto wide = ir_of<w::block<32, 8>, w::in<float>, w::out<float>, w::value<int>>([](auto k, auto in, auto out, auto n) {
+    auto tx = k.thread_id();
+    auto ty = k.thread_id_y();
+    return w::seq(out[ty * 32 + tx] = in[ty * n + tx * 2]);
+  });
+  const auto by_row = c::coalescing_of(wide, shape_of<w::block<32, 8>>(), wide.accesses[0]);
+  REQUIRE(by_row.judged);
+  CHECK(by_row.sectors == brute_sectors([](int l) { return l * 2LL; }, 4));
+  CHECK(by_row.sectors == 8);
 }
 
 TEST_CASE("lints: the explanation names the access, the ways and the padding", "[check][lints]") {
