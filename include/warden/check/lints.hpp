@@ -187,7 +187,15 @@ constexpr detail::text_buffer explain_lint(const explainer<N>& say, const lint_f
     const coalescing& c = f.count;
     out << "the " << c.lanes << " lanes of a warp touch " << c.sectors << " sectors of 32 bytes, where " << c.minimum
         << " hold their " << (static_cast<long long>(c.lanes) * a.element_bytes) << " bytes (" << a.element_bytes
-        << "-byte elements " << c.coefficient[0] << " apart along thread_id.x)";
+        << "-byte elements";
+    const char* dims[] = {"thread_id.x", "thread_id.y", "thread_id.z"};
+    bool first = true;
+    for (int d = 0; d < 3; ++d) {
+      if (c.coefficient[d] == 0) continue;
+      out << (first ? ", the index stepping " : ", ") << c.coefficient[d] << " per " << dims[d];
+      first = false;
+    }
+    out << ")";
   }
   return out;
 }
