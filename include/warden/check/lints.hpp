@@ -182,7 +182,7 @@ constexpr detail::text_buffer explain_lint(const explainer<N>& say, const lint_f
     else if (p.pad >= 0)
       out << "no padding of the tile gives its accesses fewer than " << p.now << " ways: change the index or the shape of the block";
     else
-      out << "give a warp's lanes words in distinct banks";
+      out << "change the index so that the lanes of a warp touch words in distinct banks (a skew such as i + i / 32, with a tile 1/32 larger)";
   } else {
     const coalescing& c = f.count;
     out << "the " << c.lanes << " lanes of a warp touch " << c.sectors << " sectors of 32 bytes, where " << c.minimum
