@@ -20,6 +20,7 @@
 #include "dsl/program.hpp"
 #include "dsl/shuffle.hpp"
 #include "dsl/statements.hpp"
+#include "dsl/lint_off.hpp"
 #include "check/diagnostic.hpp"
 #include "check/lints.hpp"
 #include "check/verdict.hpp"

@@ -132,7 +132,7 @@ constexpr padding_advice best_padding(const ir_builder& ir, int tile_id, Print&&
     int ways = 0;
     for (int i = 0; i < static_cast<int>(ir.accesses.size()) && ways < enough; ++i) {
       const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
-      if (a.memory != dsl::memory_kind::shared || a.target != tile_id || a.trusted) continue;
+      if (a.memory != dsl::memory_kind::shared || a.target != tile_id || a.trusted || (a.lint_off & 1) != 0) continue;
       const int w = worst_ways(print(i), tile->element_bytes, pitch, new_pitch, enough).ways;
       ways = w > ways ? w : ways;
     }
@@ -165,7 +165,7 @@ constexpr shared_lint first_bank_conflict(const ir_builder& ir, Print&& print) {
   shared_lint out;
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
-    if (a.trusted || a.memory != dsl::memory_kind::shared) continue;
+    if (a.trusted || (a.lint_off & 1) != 0 || a.memory != dsl::memory_kind::shared) continue;
     const dsl::ir_tile* tile = tile_of(ir, a.target);
     if (tile == nullptr || tile->element_bytes <= 0) continue;
     const bank_conflict c = worst_ways(print(i), tile->element_bytes);

@@ -129,7 +129,7 @@ constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape, con
   if (w050.access >= 0) out.bank_conflict = {diagnostic::code::W050, true, w050.access, w050.conflict, w050.advice, {}};
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
-    if (a.trusted || a.memory != dsl::memory_kind::global) continue;
+    if (a.trusted || (a.lint_off & 2) != 0 || a.memory != dsl::memory_kind::global) continue;
     const coalescing c = coalescing_of(ir, shape, a);
     if (c.judged && c.sectors > 2 * c.minimum) {
       out.uncoalesced = {diagnostic::code::W051, true, i, {}, {}, c};

@@ -73,6 +73,7 @@ struct ir_access {
   int position = 0;      // program order among accesses and barriers
   bool trusted = false;  // inside trusted(...): the race rules skip it
   int element_bytes = 0;  // global accesses: sizeof the element (the W051 lint); 0: not known
+  unsigned char lint_off = 0;  // inside lint_off<...>(...): the lints it names skip it (1: W050, 2: W051)
 };
 
 struct ir_guard {
@@ -154,6 +155,7 @@ struct ir_builder {
   int phase = 0;
   int position = 0;
   int trusted_depth = 0;  // > 0 inside trusted(...)
+  unsigned char lint_off = 0;  // the lints turned off here (dsl/lint_off.hpp)
 
   // The declarations in scope of the loop variable and of the tile bound at nesting level `level`
   // (the innermost, as in C++ scoping); -1 if none.
@@ -204,6 +206,7 @@ struct ir_builder {
     a.phase = phase;
     a.position = position++;
     a.trusted = trusted_depth > 0;
+    a.lint_off = lint_off;
     accesses.push_back(a);
     return static_cast<int>(accesses.size()) - 1;
   }

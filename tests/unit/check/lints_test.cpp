@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <vector>
 #include <set>
 #include <string>
 
@@ -308,4 +309,48 @@ TEST_CASE("lints: trusted accesses are not judged", "[check][lints]") {
     return out[t] = in[t * 32];
   });
   CHECK(plain.uncoalesced);
+}
+
+// ---- lint_off ------------------------------------------------------------------------------------
+
+TEST_CASE("lint_off<W050> and lint_off<W051> skip the accesses inside, and only the lint named", "[check][lints]") {
+  const auto body = [](auto k, auto in, auto out) {
+    return w::shared<float, 64>(k, [&](auto k, auto tile) {
+      auto t = k.thread_id();
+      return w::seq(w::lint_off<w::W050>(tile[t * 2] = in[t * 32]), w::sync(), out[t] = tile[t * 2]);
+    });
+  };
+  const auto found = lints<w::block<32>, w::in<float>, w::out<float>>(body);
+  // The store is off for W050 (the load is not: it still conflicts); in[t * 32] is still W051.
+  REQUIRE(found.bank_conflict);
+  CHECK(found.bank_conflict.access == 2);
+  CHECK(found.uncoalesced);
+
+  const auto all_off = lints<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+    return w::shared<float, 64>(k, [&](auto k, auto tile) {
+      auto t = k.thread_id();
+      return w::lint_off<w::W050, w::W051>(tile[t * 2] = in[t * 32], w::sync(), out[t] = tile[t * 2]);
+    });
+  });
+  CHECK_FALSE(all_off.bank_conflict);
+  CHECK_FALSE(all_off.uncoalesced);
+}
+
+WARDEN_KERNEL(lint_off_gather_k, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  return w::shared<float, 64>(k, [&](auto, auto tile) {
+    return w::lint_off<w::W050, w::W051>(tile[t * 2] = in[t * 2], w::sync(), out[t] = tile[62 - t * 2]);
+  });
+}));
+
+TEST_CASE("lint_off runs its statements as written (cpu backend), and the kernel is checked as usual", "[check][lints]") {
+  std::vector<float> in(64);
+  for (int i = 0; i < 64; ++i) in[i] = static_cast<float>(i);
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(32);
+  w::launch(lint_off_gather_k, w::grid(1), din, dout);
+  const auto out = w::to_host(dout);
+  for (int t = 0; t < 32; ++t) CHECK(out[t] == static_cast<float>(62 - 2 * t));
+  CHECK(w::check::verdict_of(lint_off_gather_k).finding.code == c::rule::none);
+  CHECK_FALSE(w::check::verdict_of(lint_off_gather_k).lints[0].found);
 }
