@@ -7,7 +7,8 @@
 // the class's template argument, the explanation (what: race_rules.hpp), in the same line (g++,
 // nvcc) or in the instantiation note after it (clang++).
 //
-// Silencing: -DWARDEN_LINTS=0 (warden::kernel raises none), or -Wno-deprecated-declarations (every
+// Silencing: w::lint_off<w::W050>(statements...) where a conflict is intended (dsl/lint_off.hpp);
+// -DWARDEN_LINTS=0 (warden::kernel raises none), or -Wno-deprecated-declarations (every
 // deprecation warning); a #pragma around the kernel does not reach the warning, which is issued in
 // check/lints.hpp. -Werror=deprecated-declarations makes them errors.
 
