@@ -6,6 +6,9 @@
 #            one of its error lines names EXPECT. Anything else is a harness failure, spelled out.
 # MODE=pass: the twin: the source without the macro must compile.
 # ONE_ERROR=ON: with MODE=fail, the output must hold exactly one error line ("error:").
+# MODE=warn: (warden_compile_warn) compiled with -DWARDEN_DEFECT; passes only when it compiles AND
+#            a warning line names EXPECT as a lint ("warning: ... W050 [bank-conflict] ...").
+# MODE=quiet: the warning case's twin, without the macro: must compile with no lint (W05x) at all.
 
 foreach(var KIND COMPILER SOURCE EXPECT MODE WORKDIR)
   if(NOT DEFINED ${var})
@@ -20,7 +23,7 @@ foreach(dir IN LISTS include_dirs)
 endforeach()
 
 set(defect_flags "")
-if(MODE STREQUAL "fail")
+if(MODE STREQUAL "fail" OR MODE STREQUAL "warn")
   set(defect_flags "-DWARDEN_DEFECT=1")
 endif()
 
@@ -51,6 +54,44 @@ execute_process(COMMAND ${command}
   WORKING_DIRECTORY "${WORKDIR}")
 string(REPLACE ";" " " shown_command "${command}")
 file(WRITE "${WORKDIR}/output.txt" "${out}")
+
+if(MODE STREQUAL "warn" OR MODE STREQUAL "quiet")
+  if(NOT rc EQUAL 0)
+    message("${out}")
+    message(FATAL_ERROR "verdict=warning-case-does-not-compile\n${SOURCE} (MODE=${MODE}) does not compile; a lint "
+                        "must warn, not fail.\n  command: ${shown_command}")
+  endif()
+  string(REPLACE ";" "," out_no_semicolons "${out}")
+  string(REPLACE "\n" ";" lines "${out_no_semicolons}")
+  set(found_at "")
+  set(lints 0)
+  set(line_number 0)
+  foreach(line IN LISTS lines)
+    math(EXPR line_number "${line_number} + 1")
+    if(line MATCHES "W05[0-9] \\[[a-z-]+\\]")
+      math(EXPR lints "${lints} + 1")
+    endif()
+    if(found_at STREQUAL "" AND line MATCHES "warning" AND line MATCHES "${EXPECT} \\[[a-z-]+\\]")
+      set(found_at ${line_number})
+    endif()
+  endforeach()
+  if(MODE STREQUAL "quiet")
+    if(NOT lints EQUAL 0)
+      message("${out}")
+      message(FATAL_ERROR "verdict=twin-warns\nthe twin of ${SOURCE} (defect off) prints a lint on ${lints} lines; "
+                          "it must be quiet.\n  command: ${shown_command}")
+    endif()
+    message(STATUS "warden_compile_warn: twin compiled without lints: ${SOURCE}")
+    return()
+  endif()
+  if(found_at STREQUAL "")
+    message("${out}")
+    message(FATAL_ERROR "verdict=no-warning\n${SOURCE} compiled, but no warning line names ${EXPECT}.\n"
+                        "  command: ${shown_command}")
+  endif()
+  message(STATUS "warden_compile_warn: ${EXPECT} on line ${found_at}: ${SOURCE}")
+  return()
+endif()
 
 if(MODE STREQUAL "pass")
   if(NOT rc EQUAL 0)

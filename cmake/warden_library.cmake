@@ -14,6 +14,10 @@ target_include_directories(warden INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(warden INTERFACE cxx_std_20)
+# The performance lints (W050, W051) are warnings raised inside warden's headers; the compilers
+# drop every warning of a system header, and an installed package's imported target would
+# otherwise hand its include directory to consumers as a system one (-isystem). So it does not.
+set_target_properties(warden PROPERTIES EXPORT_NO_SYSTEM ON)
 # CMake 3.25 does not know nvcc 13's language levels (no cuda_std_20 feature), so the flag is
 # spelled out. Relaxed constexpr lets device code call the constexpr helpers the checker shares
 # with the host; extended lambdas let kernel bodies be lambdas.

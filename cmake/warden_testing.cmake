@@ -3,8 +3,9 @@
 #   warden_add_unit_test(NAME SOURCES ...)             Catch2 test, one CTest test per TEST_CASE, label `unit`
 #   warden_add_gpu_test(NAME SOURCES ...)              CUDA test, label `gpu`, *skipped* without a device
 #   warden_compile_fail(NAME SOURCE EXPECT W0xx)       must-not-compile case plus its compiling twin
+#   warden_compile_warn(NAME SOURCE EXPECT W05x)       must-warn case (a lint) plus its quiet twin
 #
-# Labels in use: unit (unit-stress, unit-nvcc), compile_fail, twin, canary, gpu, example, package, zero_cost.
+# Labels in use: unit (unit-stress, unit-nvcc), compile_fail, compile_warn, twin, canary, gpu, example, package, zero_cost.
 
 find_package(Catch2 2.13 REQUIRED)
 include(Catch)   # catch_discover_tests
@@ -108,6 +109,35 @@ function(warden_compile_fail name)
       _warden_cf_add_test(${test_name}.twin ${kind} ${compiler} ${source} ${arg_EXPECT} pass OFF)
       set_tests_properties(${test_name}.twin PROPERTIES LABELS "compile_fail;twin;${arg_LABELS}")
     endif()
+  endforeach()
+endfunction()
+
+# warden_compile_warn(NAME SOURCE EXPECT <code>) registers, for the C++ compiler and nvcc, a case
+# for a performance lint (W050, W051: warnings, the program compiles):
+#   compile_warn.<NAME>.<compiler>        compiles SOURCE with -DWARDEN_DEFECT; passes only if it
+#                                         compiles AND a warning line carries <code> [short-name];
+#   compile_warn.<NAME>.<compiler>.quiet  compiles SOURCE without the macro; passes only if it
+#                                         compiles with no lint (W05x) in the output.
+# Same driver and command lines as warden_compile_fail (MODE=warn / quiet).
+function(warden_compile_warn name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;EXPECT" "LABELS")
+  if(NOT arg_SOURCE OR NOT arg_EXPECT)
+    message(FATAL_ERROR "warden_compile_warn(${name}): SOURCE and EXPECT are required")
+  endif()
+  if(NOT arg_EXPECT MATCHES "^W05[0-9]$")
+    message(FATAL_ERROR "warden_compile_warn(${name}): EXPECT must be a lint's code such as W050, not '${arg_EXPECT}'")
+  endif()
+  get_filename_component(source "${arg_SOURCE}" ABSOLUTE)
+  foreach(entry IN LISTS _warden_cf_compilers)
+    string(REPLACE "=" ";" parts "${entry}")
+    list(GET parts 0 tag)
+    list(GET parts 1 kind)
+    list(GET parts 2 compiler)
+    set(test_name "compile_warn.${name}.${tag}")
+    _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} warn OFF)
+    set_tests_properties(${test_name} PROPERTIES LABELS "compile_warn;${arg_LABELS}")
+    _warden_cf_add_test(${test_name}.quiet ${kind} ${compiler} ${source} ${arg_EXPECT} quiet OFF)
+    set_tests_properties(${test_name}.quiet PROPERTIES LABELS "compile_warn;twin;${arg_LABELS}")
   endforeach()
 endfunction()
 

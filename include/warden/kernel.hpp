@@ -22,13 +22,16 @@
 #include "dsl/vector.hpp"
 #include "dsl/registers.hpp"
 #include "dsl/statements.hpp"
+#include "dsl/lint_off.hpp"
 #include "check/diagnostic.hpp"
+#include "check/lints.hpp"
 #include "check/verdict.hpp"
 
 namespace warden {
 
 // Defines a kernel and checks it: a program that may race or diverge at a barrier does not
-// compile (W010-W040; see docs/diagnostics.md). `body` must not capture: pass run-time values as
+// compile (W010-W040; see docs/diagnostics.md); an accepted one may warn of bank conflicts and
+// uncoalesced accesses (W050, W051). `body` must not capture: pass run-time values as
 // value<T> parameters and compile-time ones as template arguments or constexpr globals.
 //
 // A rejected kernel gives one error, its diagnostic, even where the program goes on to launch it:
@@ -41,6 +44,12 @@ constexpr auto kernel(F body) {
                 "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
                 "from its type); pass values as value<T> parameters");
   (void)check::reported<check::verdict_on_body<Block, F, Params...>>;
+  // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here
+  // unless the translation unit is compiled with -DWARDEN_LINTS=0.
+#if !defined(WARDEN_LINTS) || WARDEN_LINTS
+  if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == check::rule::none)
+    (void)check::raise_lints<check::verdict_on_body<Block, F, Params...>>();
+#endif
   auto program = dsl::build_program<Block, Params...>(body);
   return dsl::kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
                                                           check::verdict_on_body<Block, F, Params...>::value.finding.obligations};

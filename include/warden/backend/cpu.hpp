@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../config.hpp"
+#include "../dsl/lint_off.hpp"
 #include "../dsl/stmt.hpp"
 #include "../dsl/vector.hpp"
 #include "../dsl/registers.hpp"
@@ -296,6 +297,11 @@ void exec(const Ctx& ctx, const dsl::seq_s<S...>& s, const active_threads& activ
 
 template <class Ctx, class Body>
 void exec(const Ctx& ctx, const dsl::trusted_s<Body>& s, const active_threads& active) {
+  exec(ctx, s.body, active);
+}
+
+template <class Ctx, unsigned char Mask, class Body>
+void exec(const Ctx& ctx, const dsl::lint_off_s<Mask, Body>& s, const active_threads& active) {
   exec(ctx, s.body, active);
 }
 

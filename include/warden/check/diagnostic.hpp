@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../detail/text_buffer.hpp"
+#include "../diagnostic/codes.hpp"
 #include "../diagnostic/race_rules.hpp"
 #include "rules.hpp"
 
@@ -14,10 +15,19 @@ namespace warden {
 
 namespace check {
 
-// What the checker says of a kernel: the first finding and its explanation.
+// A performance lint's message (W050, W051: check/lints.hpp), for a kernel the checker accepts.
+struct lint_message {
+  diagnostic::code code = diagnostic::code::W050;
+  bool found = false;
+  detail::text_buffer text;
+};
+
+// What the checker says of a kernel: the first finding and its explanation; for an accepted
+// kernel, its lints (W050, W051: warnings).
 struct verdict {
   check::finding finding;
   detail::text_buffer text;
+  lint_message lints[2] = {{diagnostic::code::W050, false, {}}, {diagnostic::code::W051, false, {}}};
 };
 
 // The explanation as a type the compilers print legibly.

@@ -7,6 +7,7 @@
 
 #include "affine.hpp"
 #include "uniform.hpp"
+#include "bank_conflicts.hpp"
 #include "footprint.hpp"
 #include "../dsl/obligation.hpp"
 #include "order.hpp"
@@ -194,9 +195,11 @@ constexpr bool may_repeat(const ir_builder& ir, block_shape shape, const context
 constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memory_kind::shared; }
 
 // `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
-// (footprint.hpp); the loops so listed are added to `*assumed`.
+// (footprint.hpp); the loops so listed are added to `*assumed`. With `lint`, a listing that finds
+// nothing also counts W050's ways on its footprints (bank_conflicts.hpp), built once for both.
 constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, long long assumed_trips,
-                                       unsigned long long* assumed, bool* too_large = nullptr) {
+                                       unsigned long long* assumed, shared_lint* lint = nullptr,
+                                       bool* too_large = nullptr) {
   const int n = static_cast<int>(ir.accesses.size());
   std::vector<footprint> prints(static_cast<std::size_t>(n));
   std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
@@ -318,6 +321,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
         }
       }
     }
+  if (lint != nullptr) *lint = first_bank_conflict(ir, print);
   return {};
 }
 
@@ -328,13 +332,13 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
 // level). So the loops are listed again iteration by iteration, up to assumed_trip_limit: if no
 // meeting remains, the kernel is accepted with the obligation that those loops run no more trips
 // (checked at launch, E106); if one remains, it is reported with the iteration where it happens.
-constexpr finding check_shared(const ir_builder& ir, block_shape shape) {
-  const finding first = check_shared_listing(ir, shape, 0, nullptr);
+constexpr finding check_shared(const ir_builder& ir, block_shape shape, shared_lint* lint = nullptr) {
+  const finding first = check_shared_listing(ir, shape, 0, nullptr, lint);
   const bool meeting = first.code == rule::W020 || first.code == rule::W021 || (first.code == rule::W040 && first.element >= 0);
   if (!meeting) return first;
   unsigned long long assumed = 0;
   bool too_large = false;
-  finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed, &too_large);
+  finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed, lint, &too_large);
   // A listing that gave up proves nothing either way: the first finding stands.
   if (assumed == 0 || too_large) return first;
   if (listed) return listed;
@@ -801,12 +805,13 @@ constexpr int grid_dims_of(const ir_builder& ir) {
   return dims;
 }
 
-constexpr finding analyse(const ir_builder& ir, block_shape shape) {
+// With `lint`, an accepted kernel's W050 count too (check/lints.hpp), from the shared rules' footprints.
+constexpr finding analyse(const ir_builder& ir, block_shape shape, shared_lint* lint = nullptr) {
   shape.grid_dims = grid_dims_of(ir);
   if (finding f = check_barriers(ir)) return f;
   if (finding f = check_shuffles(ir, shape)) return f;
   if (finding f = check_data_indices(ir)) return f;
-  const finding shared = check_shared(ir, shape);
+  const finding shared = check_shared(ir, shape, lint);
   if (shared) return shared;
   finding f = check_global(ir, shape);
   if (f && f.code != rule::W012) {

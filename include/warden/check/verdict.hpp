@@ -1,6 +1,7 @@
 #pragma once
 // The checker's entry point: verdict_of(kernel), the first finding of analyse() on the kernel's
-// value-level description and its explanation; verdict_on_body, the same for a body's type.
+// value-level description and its explanation, and for an accepted kernel its lints (W050,
+// W051: check/lints.hpp); verdict_on_body, the same for a body's type.
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 #include "diagnostic.hpp"
 #include "explain.hpp"
+#include "lints.hpp"
 #include "rules.hpp"
 #include "source_names.hpp"
 #include "../dsl/program.hpp"
@@ -32,12 +34,19 @@ constexpr verdict verdict_of(const K& kernel, std::string_view source = {}) {
     if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::atomic &&
         kinds[static_cast<std::size_t>(a.target)] == "atomic")
       return {};
-  const finding f = analyse(ir, shape);
-  if (f.code == rule::none) return {f, {}};
+  shared_lint w050;
+  const finding f = analyse(ir, shape, &w050);
+  // An accepted kernel's lints (check/lints.hpp): W050 counted on the shared rules' footprints.
+  const lint_report lints = f.code == rule::none ? lint_findings(ir, shape, w050) : lint_report{};
+  if (f.code == rule::none && !lints.bank_conflict && !lints.uncoalesced) return {f, {}};
   // A WARDEN_KERNEL's handle carries its source too.
   if constexpr (requires { typename K::holder; })
     if (source.empty()) source = kernel_source_of<typename K::holder>::text;
-  return {f, explain(ir, kinds, f, names_from_source<D::arity>(source, ir))};
+  const source_names<D::arity> names = names_from_source<D::arity>(source, ir);
+  verdict v{f, {}};
+  if (f.code == rule::none) explain_lints(explainer<D::arity>{ir, kinds, names}, lints, v.lints);
+  else v.text = explain(ir, kinds, f, names);
+  return v;
 }
 
 // The verdict on the kernel whose body has type F (a lambda without captures, so F{} is its body).

@@ -13,7 +13,7 @@ namespace warden::diagnostic {
 enum class code : unsigned char { WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR) };
 #undef WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR
 
-enum class kind : unsigned char { type, race, launch, run };
+enum class kind : unsigned char { type, race, launch, run, lint };
 
 // One row of the table.
 struct entry {

@@ -14,6 +14,8 @@
 //          race   - the race and divergence checker, where the kernel is defined;
 //          launch - checked at run time before anything runs (or memory is allocated); an exception;
 //          run    - found while the kernel runs, at the access (the cpu backend); an exception.
+//          lint   - a performance warning of the checker, where an accepted kernel is defined; the
+//                   program still compiles (diagnostic/lint_rules.hpp, check/lints.hpp).
 
 // clang-format off
 #define WARDEN_DIAGNOSTIC_W001 (W001, type, host_deref_device, "host-deref-device", \
@@ -88,6 +90,14 @@
   "one element is accessed atomically and plainly in one phase", \
   "make every access atomic, or separate them with sync()", \
   "plain access of an `atomic<T>` parameter (handles), and the checker for `inout<T>` and shared tiles")
+#define WARDEN_DIAGNOSTIC_W050 (W050, lint, bank_conflict, "bank-conflict", \
+  "a shared access that a warp's lanes serialise: distinct 4-byte words in one of the 32 banks (a warning)", \
+  "pad the tile's rows as the warning advises (w::shared<T, R, C, Pad>), or change the index or the block's shape so that a warp's lanes fall in distinct banks", \
+  "the checker, at `kernel<...>(body)` (a warning)")
+#define WARDEN_DIAGNOSTIC_W051 (W051, lint, uncoalesced, "uncoalesced", \
+  "a global access whose warp touches more than twice the 32-byte sectors its bytes need (a warning)", \
+  "make consecutive threads touch consecutive elements (stage a strided access through a shared tile)", \
+  "the checker, at `kernel<...>(body)` (a warning)")
 #define WARDEN_DIAGNOSTIC_E100 (E100, launch, aliasing, "aliasing", \
   "one buffer bound to two parameters of a launch, one of them writable", \
   "a writable parameter needs a buffer of its own: bind a copy", \
@@ -129,7 +139,7 @@
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
   X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W009) X(W010) X(W011) X(W012) X(W020) \
-  X(W021) X(W022) X(W030) X(W031) X(W040) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
+  X(W021) X(W022) X(W030) X(W031) X(W040) X(W050) X(W051) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
   X(E106) X(E107) X(E108)
 
 // ---- reading a row ---------------------------------------------------------------------------
@@ -153,3 +163,4 @@
 #define WARDEN_DETAIL_DIAGNOSTIC_IF_race(...) __VA_ARGS__
 #define WARDEN_DETAIL_DIAGNOSTIC_IF_launch(...)
 #define WARDEN_DETAIL_DIAGNOSTIC_IF_run(...)
+#define WARDEN_DETAIL_DIAGNOSTIC_IF_lint(...)

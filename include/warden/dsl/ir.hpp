@@ -75,6 +75,8 @@ struct ir_access {
   // One element of a vector access (w::vectors<N>(x)[i]) of this many bytes, whose address launch
   // checks is a multiple of it; 0: a scalar access.
   unsigned char vector_bytes = 0;
+  int element_bytes = 0;  // global accesses: sizeof the element (the W051 lint); 0: not known
+  unsigned char lint_off = 0;  // inside lint_off<...>(...): the lints it names skip it (1: W050, 2: W051)
 };
 
 struct ir_guard {
@@ -95,6 +97,7 @@ struct ir_loop {
 struct ir_tile {
   int level = 0;
   int rows = 0, cols = 0, pad = 0;  // cols == 0: a 1-D tile of `rows` elements
+  int element_bytes = 0;            // sizeof the element (the W050 lint); 0: not known
 };
 
 struct ir_sync {
@@ -155,6 +158,7 @@ struct ir_builder {
   int phase = 0;
   int position = 0;
   int trusted_depth = 0;  // > 0 inside trusted(...)
+  unsigned char lint_off = 0;  // the lints turned off here (dsl/lint_off.hpp)
 
   // The declarations in scope of the loop variable and of the tile bound at nesting level `level`
   // (the innermost, as in C++ scoping); -1 if none.
@@ -192,8 +196,10 @@ struct ir_builder {
   }
 
   // Records an access in the current context; returns its position.
-  constexpr int access(access_kind kind, memory_kind memory, int target, int index, int column = -1) {
+  constexpr int access(access_kind kind, memory_kind memory, int target, int index, int column = -1,
+                       int element_bytes = 0) {
     ir_access a;
+    a.element_bytes = element_bytes;
     a.kind = kind;
     a.memory = memory;
     a.target = target;
@@ -203,6 +209,7 @@ struct ir_builder {
     a.phase = phase;
     a.position = position++;
     a.trusted = trusted_depth > 0;
+    a.lint_off = lint_off;
     accesses.push_back(a);
     return static_cast<int>(accesses.size()) - 1;
   }

@@ -43,7 +43,7 @@ struct load_e : expr_node {
   }
   constexpr int describe(ir_builder& b) const {
     const int at = index.describe(b);
-    return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at), std::is_unsigned_v<T>,
+    return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at, -1, sizeof(T)), std::is_unsigned_v<T>,
                   false, narrow_bits_of<T>);
   }
 };
@@ -60,7 +60,7 @@ struct store_s : stmt_node {
   constexpr void describe(ir_builder& b) const {
     const int v = value.describe(b);  // the value is computed (and its loads happen) before the store
     (void)v;
-    b.access(access_kind::store, memory_kind::global, I, index.describe(b));
+    b.access(access_kind::store, memory_kind::global, I, index.describe(b), -1, sizeof(T));
   }
 };
 
@@ -97,7 +97,7 @@ struct atomic_s : stmt_node {
   constexpr void describe(ir_builder& b) const {
     value.describe(b);
     expected.describe(b);
-    b.access(access_kind::atomic, memory_kind::global, I, index.describe(b));
+    b.access(access_kind::atomic, memory_kind::global, I, index.describe(b), -1, sizeof(T));
   }
 };
 
@@ -467,7 +467,7 @@ struct shared_s : stmt_node {
     body.run(inner);
   }
   constexpr void describe(ir_builder& b) const {
-    b.tiles.push_back({L, Rows, Cols, Pad});
+    b.tiles.push_back({L, Rows, Cols, Pad, static_cast<int>(sizeof(T))});
     b.tile_stack.push_back(static_cast<int>(b.tiles.size()) - 1);
     body.describe(b);
     b.tile_stack.pop_back();

@@ -54,7 +54,7 @@ constexpr int describe_vector_access(ir_builder& b, access_kind kind, int target
   int first = -1;
   for (int c = 0; c < N; ++c) {
     const int element = c == 0 ? base : b.node(ir_op::add, base, b.constant(c, false), false, 0, 32);
-    const int at = b.access(kind, memory_kind::global, target, element);
+    const int at = b.access(kind, memory_kind::global, target, element, -1, static_cast<int>(sizeof(T)));
     b.accesses.back().vector_bytes = static_cast<unsigned char>(sizeof(T) * N);
     if (first < 0) first = at;
   }
