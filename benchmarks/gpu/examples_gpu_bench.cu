@@ -62,6 +62,7 @@
 #include "../../examples/stencil_2d/stencil_2d_twin.cuh"
 #include "../../examples/transpose/transpose.hpp"
 #include "../../examples/transpose/transpose_twin.cuh"
+#include "lint_transpose.hpp"
 
 namespace w = warden;
 
@@ -545,6 +546,33 @@ void copy_roof(benchmark::State& state, std::size_t elements) {
   state.counters["elements"] = static_cast<double>(elements);
 }
 
+// What following W050 buys: the 32 x 32 transpose tile unpadded (32-way conflicts on the column
+// read) against padded (lint_transpose.hpp), side by side at one size. Both results are compared
+// with each other once before timing.
+void lint_transpose(benchmark::State& state, std::size_t elements, bool padded) {
+  const int n = static_cast<int>(std::lround(std::sqrt(static_cast<double>(elements))));
+  const std::size_t size = static_cast<std::size_t>(n) * n;
+  const w::device_buffer<float> in = w::to_device(pattern<float>(size, 1000));
+  w::device_buffer<float> out(size), other(size);
+  const int g = blocks_for(static_cast<std::size_t>(n), 32);
+  auto run = [&](bool pad, w::device_buffer<float>& to) {
+    if (pad) w::launch(lint_cases::transpose32_padded, w::grid(g, g).on(timer().ref()), in, to, n);
+    else w::launch(lint_cases::transpose32_unpadded, w::grid(g, g).on(timer().ref()), in, to, n);
+  };
+  run(padded, out);
+  run(!padded, other);
+  check(cudaStreamSynchronize(timer().native()), "cudaStreamSynchronize");
+  if (!same(out, other)) {
+    state.SkipWithError("padded and unpadded transposes differ");
+    return;
+  }
+  auto work = [&] { run(padded, out); };
+  for (int warm = 0; warm < 3; ++warm) timer().seconds(work);
+  for (auto _ : state) state.SetIterationTime(timer().seconds(work));
+  state.counters["GB/s"] = benchmark::Counter(8.0 * static_cast<double>(size) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["elements"] = static_cast<double>(size);
+}
+
 template <class Case, class Arg>
 void add(const std::string& name, Arg arg, bool has_library) {
   const char* names[] = {"warden", "twin", "library"};
@@ -574,6 +602,12 @@ void register_all() {
     add<scan_fast_case>("scan_fast", n, true);
     add<softmax_case>("softmax", n, false);
     add<bitonic_case>("bitonic_sort", n, false);
+    for (bool padded : {false, true})
+      benchmark::RegisterBenchmark(("w050_transpose/" + std::string(padded ? "padded" : "unpadded") + "/" + std::to_string(n)).c_str(),
+                                   [n, padded](benchmark::State& s) { lint_transpose(s, n, padded); })
+          ->UseManualTime()
+          ->Iterations(iterations)
+          ->Unit(benchmark::kMicrosecond);
   }
   for (int side : {256, 1024, 4096}) add<matmul_case>("matmul", side, true);
   for (int side : {256, 1024, 4096}) add<matmul_fast_case>("matmul_fast", side, true);
