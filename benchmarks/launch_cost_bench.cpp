@@ -1,0 +1,140 @@
+// What w::launch costs the host, per launch (issue 18; proposals/0007-launch-cost.md). Built with
+// g++ against the CUDA runtime stand-in (tests/support/cuda_standin), where the kernel's entry is a
+// probe that stands for the <<<>>> call: what is timed is exactly warden's host path (binding the
+// arguments, the launch-time checks, stream ordering), with nothing of the driver's. CI runs it
+// briefly (CTest bench.launch_cost_standin) so that the host cost is tracked without a GPU; the
+// comparison with <<<>>> on a GPU is for the nvcc build of the same cases (not written yet).
+//
+//   launch_cost_bench [--benchmark_min_time=0.2s]
+//
+// Cases: kernels of 1, 4 and 8 buffer parameters, one with a shared tile; the default stream and
+// a user stream. The baseline `probe` is the entry alone. Counters: launches per second. Each case
+// checks that its entry ran once per launch, and the program fails when one did not.
+#include <warden/warden.hpp>
+
+#include <benchmark/benchmark.h>
+#include <cuda_standin.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace w = warden;
+
+namespace {
+
+std::atomic<bool> failed{false};
+
+struct probe_entry {
+  long long* calls;
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t, const Slots& slots) const {
+    benchmark::DoNotOptimize(&slots);
+    ++*calls;
+  }
+};
+
+}  // namespace
+
+WARDEN_KERNEL(one_buffer, w::kernel<w::block<256>, w::out<float>>([](auto k, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = 1.f);
+}));
+
+WARDEN_KERNEL(four_buffers, w::kernel<w::block<256>, w::in<float>, w::in<float>, w::in<float>, w::out<float>, w::value<float>>(
+                                [](auto k, auto a, auto b, auto c, auto out, auto s) {
+                                  auto i = k.global_id();
+                                  return w::when(i < out.size() && i < a.size() && i < b.size() && i < c.size(),
+                                                 out[i] = s * a[i] + b[i] * c[i]);
+                                }));
+
+WARDEN_KERNEL(eight_buffers,
+              w::kernel<w::block<256>, w::in<float>, w::in<float>, w::in<float>, w::in<float>, w::in<float>, w::in<float>,
+                        w::in<float>, w::out<float>>([](auto k, auto a, auto b, auto c, auto d, auto e, auto f, auto g, auto out) {
+                auto i = k.global_id();
+                return w::when(i < out.size() && i < a.size() && i < b.size() && i < c.size() && i < d.size() && i < e.size() &&
+                                   i < f.size() && i < g.size(),
+                               out[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i]);
+              }));
+
+WARDEN_KERNEL(shared_tile, w::kernel<w::block<256>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 256>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0.f), w::sync(),
+                  w::when(i < out.size(), out[i] = tile[255 - t]));
+  });
+}));
+
+namespace {
+
+constexpr std::size_t n = 1 << 16;
+
+template <class Launch>
+void run(benchmark::State& state, const Launch& launch) {
+  long long calls = 0;
+  const probe_entry entry{&calls};
+  long long launches = 0;
+  for (auto _ : state) {
+    launch(entry);
+    ++launches;
+  }
+  if (calls != launches) {
+    failed = true;
+    state.SkipWithError("the entry did not run once per launch");
+  }
+  state.counters["launches/s"] = benchmark::Counter(static_cast<double>(launches), benchmark::Counter::kIsRate);
+}
+
+void register_all() {
+  for (bool user_stream : {false, true}) {
+    const std::string on = user_stream ? "/user_stream" : "/default_stream";
+    benchmark::RegisterBenchmark(("launch/probe_only" + on).c_str(), [](benchmark::State& s) {
+      run(s, [](const probe_entry& entry) {
+        float* none = nullptr;
+        entry(dim3(256), dim3(256), nullptr, none);
+      });
+    });
+    benchmark::RegisterBenchmark(("launch/one_buffer" + on).c_str(), [user_stream](benchmark::State& s) {
+      w::stream stream;
+      w::device_buffer<float> out(n);
+      const auto config = user_stream ? w::grid_for(n).on(stream.ref()) : w::grid_for(n);
+      run(s, [&](const probe_entry& entry) { w::detail::run_cuda(one_buffer, config, entry, out); });
+    });
+    benchmark::RegisterBenchmark(("launch/four_buffers" + on).c_str(), [user_stream](benchmark::State& s) {
+      w::stream stream;
+      w::device_buffer<float> a(n), b(n), c(n), out(n);
+      float scale = 2.f;
+      const auto config = user_stream ? w::grid_for(n).on(stream.ref()) : w::grid_for(n);
+      run(s, [&](const probe_entry& entry) { w::detail::run_cuda(four_buffers, config, entry, a, b, c, out, scale); });
+    });
+    benchmark::RegisterBenchmark(("launch/eight_buffers" + on).c_str(), [user_stream](benchmark::State& s) {
+      w::stream stream;
+      std::vector<w::device_buffer<float>> in;
+      for (int i = 0; i < 7; ++i) in.emplace_back(n);
+      w::device_buffer<float> out(n);
+      const auto config = user_stream ? w::grid_for(n).on(stream.ref()) : w::grid_for(n);
+      run(s, [&](const probe_entry& entry) {
+        w::detail::run_cuda(eight_buffers, config, entry, in[0], in[1], in[2], in[3], in[4], in[5], in[6], out);
+      });
+    });
+    benchmark::RegisterBenchmark(("launch/shared_tile" + on).c_str(), [user_stream](benchmark::State& s) {
+      w::stream stream;
+      w::device_buffer<float> in(n), out(n);
+      const auto config = user_stream ? w::grid_for(n).on(stream.ref()) : w::grid_for(n);
+      run(s, [&](const probe_entry& entry) { w::detail::run_cuda(shared_tile, config, entry, in, out); });
+    });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (failed) std::fprintf(stderr, "launch_cost_bench: a case's entry did not run once per launch\n");
+  return failed ? 1 : 0;
+}
