@@ -30,6 +30,7 @@
 #include "check/launch_checks.hpp"
 #include "check/rules.hpp"
 #include "detail/cuda_check.hpp"
+#include "detail/launch_check_cache.hpp"
 #include "diagnostic/table.hpp"
 #include "diagnostic/text.hpp"
 #include "dsl/program.hpp"
@@ -75,17 +76,23 @@ class launch_config {
   backend::dims3 blocks(std::string_view kernel = "kernel") const {
     long long extent[3] = {extents_[0], extents_[1], extents_[2]};
     const int block[3] = {Block::x, Block::y, Block::z};
-    std::string asked;
-    if (element_dims_ == 0) {
-      asked = "grid(" + std::to_string(extents_[0]) + ", " + std::to_string(extents_[1]) + ", " +
-              std::to_string(extents_[2]) + ")";
-    } else {
-      asked = "grid_for(";
-      for (int d = 0; d < element_dims_; ++d) asked += (d ? ", " : "") + std::to_string(elements_[d]);
-      asked += ")";
+    // What was asked for, in the user's words; built only for a message (a launch allocates nothing).
+    const auto asked = [&] {
+      std::string text;
+      if (element_dims_ == 0) {
+        text = "grid(" + std::to_string(extents_[0]) + ", " + std::to_string(extents_[1]) + ", " +
+               std::to_string(extents_[2]) + ")";
+      } else {
+        text = "grid_for(";
+        for (int d = 0; d < element_dims_; ++d) text += (d ? ", " : "") + std::to_string(elements_[d]);
+        text += ")";
+      }
+      return text;
+    };
+    if (element_dims_ != 0) {
       const int block_dims = Block::z > 1 ? 3 : Block::y > 1 ? 2 : 1;
       if (element_dims_ < block_dims)
-        throw grid_error(kernel, asked + " covers " + std::string(element_dims_ == 1 ? "x only" : "x and y only") +
+        throw grid_error(kernel, asked() + " covers " + std::string(element_dims_ == 1 ? "x only" : "x and y only") +
                                      ", but the block is " + std::to_string(Block::x) + "x" + std::to_string(Block::y) +
                                      (block_dims == 3 ? "x" + std::to_string(Block::z) : std::string()) +
                                      ": give one extent per block dimension, " +
@@ -100,9 +107,9 @@ class launch_config {
     constexpr long long int_max = std::numeric_limits<int>::max();
     for (int d = 0; d < 3; ++d) {
       auto fail = [&](const std::string& why) {
-        throw grid_error(kernel, asked + " " + why);
+        throw grid_error(kernel, asked() + " " + why);
       };
-      const std::string dim(1, "xyz"[d]);
+      const std::string dim(1, "xyz"[d]);  // short: no allocation
       if (extent[d] < 0) fail("has a negative extent in " + dim);
       if (extent[d] > max_extent[d])
         fail("needs " + std::to_string(extent[d]) + " blocks in " + dim + ", above CUDA's limit of " +
@@ -285,13 +292,28 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
   }
 }
 
-// Binds the arguments and runs every launch-time check (check::check_launch); touches no memory.
+// The check cache of a kernel launched as `K`: a WARDEN_KERNEL handle's description is a constant
+// of its type; a bare kernel_def's constants may differ between objects of one type, so it has none.
+template <class K>
+launch_check_cache<K::arity>* check_cache_for() {
+  if constexpr (WARDEN_LAUNCH_CHECK_CACHE && requires { typename K::holder; }) return &check_cache_of<K>();
+  else return nullptr;
+}
+
+// Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
+// signature passed them before (`cache`, detail/launch_check_cache.hpp); touches no memory.
 template <class K, class... Args, std::size_t... I>
-auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, std::index_sequence<I...>,
-             Args&... args) {
+auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks,
+             launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
   auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
   bound_launch<decltype(slots), K::arity> bound{slots, {}, {}};
   (describe_argument<typename K::template param<I>>(args, bound.checked[I], bound.buffers[I]), ...);
+  launch_key<K::arity> key;
+  if (cache != nullptr) {
+    key = key_of(blocks, bound.checked);
+    if (cache->passed(key)) return bound;
+  }
+  ++full_launch_checks();
   check::launch_request request;
   request.kernel = kernel.name;
   request.param_names = kernel.param_names;
@@ -301,6 +323,7 @@ auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks, 
   request.block = {K::block_type::x, K::block_type::y, K::block_type::z};
   request.grid = blocks;
   check::check_launch(request);
+  if (cache != nullptr) cache->remember(key);
   return bound;
 }
 
@@ -354,7 +377,7 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
-  auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
+  auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
   bound.wait_for_host();
   if (blocks.count() == 0) return;
   std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
@@ -387,7 +410,7 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
-  const auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, indices{}, args...);
+  const auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
   bound.order(s, false);
@@ -450,7 +473,7 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
-    using slots_type = decltype(detail::prepare(definition, std::declval<const dsl::ir_builder&>(), {},
+    using slots_type = decltype(detail::prepare(definition, std::declval<const dsl::ir_builder&>(), {}, nullptr,
                                                 std::make_index_sequence<K::arity>{}, args...)
                                     .slots);
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {

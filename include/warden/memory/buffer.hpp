@@ -118,7 +118,7 @@ class buffer {
   // Work just issued to `s` writes this buffer.
   void record_write(stream_ref s) {
     if (pool_ == nullptr) return;
-    writer_ = {s, pool_->clock().record(s)};
+    writer_ = {s, pool_->clock().mark(s)};
     has_writer_ = true;
     host_synced_ = false;
   }
@@ -126,7 +126,7 @@ class buffer {
   // Work just issued to `s` reads this buffer. Const: the uses are bookkeeping, not contents.
   void record_read(stream_ref s) const {
     if (pool_ == nullptr) return;
-    const ticket at = pool_->clock().record(s);
+    const ticket at = pool_->clock().mark(s);
     host_synced_ = false;
     for (stream_use& r : readers_)
       if (r.stream == s) {

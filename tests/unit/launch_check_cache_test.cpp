@@ -1,0 +1,173 @@
+// detail/launch_check_cache.hpp: a launch that repeats a signature whose checks passed skips them,
+// and the verdict is exactly the check's. A changed size, value, grid, alias or alignment runs the
+// checks again (and the error still fires after a hit); a brute-force sweep over small launches
+// compares every cached verdict with check::check_launch called directly.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace w = warden;
+
+WARDEN_KERNEL(copy_k, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = in[i]);
+}));
+
+// Each thread sums 0, step, 2 step, ... below `limit` into its own element: E103 for a step below 1,
+// E101 when the grid has more threads than `out`.
+WARDEN_KERNEL(stepped_k, w::kernel<w::block<32>, w::out<int>, w::value<int>, w::value<int>>([](auto k, auto out, auto step, auto limit) {
+  auto t = k.global_id();
+  return w::local(k, 0, [&](auto k, auto v) {
+    return w::seq(w::for_range(k, 0, limit, step, [&](auto, auto i) { return v += i; }), out[t] = v);
+  });
+}));
+
+WARDEN_KERNEL(vector_copy_k, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size() / 4 && i < in.size() / 4, w::vectors<4>(out)[i] = w::vectors<4>(in)[i]);
+}));
+
+namespace {
+
+std::uint64_t full_checks() { return w::detail::full_launch_checks(); }
+
+// What a launch did: "" when it ran, the error's first word (its code) when it threw.
+template <class F>
+std::string verdict(F&& launch) {
+  try {
+    launch();
+    return "";
+  } catch (const w::error& e) {
+    const std::string what = e.what();
+    return what.substr(0, what.find(' '));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a repeated launch signature runs the launch-time checks once", "[launch][cache]") {
+  w::device_buffer<float> in(100), out(100);
+  const auto before = full_checks();
+  for (int round = 0; round < 10; ++round) w::launch(w::on_cpu, copy_k, w::grid_for(100), in, out);
+  CHECK(full_checks() - before == 1);
+}
+
+TEST_CASE("a changed size, value, grid or alias checks again, and its error still fires after a hit", "[launch][cache]") {
+  w::device_buffer<int> out(64), small(10);
+  w::launch(w::on_cpu, stepped_k, w::grid(2), out, 1, 4);  // warm: this signature passed
+  auto before = full_checks();
+  w::launch(w::on_cpu, stepped_k, w::grid(2), out, 1, 4);
+  CHECK(full_checks() == before);
+
+  // A value: step 0 would never end (E103).
+  CHECK_THROWS_AS(w::launch(w::on_cpu, stepped_k, w::grid(2), out, 0, 4), w::loop_error);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, stepped_k, w::grid(2), out, 0, 4), w::loop_error);  // failures are not cached
+  // A size: 64 threads into 10 elements (E101).
+  CHECK_THROWS_AS(w::launch(w::on_cpu, stepped_k, w::grid(2), small, 1, 4), w::bounds_error);
+  // The grid: three blocks of 32 overrun 64 elements (E101); a grid in y the kernel never names (E102).
+  CHECK_THROWS_AS(w::launch(w::on_cpu, stepped_k, w::grid(3), out, 1, 4), w::bounds_error);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, stepped_k, w::grid(2, 2), out, 1, 4), w::grid_error);
+  // And the signature that passed still passes without checking.
+  before = full_checks();
+  w::launch(w::on_cpu, stepped_k, w::grid(2), out, 1, 4);
+  CHECK(full_checks() == before);
+
+  // An alias: the same sizes, but one buffer bound to both parameters (E100).
+  w::device_buffer<float> a(100), b(100);
+  w::launch(w::on_cpu, copy_k, w::grid_for(100), a, b);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, copy_k, w::grid_for(100), a, a), w::aliasing_error);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, copy_k, w::grid_for(100), b, b), w::aliasing_error);
+}
+
+TEST_CASE("the key tells apart what the checks read and nothing else", "[launch][cache]") {
+  const auto key = [](const void* x, long long nx, const void* y, long long ny, std::optional<long long> v,
+                      w::detail::dims3 grid = {2, 1, 1}) {
+    std::array<w::check::bound_argument, 3> args{};
+    args[0] = {"in", true, false, x, nx, {}};
+    args[1] = {"out", true, true, y, ny, {}};
+    args[2] = {"value", false, false, nullptr, 0, v};
+    return w::detail::key_of(grid, args);
+  };
+  alignas(64) static float memory[64];
+  const auto base = key(memory, 10, memory + 16, 10, 3);
+  CHECK(base == key(memory, 10, memory + 16, 10, 3));
+  CHECK(base == key(memory + 16, 10, memory + 32, 10, 3));  // other addresses, same alignment and no alias
+  CHECK(base != key(memory + 1, 10, memory + 16, 10, 3));   // alignment (a vector access's E101)
+  CHECK(base != key(memory, 10, memory, 10, 3));            // an alias (E100)
+  CHECK(base != key(memory, 11, memory + 16, 10, 3));       // a size
+  CHECK(base != key(memory, 10, memory + 16, 10, 4));       // a value
+  CHECK(base != key(memory, 10, memory + 16, 10, std::nullopt));
+  CHECK(base != key(memory, 10, memory + 16, 10, 3, {2, 2, 1}));  // the grid
+  // Two empty buffers (null addresses) are not an alias: E100 ignores them.
+  CHECK(key(nullptr, 0, nullptr, 0, 3) == key(nullptr, 0, nullptr, 0, 3));
+  CHECK(key(nullptr, 0, nullptr, 0, 3).arguments[1].same_as == 1);
+}
+
+// A misaligned view of a pool's memory: a custom upstream that hands out addresses 4 bytes past a
+// 256-byte boundary. The vector kernel is refused there even after the same sizes passed aligned.
+struct offset_upstream {
+  using memory_space = w::space::device;
+  std::vector<std::vector<std::byte>> blocks;
+  void* allocate(std::size_t bytes, std::size_t, w::stream_ref) {
+    blocks.emplace_back(bytes + 512);
+    auto p = reinterpret_cast<std::uintptr_t>(blocks.back().data());
+    return reinterpret_cast<void*>((p + 255) / 256 * 256 + 4);
+  }
+  void deallocate(void*, std::size_t, std::size_t, w::stream_ref) noexcept {}
+  std::size_t capacity() const noexcept { return 0; }
+  std::string_view name() const noexcept { return "offset_upstream"; }
+  std::unique_ptr<w::stream_clock> make_clock() const { return std::make_unique<w::synchronous_clock>(); }
+};
+
+TEST_CASE("alignment is part of the signature: a misaligned buffer is refused after an aligned one passed", "[launch][cache]") {
+  w::device_buffer<float> in(400), out(400);
+  w::launch(w::on_cpu, vector_copy_k, w::grid_for(100), in, out);
+  w::memory_pool pool(offset_upstream{});
+  w::device_buffer<float> shifted(400, pool);
+  REQUIRE(reinterpret_cast<std::uintptr_t>(shifted.data()) % 16 != 0);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, vector_copy_k, w::grid_for(100), shifted, out), w::bounds_error);
+}
+
+// Brute force: every launch of a small domain, its verdict through the (warm) cache against
+// check::check_launch run directly on the same arguments. The domain is swept twice so that the
+// second pass meets every signature that passed in the first, in a cache of 8 entries.
+TEST_CASE("cached verdicts equal the checks' over a sweep of small launches", "[launch][cache]") {
+  const w::dsl::ir_builder ir = w::dsl::definition_of(stepped_k).describe();
+  std::vector<w::device_buffer<int>> outs;
+  for (int n : {0, 31, 32, 64, 96}) outs.emplace_back(n);
+  int compared = 0, passed = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto& out : outs)
+      for (int blocks = 0; blocks <= 3; ++blocks)
+        for (int step = -1; step <= 2; ++step)
+          for (int limit : {0, 4}) {
+            const std::string cached = verdict([&] { w::launch(w::on_cpu, stepped_k, w::grid(blocks), out, step, limit); });
+            const std::string direct = verdict([&] {
+              std::array<w::check::bound_argument, 3> args{};
+              args[0] = {"out", true, true, out.data(), static_cast<long long>(out.size()), {}};
+              args[1] = {"value", false, false, nullptr, 0, step};
+              args[2] = {"value", false, false, nullptr, 0, limit};
+              w::check::launch_request request;
+              request.kernel = "stepped_k";
+              request.param_names = w::dsl::definition_of(stepped_k).param_names;
+              request.arguments = args;
+              request.ir = &ir;
+              request.obligations = &w::dsl::definition_of(stepped_k).obligations;
+              request.block = {32, 1, 1};
+              request.grid = {blocks, 1, 1};
+              w::check::check_launch(request);
+            });
+            INFO("n = " << out.size() << ", blocks = " << blocks << ", step = " << step << ", limit = " << limit);
+            CHECK(cached == direct);
+            ++compared;
+            passed += cached.empty();
+          }
+  CHECK(compared == 320);
+  CHECK(passed > 0);
+  CHECK(passed < compared);
+}
