@@ -122,6 +122,15 @@ class uninitialised_read_error : public coded_error<diagnostic::code::E108> {
   using coded_error::coded_error;
 };
 
+// E109: a graph (warden::capture) cannot run as captured: replayed after a buffer it captured was
+// freed, a capture on the default stream or inside another, or warden work on a stream that
+// cudaStreamBeginCapture captures outside warden::capture (its ordering would be wrong). Thrown
+// before anything is issued.
+class capture_error : public coded_error<diagnostic::code::E109> {
+ public:
+  using coded_error::coded_error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

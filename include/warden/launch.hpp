@@ -17,6 +17,9 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <memory>
+#include <span>
+#include <string_view>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -30,6 +33,7 @@
 #include "check/launch_checks.hpp"
 #include "check/rules.hpp"
 #include "detail/cuda_check.hpp"
+#include "detail/graph_recorder.hpp"
 #include "detail/launch_check_cache.hpp"
 #include "diagnostic/table.hpp"
 #include "diagnostic/text.hpp"
@@ -238,6 +242,7 @@ struct ordered_buffer {
   void (*order_before)(const void* buffer, stream_ref s, bool writes) = nullptr;
   void (*record_use)(void* buffer, stream_ref s, bool writes) = nullptr;
   void (*wait_for_host)(const void* buffer, bool writes) = nullptr;
+  std::shared_ptr<detail::capture_link> (*link)(const void* buffer) = nullptr;
 };
 
 template <class A>
@@ -249,7 +254,8 @@ ordered_buffer ordering_of(A& buffer) {
             if (w) static_cast<B*>(b)->record_write(s);
             else static_cast<const B*>(b)->record_read(s);
           },
-          [](const void* b, bool w) { static_cast<const B*>(b)->wait_for_host(w); }};
+          [](const void* b, bool w) { static_cast<const B*>(b)->wait_for_host(w); },
+          [](const void* b) { return static_cast<const B*>(b)->capture_link(); }};
 }
 
 // The launch's arguments, bound once: the slots the kernel receives, what the launch-time checks
@@ -268,6 +274,18 @@ struct bound_launch {
       if (b.buffer == nullptr) continue;
       if (!after) b.order_before(b.buffer, s, checked[i].writable);
       else b.record_use(b.buffer, s, checked[i].writable);
+    }
+  }
+  // Hands the buffers' uses to a graph being captured, which orders and records them at each
+  // replay (detail/graph_recorder.hpp).
+  void capture_into(graph_recorder& capture, std::string_view kernel, std::span<const std::string_view> names) const {
+    const int launch = capture.begin_launch();
+    for (std::size_t i = 0; i < N; ++i) {
+      const ordered_buffer& b = buffers[i];
+      if (b.buffer == nullptr) continue;
+      std::string what = i < names.size() && !names[i].empty() ? std::string(names[i]) : "p" + std::to_string(i);
+      what += " of " + std::string(kernel) + " (launch " + std::to_string(launch) + " of the capture)";
+      capture.use(b.link(b.buffer), checked[i].writable, std::move(what));
     }
   }
   // Blocks the host until the buffers' earlier uses are done (the cpu backend runs on the host).
@@ -378,6 +396,20 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
   auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
+  if (graph_recorder* capture = capture_on(config.stream())) {
+    // Checked now, run at each replay (warden::capture without a GPU).
+    if (capture->on_gpu())
+      throw capture_error(kernel.name, "a cpu-backend launch on a stream being captured into a CUDA graph: only "
+                                       "launches on the GPU are captured; launch it outside the capture");
+    if (record != nullptr)
+      throw capture_error(kernel.name, "warden::record on a stream being captured: record outside the capture");
+    bound.capture_into(*capture, kernel.name, kernel.param_names);
+    if (blocks.count() == 0) return;
+    capture->step([program = kernel.program, slots = bound.slots, blocks, name = std::string(kernel.name)]() mutable {
+      backend::run_on_cpu<typename K::block_type>(program, slots, blocks, nullptr, name);
+    });
+    return;
+  }
   bound.wait_for_host();
   if (blocks.count() == 0) return;
   std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
@@ -390,7 +422,7 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
 #if WARDEN_CUDA_RUNTIME
 // Launch errors, and (with WARDEN_SYNC_LAUNCHES, on by default in debug builds) asynchronous
 // errors, become cuda_error naming the kernel.
-inline void check_cuda_launch(std::string_view kernel, stream_ref s) {
+inline void check_cuda_launch(std::string_view kernel, stream_ref s, bool captured = false) {
   auto fail = [&](cudaError_t status, const char* when) {
     cudaGetLastError();
     throw cuda_error("warden::launch(" + std::string(kernel) + ") " + when, static_cast<int>(status),
@@ -398,10 +430,24 @@ inline void check_cuda_launch(std::string_view kernel, stream_ref s) {
   };
   if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) fail(status, "at launch");
 #if WARDEN_SYNC_LAUNCHES
-  if (const cudaError_t status = cudaStreamSynchronize(s.native()); status != cudaSuccess) fail(status, "while running");
+  // A captured launch runs at replay, where warden::graph::replay synchronises instead.
+  if (!captured)
+    if (const cudaError_t status = cudaStreamSynchronize(s.native()); status != cudaSuccess) fail(status, "while running");
 #else
   (void)s;
+  (void)captured;
 #endif
+}
+
+// Warden orders a launch by what has been issued to its stream; on a stream that
+// cudaStreamBeginCapture captures, nothing issued runs until the graph does, and that ordering
+// would be wrong. Such launches are refused (warden::capture captures them correctly).
+inline void refuse_foreign_capture(std::string_view kernel, stream_ref s) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  WARDEN_CUDA_CHECK(cudaStreamIsCapturing(s.native(), &status));
+  if (status != cudaStreamCaptureStatusNone)
+    throw capture_error(kernel, "its stream is being captured by cudaStreamBeginCapture, outside warden::capture, "
+                                "so its buffers would be ordered as if it ran now: capture with warden::capture(stream, body)");
 }
 
 template <class K, class Entry, class... Args>
@@ -413,8 +459,17 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   const auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
+  const dim3 grid(blocks.x, blocks.y, blocks.z), block(K::block_type::x, K::block_type::y, K::block_type::z);
+  if (graph_recorder* capture = capture_on(s)) {
+    // Checked now; CUDA records the kernel call; the replay orders the buffers (warden::graph).
+    bound.capture_into(*capture, kernel.name, kernel.param_names);
+    entry(grid, block, s.native(), bound.slots);
+    check_cuda_launch(kernel.name, s, true);
+    return;
+  }
+  refuse_foreign_capture(kernel.name, s);
   bound.order(s, false);
-  entry(dim3(blocks.x, blocks.y, blocks.z), dim3(K::block_type::x, K::block_type::y, K::block_type::z), s.native(), bound.slots);
+  entry(grid, block, s.native(), bound.slots);
   check_cuda_launch(kernel.name, s);
   bound.order(s, true);
 }

@@ -23,3 +23,4 @@
 #include "kernel.hpp"
 #include "dsl/math.hpp"
 #include "launch.hpp"
+#include "graph.hpp"

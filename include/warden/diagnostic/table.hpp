@@ -134,13 +134,17 @@
   "a thread loads a shared-tile element that no thread of its block has stored (cpu backend, debug builds, where tiles start poisoned; under trusted(...), where the checker's W022 does not look)", \
   "store the element before the load, with sync() between when another thread stores it", \
   "`uninitialised_read_error`, at the load (cpu backend)")
+#define WARDEN_DIAGNOSTIC_E109 (E109, launch, graph_capture, "graph-capture", \
+  "a captured graph cannot run as captured: replayed after a buffer it captured was freed, captured on the default stream or inside another capture, or warden work issued to a stream captured outside `w::capture`", \
+  "keep the buffers alive as long as the graph, and capture with `w::capture` on a `w::stream`", \
+  "`capture_error`, before anything is issued")
 // clang-format on
 
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
   X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W009) X(W010) X(W011) X(W012) X(W020) \
   X(W021) X(W022) X(W030) X(W031) X(W040) X(W050) X(W051) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
-  X(E106) X(E107) X(E108)
+  X(E106) X(E107) X(E108) X(E109)
 
 // ---- reading a row ---------------------------------------------------------------------------
 #define WARDEN_DETAIL_DIAGNOSTIC_APPLY(macro, row) macro row

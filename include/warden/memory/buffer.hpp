@@ -20,6 +20,7 @@
 #include "../space.hpp"
 #include "../diagnostic/table.hpp"
 #include "../stream.hpp"
+#include "capture_link.hpp"
 #include "default_pool.hpp"
 #include "memory_pool.hpp"
 #include "stream_clock.hpp"
@@ -152,6 +153,21 @@ class buffer {
       for (const stream_use& r : readers_) pool_->clock().wait(r.stream, r.at);
   }
 
+  // The link a graph keeps to this buffer (memory/capture_link.hpp), made on the first capture.
+  std::shared_ptr<detail::capture_link> capture_link() const {
+    if (!link_) {
+      link_ = std::make_shared<detail::capture_link>();
+      link_->owner = const_cast<buffer*>(this);
+      link_->order_before = [](const void* b, stream_ref s, bool w) { static_cast<const buffer*>(b)->order_before(s, w); };
+      link_->record_use = [](void* b, stream_ref s, bool w) {
+        if (w) static_cast<buffer*>(b)->record_write(s);
+        else static_cast<const buffer*>(b)->record_read(s);
+      };
+      link_->wait_for_host = [](const void* b, bool w) { static_cast<const buffer*>(b)->wait_for_host(w); };
+    }
+    return link_;
+  }
+
   void swap(buffer& other) noexcept {
     std::swap(pool_, other.pool_);
     std::swap(allocation_, other.allocation_);
@@ -161,6 +177,9 @@ class buffer {
     std::swap(has_writer_, other.has_writer_);
     std::swap(readers_, other.readers_);
     std::swap(host_synced_, other.host_synced_);
+    std::swap(link_, other.link_);
+    if (link_) link_->owner = this;  // a graph follows the memory, not the object
+    if (other.link_) other.link_->owner = &other;
   }
 
  private:
@@ -173,6 +192,10 @@ class buffer {
 
   // Back to the pool on the buffer's stream, ordered after every recorded use on other streams.
   void release() noexcept {
+    if (link_) {  // graphs that captured this memory refuse to replay from now on (E109)
+      link_->owner = nullptr;
+      link_.reset();
+    }
     if (pool_ == nullptr || allocation_.block == nullptr) return;
     try {
       order_before(stream_, true);
@@ -200,6 +223,7 @@ class buffer {
   bool has_writer_ = false;
   mutable std::vector<stream_use> readers_;
   mutable bool host_synced_ = true;
+  mutable std::shared_ptr<detail::capture_link> link_;  // null unless a graph captured this buffer
 };
 
 template <class T>

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "../detail/cuda_check.hpp"
+#include "../detail/graph_recorder.hpp"
 #include "../error.hpp"
 #include "../space.hpp"
 #include "stream_clock.hpp"
@@ -143,6 +144,9 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
   }
 
   void materialise(stream_ref s, per_stream& state) {
+    if (detail::capture_on(s) != nullptr)  // an event recorded there would belong to the graph
+      throw capture_error("warden::capture", "a buffer of the capture's stream was to be ordered with other work while "
+                                             "the stream is captured: make and free buffers outside the capture");
     if (state.retired) {  // a ticket the stream never issued: the stream_ref outlived its stream
       char where[64];
       std::snprintf(where, sizeof where, "%p", s.handle());

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,7 +44,7 @@ struct event_state {
 };
 
 struct queued_op {
-  enum class kind { copy, memset, record, wait, free } what;
+  enum class kind { copy, memset, record, wait, free, kernel } what;
   void* dst = nullptr;
   const void* src = nullptr;
   std::size_t bytes = 0;
@@ -51,6 +52,12 @@ struct queued_op {
   std::vector<std::byte> staged;        // a pageable source, taken when the copy was issued
   std::shared_ptr<record_mark> mark;    // record: the mark it completes; wait: the mark it waits for
   std::uintptr_t freed = 0;             // free: the address as handed out
+  std::function<void()> run;            // kernel: what the test's stand-in kernel does
+};
+
+// A captured graph, and its instantiation: the operations captured, in order.
+struct graph_state {
+  std::vector<queued_op> ops;
 };
 
 struct stream_state {
@@ -58,6 +65,9 @@ struct stream_state {
   bool held = false;
   bool stuck = false;
   std::deque<queued_op> queue;
+  bool capturing = false;           // cudaStreamBeginCapture: work goes into `captured`, not the queue
+  bool capture_invalidated = false; // an operation capture does not allow was attempted
+  std::vector<queued_op> captured;
 };
 
 struct fault {
@@ -81,6 +91,7 @@ struct runtime {
   int device = 0;
   std::uint64_t release_threshold = 0;
   int mem_pool = 0;  // its address is the device's default memory pool
+  long live_graphs = 0;  // graphs and instantiations not yet destroyed
 };
 
 runtime& rt() {
@@ -245,6 +256,9 @@ void execute(queued_op& op) {
     case queued_op::kind::free:
       release(reinterpret_cast<void*>(op.freed), false, "cudaFreeAsync (when executed)");
       break;
+    case queued_op::kind::kernel:
+      if (op.run) op.run();
+      break;
   }
 }
 
@@ -304,8 +318,19 @@ cudaError_t finish_all(const char* call) {
 }
 
 void enqueue(stream_state& s, queued_op op) {
+  if (s.capturing) {  // captured: it runs when the graph does
+    s.captured.push_back(std::move(op));
+    return;
+  }
   s.queue.push_back(std::move(op));
   drain();
+}
+
+// What CUDA answers an operation a capture does not allow on a capturing stream (a synchronisation,
+// an event query): an error, and the capture is invalidated.
+cudaError_t refuse_in_capture(stream_state& s) {
+  s.capture_invalidated = true;
+  return fail(cudaErrorStreamCaptureUnsupported);
 }
 
 cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, const char* call, bool synchronous) {
@@ -313,6 +338,7 @@ cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaStream_t str
   stream_state* s = find_stream(stream, call);
   if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
   if (host_bytes(dst, bytes, call) == nullptr || host_bytes(src, bytes, call) == nullptr) return fail(cudaErrorInvalidValue);
+  if (s->capturing && (synchronous || pageable(dst))) return refuse_in_capture(*s);  // would wait for the copy
   queued_op op{queued_op::kind::copy};
   op.dst = dst;
   op.src = src;
@@ -354,6 +380,9 @@ const char* error_name(cudaError_t e) {
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
     case cudaErrorCudartUnloading: return "cudaErrorCudartUnloading";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
+    case cudaErrorIllegalState: return "cudaErrorIllegalState";
     default: return "cudaErrorUnknown";
   }
 }
@@ -373,6 +402,9 @@ const char* error_text(cudaError_t e) {
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorCudartUnloading: return "driver shutting down";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
     default: return "unknown error";
   }
 }
@@ -455,6 +487,18 @@ bool is_device_pointer(const void* p) { return tagged(p); }
 void set_last_error(cudaError_t e) {
   lock_type lock(rt().mutex);
   rt().last = e;
+}
+void launch_kernel(cudaStream_t stream, std::function<void()> body) {
+  lock_type lock(rt().mutex);
+  stream_state* s = find_stream(stream, "launch_kernel");
+  if (s == nullptr) return;
+  queued_op op{queued_op::kind::kernel};
+  op.run = std::move(body);
+  enqueue(*s, std::move(op));
+}
+long live_graphs() {
+  lock_type lock(rt().mutex);
+  return rt().live_graphs;
 }
 
 }  // namespace cuda_standin
@@ -649,6 +693,7 @@ cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream) {
   STANDIN_ENTER("cudaStreamSynchronize");
   stream_state* s = find_stream(stream, "cudaStreamSynchronize");
   if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (s->capturing) return refuse_in_capture(*s);
   return finish(*s, "cudaStreamSynchronize");
 }
 
@@ -656,6 +701,7 @@ cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream) {
   STANDIN_ENTER("cudaStreamQuery");
   stream_state* s = find_stream(stream, "cudaStreamQuery");
   if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (s->capturing) return refuse_in_capture(*s);
   return s->queue.empty() ? cudaSuccess : cudaErrorNotReady;
 }
 
@@ -665,6 +711,7 @@ cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
   if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
   event_state* e = find_event(event, "cudaStreamWaitEvent");
   if (e == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (s->capturing) return refuse_in_capture(*s);  // stricter than CUDA: warden never does it
   if (e->latest == nullptr || e->latest->done) return cudaSuccess;
   queued_op op{queued_op::kind::wait};
   op.mark = e->latest;
@@ -697,6 +744,7 @@ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   event_state* e = find_event(event, "cudaEventRecord");
   stream_state* s = find_stream(stream, "cudaEventRecord");
   if (e == nullptr || s == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (s->capturing) return refuse_in_capture(*s);  // stricter than CUDA: warden never does it
   e->latest = std::make_shared<record_mark>();
   e->latest->stream = s;
   queued_op op{queued_op::kind::record};
@@ -718,6 +766,81 @@ cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {
   if (e == nullptr) return fail(cudaErrorInvalidResourceHandle);
   if (e->latest == nullptr || e->latest->done) return cudaSuccess;
   return finish(*e->latest->stream, "cudaEventSynchronize");
+}
+
+// -- stream capture and graphs --
+
+cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode) {
+  STANDIN_ENTER("cudaStreamBeginCapture");
+  stream_state* s = find_stream(stream, "cudaStreamBeginCapture");
+  if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (s == &rt().legacy) return fail(cudaErrorStreamCaptureUnsupported);  // the legacy stream cannot be captured
+  if (s->capturing) return fail(cudaErrorIllegalState);
+  s->capturing = true;
+  s->capture_invalidated = false;
+  s->captured.clear();
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  STANDIN_ENTER("cudaStreamEndCapture");
+  stream_state* s = find_stream(stream, "cudaStreamEndCapture");
+  if (s == nullptr || graph == nullptr) return fail(cudaErrorInvalidValue);
+  if (!s->capturing) return fail(cudaErrorIllegalState);
+  s->capturing = false;
+  *graph = nullptr;
+  if (s->capture_invalidated) {
+    s->captured.clear();
+    return fail(cudaErrorStreamCaptureInvalidated);
+  }
+  auto* g = new graph_state{std::move(s->captured)};
+  s->captured.clear();
+  ++rt().live_graphs;
+  *graph = reinterpret_cast<cudaGraph_t>(g);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus* status) {
+  STANDIN_ENTER("cudaStreamIsCapturing");
+  stream_state* s = find_stream(stream, "cudaStreamIsCapturing");
+  if (s == nullptr || status == nullptr) return fail(cudaErrorInvalidValue);
+  *status = !s->capturing ? cudaStreamCaptureStatusNone
+            : s->capture_invalidated ? cudaStreamCaptureStatusInvalidated
+                                     : cudaStreamCaptureStatusActive;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
+  STANDIN_ENTER("cudaGraphInstantiate");
+  if (exec == nullptr || graph == nullptr) return fail(cudaErrorInvalidValue);
+  auto* g = new graph_state{reinterpret_cast<graph_state*>(graph)->ops};
+  ++rt().live_graphs;
+  *exec = reinterpret_cast<cudaGraphExec_t>(g);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  STANDIN_ENTER("cudaGraphLaunch");
+  stream_state* s = find_stream(stream, "cudaGraphLaunch");
+  if (s == nullptr || exec == nullptr) return fail(cudaErrorInvalidValue);
+  for (const queued_op& op : reinterpret_cast<graph_state*>(exec)->ops) enqueue(*s, op);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  STANDIN_ENTER("cudaGraphExecDestroy");
+  if (exec == nullptr) return fail(cudaErrorInvalidValue);
+  delete reinterpret_cast<graph_state*>(exec);
+  --rt().live_graphs;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
+  STANDIN_ENTER("cudaGraphDestroy");
+  if (graph == nullptr) return fail(cudaErrorInvalidValue);
+  delete reinterpret_cast<graph_state*>(graph);
+  --rt().live_graphs;
+  return cudaSuccess;
 }
 
 }  // extern "C"

@@ -16,12 +16,17 @@
 //    or until the host synchronises with them. cudaStreamWaitEvent makes a queue wait for an event.
 //    A copy from pageable host memory takes the source when it is issued; a copy into pageable
 //    host memory returns when it is done, as cudaMemcpyAsync does.
+//  * stream capture: work issued to a capturing stream is kept, not run, and becomes the graph;
+//    a graph launch issues its work to the stream. Synchronising with or querying a capturing
+//    stream fails and invalidates the capture, as in CUDA; recording or waiting for an event on
+//    one fails too (stricter than CUDA, which allows capture-internal events: warden never uses them).
 //  * faults on request (inject), and misuse the real runtime punishes with a crash or a silent
 //    corruption is reported (misuses()) and answered with an error instead.
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,6 +73,14 @@ std::size_t device_bytes_in_use();
 // What a kernel launch that failed leaves behind: the stand-in cannot launch kernels, so a test
 // that drives launch's host path calls this where the launch would fail.
 void set_last_error(cudaError_t e);
+
+// A stand-in kernel: `body` runs on the host when stream s reaches it, in order with the stream's
+// other work; on a stream being captured (cudaStreamBeginCapture) it is captured, and runs at each
+// launch of the graph. Tests' launch entries call it where the kernel would be launched.
+void launch_kernel(cudaStream_t s, std::function<void()> body);
+
+// Graphs and graph instantiations created and not yet destroyed.
+long live_graphs();
 
 // Whether p is a device address of the stand-in (one the host cannot dereference).
 bool is_device_pointer(const void* p);

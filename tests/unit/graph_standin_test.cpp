@@ -1,0 +1,158 @@
+// graph.hpp's GPU path against the CUDA runtime stand-in: w::capture is CUDA stream capture, the
+// kernels captured run only when the graph is launched, a launch inside a capture makes no event
+// or synchronisation call, replay orders itself after other streams' uses of its buffers and is
+// recorded as their latest use, and what cannot run as captured is refused (E109). The stand-in
+// runs no kernels: the launch entry issues a stand-in kernel that logs which launch it stands for.
+// Built twice: as is, and with WARDEN_SYNC_LAUNCHES=1 (graph_standin_sync_test), where a launch
+// outside a capture synchronises its stream and one inside must not; the ordering case needs
+// work left queued, so it is in the first build only.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+#include <cuda_standin.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace w = warden;
+namespace standin = cuda_standin;
+
+
+WARDEN_KERNEL(step_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto cur, auto next) {
+  auto i = k.global_id();
+  return w::when(i < next.size() && i < cur.size(), next[i] = 2.f * cur[i] + 1.f);
+}));
+
+namespace {
+
+bool no_misuse() {
+  const auto seen = standin::misuses();
+  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
+  return seen.empty();
+}
+
+// Stands for the <<<>>> call: issues a stand-in kernel that logs the number of this call.
+struct logging_entry {
+  std::shared_ptr<std::vector<int>> log = std::make_shared<std::vector<int>>();
+  std::shared_ptr<int> issued = std::make_shared<int>(0);
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t s, const Slots&) const {
+    const int id = ++*issued;
+    standin::launch_kernel(s, [log = log, id] { log->push_back(id); });
+  }
+};
+
+template <class... Args>
+void launch(const logging_entry& entry, const w::launch_config& config, Args&... args) {
+  w::detail::run_cuda(step_k, config, entry, args...);
+}
+
+}  // namespace
+
+TEST_CASE("a capture is CUDA stream capture: kernels run at each graph launch, none while capturing", "[standin][graph]") {
+  standin::reset();
+  w::stream s;
+  w::device_buffer<float> u(256), v(256);
+  logging_entry entry;
+  const long syncs = standin::calls("cudaStreamSynchronize");
+  w::graph g = w::capture(s, [&] {
+    launch(entry, w::grid_for(256).on(s), u, v);
+    launch(entry, w::grid_for(256).on(s), v, u);
+    launch(entry, w::grid_for(256).on(s), u, v);
+  });
+  CHECK(standin::calls("cudaStreamBeginCapture") == 1);
+  CHECK(standin::calls("cudaStreamEndCapture") == 1);
+  CHECK(standin::calls("cudaGraphInstantiate") == 1);
+  CHECK(standin::calls("cudaStreamSynchronize") == syncs);  // no synchronisation inside the capture
+  CHECK(standin::calls("cudaEventRecord") == 0);
+  CHECK(standin::calls("cudaStreamWaitEvent") == 0);
+  CHECK(g.launches() == 3);
+  CHECK(entry.log->empty());  // captured, not run
+
+  g.replay();
+  CHECK(*entry.log == std::vector<int>{1, 2, 3});
+  g.replay();
+  CHECK(*entry.log == std::vector<int>{1, 2, 3, 1, 2, 3});
+  CHECK(standin::calls("cudaGraphLaunch") == 2);
+  CHECK(standin::live_graphs() == 1);  // the instantiation; the captured graph is destroyed
+  g = w::graph();
+  CHECK(standin::live_graphs() == 0);
+#if WARDEN_SYNC_LAUNCHES
+  launch(entry, w::grid_for(256).on(s), u, v);  // outside a capture, this build synchronises
+  CHECK(standin::calls("cudaStreamSynchronize") > syncs);
+#endif
+  CHECK(no_misuse());
+}
+
+#if !WARDEN_SYNC_LAUNCHES
+TEST_CASE("a replay on another stream waits for the buffers' last writer and is their latest use", "[standin][graph]") {
+  standin::reset();
+  w::stream a, b;
+  w::device_buffer<float> u(256), v(256);
+  logging_entry entry;
+  w::graph g = w::capture(b, [&] { launch(entry, w::grid_for(256).on(b), u, v); });
+
+  w::device_buffer<float> source(256);
+  standin::hold(a.ref().native());  // a GPU busy on stream a
+  w::copy_async(u, source, a);      // writes u on a, queued behind the hold
+  w::copy_async(source, v, a);      // reads v on a
+  CHECK(standin::pending(a.ref().native()) == 2);
+  const long waits = standin::calls("cudaStreamWaitEvent");
+  g.replay(b);  // reads u: waits for a's write of u; writes v: waits for a's read of v
+  CHECK(standin::calls("cudaStreamWaitEvent") == waits + 2);  // one per use, on one event of stream a
+  CHECK(entry.log->empty());  // b waits behind a
+  standin::release(a.ref().native());
+  CHECK(*entry.log == std::vector<int>{1});
+  // The replay is v's latest writer: host access waits for it, work on a is ordered after it.
+  standin::hold(b.ref().native());
+  g.replay(b);
+  CHECK(entry.log->size() == 1);
+  (void)w::to_host(v);  // waits for stream b
+  CHECK(entry.log->size() == 2);
+  CHECK(no_misuse());
+}
+#endif
+
+TEST_CASE("what cannot run as captured is refused before anything is issued (E109)", "[standin][graph]") {
+  standin::reset();
+  w::stream s;
+  w::device_buffer<float> u(256), v(256);
+  logging_entry entry;
+
+  SECTION("a launch on a stream captured with cudaStreamBeginCapture, outside w::capture") {
+    REQUIRE(cudaStreamBeginCapture(s.ref().native(), cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+    CHECK_THROWS_AS(launch(entry, w::grid_for(256).on(s), u, v), w::capture_error);
+    cudaGraph_t raw = nullptr;
+    REQUIRE(cudaStreamEndCapture(s.ref().native(), &raw) == cudaSuccess);
+    CHECK(*entry.issued == 0);
+    cudaGraphDestroy(raw);
+  }
+  SECTION("the default stream") {
+    CHECK_THROWS_AS(w::capture(w::default_stream, [] {}), w::capture_error);
+    CHECK(standin::calls("cudaStreamBeginCapture") == 0);
+  }
+  SECTION("a launch failing its checks ends the capture, which is discarded") {
+    w::device_buffer<float> small(10);
+    CHECK_THROWS_AS(w::capture(s, [&] {
+                      launch(entry, w::grid_for(256).on(s), u, v);
+                      launch(entry, w::grid(4, 2).on(s), u, small);  // E102
+                    }),
+                    w::grid_error);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
+    REQUIRE(cudaStreamIsCapturing(s.ref().native(), &status) == cudaSuccess);
+    CHECK(status == cudaStreamCaptureStatusNone);
+    CHECK(standin::live_graphs() == 0);
+    launch(entry, w::grid_for(256).on(s), u, v);  // the stream works again, uncaptured
+    CHECK(*entry.log == std::vector<int>{2});
+  }
+  SECTION("a replay after a captured buffer was freed") {
+    auto scratch = std::make_unique<w::device_buffer<float>>(256);
+    w::graph g = w::capture(s, [&] { launch(entry, w::grid_for(256).on(s), u, *scratch); });
+    scratch.reset();
+    const long launches = standin::calls("cudaGraphLaunch");
+    CHECK_THROWS_AS(g.replay(), w::capture_error);
+    CHECK(standin::calls("cudaGraphLaunch") == launches);
+    CHECK(entry.log->empty());
+  }
+  CHECK(no_misuse());
+}
