@@ -9,11 +9,19 @@
 //
 // Cases: kernels of 1, 4 and 8 buffer parameters, one with a shared tile; the default stream and
 // a user stream. The baseline `probe` is the entry alone. Counters: launches per second. Each case
-// checks that its entry ran once per launch, and the program fails when one did not.
+// checks that its entry ran once per launch, and the program fails when one did not. Besides:
+//   launch/one_buffer_batch/N   N launches, then a synchronisation, per iteration: the per-launch
+//                               cost must not grow with N (it did when every launch recorded an
+//                               event per buffer that stayed pending until a wait)
+//   launch/one_buffer_new_signature  a size that changes at every launch (16 in turn, more than
+//                               the check cache holds): what the full launch-time checks cost
+//   graph/replay_100_launches   one replay of a captured graph of 100 launches (w::capture)
 #include <warden/warden.hpp>
 
 #include <benchmark/benchmark.h>
 #include <cuda_standin.hpp>
+
+#include "launch_cost_kernels.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -21,6 +29,7 @@
 #include <vector>
 
 namespace w = warden;
+using namespace launch_cost;
 
 namespace {
 
@@ -36,36 +45,6 @@ struct probe_entry {
 };
 
 }  // namespace
-
-WARDEN_KERNEL(one_buffer, w::kernel<w::block<256>, w::out<float>>([](auto k, auto out) {
-  auto i = k.global_id();
-  return w::when(i < out.size(), out[i] = 1.f);
-}));
-
-WARDEN_KERNEL(four_buffers, w::kernel<w::block<256>, w::in<float>, w::in<float>, w::in<float>, w::out<float>, w::value<float>>(
-                                [](auto k, auto a, auto b, auto c, auto out, auto s) {
-                                  auto i = k.global_id();
-                                  return w::when(i < out.size() && i < a.size() && i < b.size() && i < c.size(),
-                                                 out[i] = s * a[i] + b[i] * c[i]);
-                                }));
-
-WARDEN_KERNEL(eight_buffers,
-              w::kernel<w::block<256>, w::in<float>, w::in<float>, w::in<float>, w::in<float>, w::in<float>, w::in<float>,
-                        w::in<float>, w::out<float>>([](auto k, auto a, auto b, auto c, auto d, auto e, auto f, auto g, auto out) {
-                auto i = k.global_id();
-                return w::when(i < out.size() && i < a.size() && i < b.size() && i < c.size() && i < d.size() && i < e.size() &&
-                                   i < f.size() && i < g.size(),
-                               out[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i]);
-              }));
-
-WARDEN_KERNEL(shared_tile, w::kernel<w::block<256>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
-  return w::shared<float, 256>(k, [&](auto k, auto tile) {
-    auto t = k.thread_id();
-    auto i = k.global_id();
-    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0.f), w::sync(),
-                  w::when(i < out.size(), out[i] = tile[255 - t]));
-  });
-}));
 
 namespace {
 
@@ -126,6 +105,48 @@ void register_all() {
       run(s, [&](const probe_entry& entry) { w::detail::run_cuda(shared_tile, config, entry, in, out); });
     });
   }
+
+  for (int batch : {2000, 16000}) {
+    benchmark::RegisterBenchmark(("launch/one_buffer_batch/" + std::to_string(batch)).c_str(), [batch](benchmark::State& s) {
+      w::stream stream;
+      w::device_buffer<float> out(n);
+      long long calls = 0;
+      const probe_entry entry{&calls};
+      for (auto _ : s) {
+        for (int i = 0; i < batch; ++i) w::detail::run_cuda(one_buffer, w::grid_for(n).on(stream.ref()), entry, out);
+        w::detail::synchronize(stream.ref());
+      }
+      if (calls != static_cast<long long>(s.iterations()) * batch) {
+        failed = true;
+        s.SkipWithError("the entry did not run once per launch");
+      }
+      s.SetItemsProcessed(static_cast<long long>(s.iterations()) * batch);  // items/s: launches per second
+    });
+  }
+  benchmark::RegisterBenchmark("launch/one_buffer_new_signature", [](benchmark::State& s) {
+    std::vector<w::device_buffer<float>> outs;
+    for (int i = 0; i < 16; ++i) outs.emplace_back(n - static_cast<std::size_t>(i));
+    std::size_t next = 0;
+    run(s, [&](const probe_entry& entry) {
+      w::device_buffer<float>& out = outs[next++ % outs.size()];
+      w::detail::run_cuda(one_buffer, w::grid_for(out.size()), entry, out);
+    });
+  });
+  benchmark::RegisterBenchmark("graph/replay_100_launches", [](benchmark::State& s) {
+    w::stream stream;
+    w::device_buffer<float> in(n), out(n);
+    long long calls = 0;
+    const probe_entry entry{&calls};
+    w::graph g = w::capture(stream, [&] {
+      for (int i = 0; i < 100; ++i) w::detail::run_cuda(shared_tile, w::grid_for(n).on(stream.ref()), entry, in, out);
+    });
+    if (g.launches() != 100 || calls != 100) {
+      failed = true;
+      s.SkipWithError("the capture did not hold 100 launches");
+    }
+    for (auto _ : s) g.replay();
+    s.SetItemsProcessed(static_cast<long long>(s.iterations()) * 100);  // items/s: launches replayed per second
+  });
 }
 
 }  // namespace

@@ -96,20 +96,19 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     std::lock_guard lock(mutex_);
     per_stream& state = state_of(s);
     if (t <= state.completed) return;
+    // Work on `waiter` already waits for s up to this ticket: stream order carries it on.
+    ticket& ordered = state.ordered[stream_key{waiter.handle(), waiter.generation()}];
+    if (t <= ordered) return;
     if (t > state.recorded) materialise(s, state);
     for (auto& [ticket_of_event, event] : state.pending)
       if (ticket_of_event >= t) {
         WARDEN_CUDA_CHECK(cudaStreamWaitEvent(waiter.native(), event, 0));
+        ordered = ticket_of_event;
         return;
       }
   }
 
  private:
-  struct per_stream {
-    ticket issued = 0, recorded = 0, completed = 0;
-    bool retired = false;  // the stream is gone: every ticket it issued has its event
-    std::deque<std::pair<ticket, cudaEvent_t>> pending;  // recorded, not yet seen complete
-  };
   struct stream_key {
     void* handle;
     std::uint64_t generation;
@@ -119,6 +118,14 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     std::size_t operator()(const stream_key& k) const noexcept {
       return std::hash<void*>()(k.handle) ^ (std::hash<std::uint64_t>()(k.generation) * 0x9e3779b97f4a7c15ull);
     }
+  };
+  struct per_stream {
+    ticket issued = 0, recorded = 0, completed = 0;
+    bool retired = false;  // the stream is gone: every ticket it issued has its event
+    std::deque<std::pair<ticket, cudaEvent_t>> pending;  // recorded, not yet seen complete
+    // For each stream made to wait for this one: the ticket it waits for (a repeated order of
+    // the same work, launch after launch on the other stream, makes no call).
+    std::unordered_map<stream_key, ticket, stream_key_hash> ordered;
   };
 
   per_stream& state_of(stream_ref s) { return streams_[stream_key{s.handle(), s.generation()}]; }
