@@ -141,4 +141,8 @@ TEST_CASE("captures are refused on the default stream, inside another, and aroun
   w::stream other;
   w::graph g = w::capture(s, [&] { (void)w::capture(other, [] {}); });  // another stream: fine
   CHECK(g.empty());
+  // A buffer made on the captured stream inside the body (CUDA would make it graph memory).
+  CHECK_THROWS_AS(w::capture(s, [&] { w::device_buffer<float> inside(n, s); }), w::capture_error);
+  w::graph h = w::capture(s, [&] { w::device_buffer<float> elsewhere(n, other); });  // another stream: fine
+  CHECK(h.empty());
 }

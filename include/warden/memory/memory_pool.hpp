@@ -34,6 +34,7 @@
 
 #include "../config.hpp"
 #include "../detail/format_bytes.hpp"
+#include "../detail/graph_recorder.hpp"
 #include "../error.hpp"
 #include "../stream.hpp"
 #include "pool_stats.hpp"
@@ -147,6 +148,11 @@ class pool_core {
   pool_allocation allocate(std::size_t bytes, stream_ref s = default_stream,
                            detail::source_location where = detail::source_location::current()) {
     if (bytes == 0) return {};
+    // On a stream being captured (warden::capture), CUDA would make the allocation a node of the
+    // graph, valid only while the graph runs, and the pool would then cache it.
+    if (detail::capture_on(s) != nullptr)
+      throw capture_error("warden::memory_pool", "an allocation on a stream being captured into a graph: make the "
+                                                 "buffers before the capture (on its stream or any other)");
     if (bytes > max_request) {  // rounding it up to the alignment would wrap around
       std::lock_guard lock(mutex_);
       throw_out_of_memory(bytes, s);
