@@ -8,6 +8,7 @@
 #include <cuda_standin.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -256,5 +257,43 @@ TEST_CASE("a repeated launch allocates nothing and makes no event or stream call
   for (int i = 0; i < 10; ++i) cuda_path(scale_k, w::grid_for(1000).on(other), entry, out, in, 2.f);
   CHECK(count("cudaEventRecord") == recorded + 1);
   CHECK(count("cudaStreamWaitEvent") == waited + 1);
+  CHECK(no_misuse());
+}
+
+WARDEN_KERNEL(scale4_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size() / 4 && i < out.size() / 4, w::vectors<4>(out)[i] = w::vectors<4>(in)[i]);
+}));
+
+// An upstream that hands out memory 4 bytes past a 256-byte boundary (a careless custom pool).
+struct offset_upstream {
+  using memory_space = w::space::device;
+  std::vector<std::vector<std::byte>> blocks;
+  void* allocate(std::size_t bytes, std::size_t, w::stream_ref) {
+    blocks.emplace_back(bytes + 512);
+    const auto p = reinterpret_cast<std::uintptr_t>(blocks.back().data());
+    return reinterpret_cast<void*>((p + 255) / 256 * 256 + 4);
+  }
+  void deallocate(void*, std::size_t, std::size_t, w::stream_ref) noexcept {}
+  std::size_t capacity() const noexcept { return 0; }
+  std::string_view name() const noexcept { return "offset_upstream"; }
+  std::unique_ptr<w::stream_clock> make_clock() const { return std::make_unique<w::synchronous_clock>(); }
+};
+
+// Issue 17's vector accesses on the cuda path: a buffer not aligned to the vector's width is
+// refused (E101) before the kernel is called, also after the same sizes passed aligned.
+TEST_CASE("cuda launch path: a misaligned buffer for a vector access is refused before the kernel", "[standin][launch][vector]") {
+  standin::reset();
+  w::device_buffer<float> in(400), out(400);
+  int launched = 0;
+  cuda_path(scale4_k, w::grid(2), entry_probe{&launched}, in, out);
+  CHECK(launched == 1);
+  w::memory_pool pool(offset_upstream{});
+  w::device_buffer<float> shifted(400, pool);
+  REQUIRE(reinterpret_cast<std::uintptr_t>(shifted.data()) % 16 == 4);
+  CHECK_THROWS_WITH(cuda_path(scale4_k, w::grid(2), entry_probe{&launched}, shifted, out),
+                    Catch::Matchers::StartsWith("E101 [out-of-bounds] scale4_k: p0 (parameter 0) starts at an address "
+                                                "that is not a multiple of 16 bytes"));
+  CHECK(launched == 1);
   CHECK(no_misuse());
 }
