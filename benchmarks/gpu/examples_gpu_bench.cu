@@ -225,7 +225,10 @@ struct transpose_case : bench_case {
   }
 };
 
-// C = A B, n x n, row-major; cuBLAS computes it column-major as C^T = B^T A^T.
+// C = A B, n x n, row-major; cuBLAS computes it column-major as C^T = B^T A^T. Fast: the
+// register-tiled matmul (128 x 128 per block, 8 x 8 per thread) instead of the two-tile one,
+// against the same cuBLAS call.
+template <bool Fast>
 struct matmul_case : bench_case {
   int n;
   w::device_buffer<float> a, b, c, c2, c3;
@@ -236,9 +239,14 @@ struct matmul_case : bench_case {
     flops = 2.0 * n * n * static_cast<double>(n);
     if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
     cublasSetStream(handle, timer().native());
-    const int g = blocks_for(static_cast<std::size_t>(n), 16);
-    warden = [this, g] { w::launch(examples::matmul, w::grid(g, g).on(timer().ref()), a, b, c, n); };
-    twin = [this, g] { twins::matmul::matmul_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(a.data(), b.data(), c2.data(), n); };
+    const int g = blocks_for(static_cast<std::size_t>(n), Fast ? 128 : 16);
+    if constexpr (Fast) {
+      warden = [this, g] { w::launch(examples::matmul_fast, w::grid(g, g).on(timer().ref()), a, b, c, n); };
+      twin = [this, g] { twins::matmul_fast::matmul_fast_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(a.data(), b.data(), c2.data(), n); };
+    } else {
+      warden = [this, g] { w::launch(examples::matmul, w::grid(g, g).on(timer().ref()), a, b, c, n); };
+      twin = [this, g] { twins::matmul::matmul_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(a.data(), b.data(), c2.data(), n); };
+    }
     library = [this] {
       const float one = 1.f, zero = 0.f;
       if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b.data(), n, a.data(), n, &zero, c3.data(), n) != CUBLAS_STATUS_SUCCESS)
@@ -247,30 +255,6 @@ struct matmul_case : bench_case {
     agree = [this] { return same(c, c2) && same(c, c3, 1e-4); };
   }
   ~matmul_case() { cublasDestroy(handle); }
-};
-
-// The register-tiled matmul (128 x 128 per block, 8 x 8 per thread), against the same cuBLAS call.
-struct matmul_fast_case : bench_case {
-  int n;
-  w::device_buffer<float> a, b, c, c2, c3;
-  cublasHandle_t handle = nullptr;
-  explicit matmul_fast_case(int side)
-      : n(side), a(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 7, -3))),
-        b(w::to_device(pattern<float>(static_cast<std::size_t>(side) * side, 5, -2))), c(a.size()), c2(a.size()), c3(a.size()) {
-    flops = 2.0 * n * n * static_cast<double>(n);
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
-    cublasSetStream(handle, timer().native());
-    const int g = blocks_for(static_cast<std::size_t>(n), 128);
-    warden = [this, g] { w::launch(examples::matmul_fast, w::grid(g, g).on(timer().ref()), a, b, c, n); };
-    twin = [this, g] { twins::matmul_fast::matmul_fast_twin<<<dim3(g, g), dim3(16, 16), 0, timer().native()>>>(a.data(), b.data(), c2.data(), n); };
-    library = [this] {
-      const float one = 1.f, zero = 0.f;
-      if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b.data(), n, a.data(), n, &zero, c3.data(), n) != CUBLAS_STATUS_SUCCESS)
-        throw std::runtime_error("cublasSgemm failed");
-    };
-    agree = [this] { return same(c, c2) && same(c, c3, 1e-4); };
-  }
-  ~matmul_fast_case() { cublasDestroy(handle); }
 };
 
 struct stencil_case : bench_case {
@@ -287,26 +271,6 @@ struct stencil_case : bench_case {
   }
 };
 
-struct histogram_case : bench_case {
-  std::size_t n;
-  w::device_buffer<int> in, bins, bins2, bins3;
-  w::device_buffer<unsigned char> temp;
-  std::size_t temp_bytes = 0;
-  explicit histogram_case(std::size_t size)
-      : n(size), in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
-    bytes = 4.0 * n;
-    check(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n)), "cub::DeviceHistogram");
-    temp = w::device_buffer<unsigned char>(temp_bytes);
-    auto zero = [this](w::device_buffer<int>& b) { check(cudaMemsetAsync(b.data(), 0, 256 * sizeof(int), timer().native()), "cudaMemsetAsync"); };
-    warden = [this, zero] { zero(bins); w::launch(examples::histogram, w::grid_for(n).on(timer().ref()), in, bins); };
-    twin = [this, zero] { zero(bins2); twins::histogram::histogram_twin<<<blocks_for(n, 256), 256, 0, timer().native()>>>(in.data(), static_cast<int>(n), bins2.data()); };
-    library = [this] {
-      check(cub::DeviceHistogram::HistogramEven(temp.data(), temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n), timer().native()), "cub::DeviceHistogram");
-    };
-    agree = [this] { return same(bins, bins2) && same(bins, bins3); };
-  }
-};
-
 // The fast kernels stride over the input with a grid that fills the GPU once: `per_sm` blocks on
 // each multiprocessor, fewer when the input is smaller.
 int filling_grid(std::size_t n, int block, int per_sm) {
@@ -315,24 +279,32 @@ int filling_grid(std::size_t n, int block, int per_sm) {
   return std::min(blocks_for(n, block), sms * per_sm);
 }
 
-// The privatised histogram (shared-memory atomics), against the same CUB call as histogram_case.
-struct histogram_fast_case : bench_case {
+// Global atomics at data-dependent bins; Fast: the privatised histogram (shared-memory atomics,
+// a grid that fills the GPU once), against the same CUB call.
+template <bool Fast>
+struct histogram_case : bench_case {
   std::size_t n;
   int blocks;
   w::device_buffer<int> in, bins, bins2, bins3;
   w::device_buffer<unsigned char> temp;
   std::size_t temp_bytes = 0;
-  explicit histogram_fast_case(std::size_t size)
-      : n(size), blocks(std::max(1, filling_grid(size / 4, 256, 8))), in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
+  explicit histogram_case(std::size_t size)
+      : n(size), blocks(Fast ? std::max(1, filling_grid(size / 4, 256, 8)) : blocks_for(size, 256)),
+        in(w::to_device(pattern<int>(size, 256))), bins(256), bins2(256), bins3(256) {
     bytes = 4.0 * n;
     check(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n)), "cub::DeviceHistogram");
     temp = w::device_buffer<unsigned char>(temp_bytes);
     auto zero = [this](w::device_buffer<int>& b) { check(cudaMemsetAsync(b.data(), 0, 256 * sizeof(int), timer().native()), "cudaMemsetAsync"); };
-    warden = [this, zero] { zero(bins); w::launch(examples::histogram_fast, w::grid(blocks).on(timer().ref()), in, bins); };
-    twin = [this, zero] {
-      zero(bins2);
-      twins::histogram_fast::histogram_fast_twin<<<blocks, 256, 0, timer().native()>>>(in.data(), static_cast<int>(n), bins2.data());
-    };
+    if constexpr (Fast) {
+      warden = [this, zero] { zero(bins); w::launch(examples::histogram_fast, w::grid(blocks).on(timer().ref()), in, bins); };
+      twin = [this, zero] {
+        zero(bins2);
+        twins::histogram_fast::histogram_fast_twin<<<blocks, 256, 0, timer().native()>>>(in.data(), static_cast<int>(n), bins2.data());
+      };
+    } else {
+      warden = [this, zero] { zero(bins); w::launch(examples::histogram, w::grid_for(n).on(timer().ref()), in, bins); };
+      twin = [this, zero] { zero(bins2); twins::histogram::histogram_twin<<<blocks, 256, 0, timer().native()>>>(in.data(), static_cast<int>(n), bins2.data()); };
+    }
     library = [this] {
       check(cub::DeviceHistogram::HistogramEven(temp.data(), temp_bytes, in.data(), bins3.data(), 257, 0, 256, static_cast<int>(n), timer().native()), "cub::DeviceHistogram");
     };
@@ -596,8 +568,8 @@ void register_all() {
     add<reduction_fast_case>("reduction_fast", n, true);
     add<transpose_case>("transpose", n, false);
     add<stencil_case>("stencil_2d", n, false);
-    add<histogram_case>("histogram", n, true);
-    add<histogram_fast_case>("histogram_fast", n, true);
+    add<histogram_case<false>>("histogram", n, true);
+    add<histogram_case<true>>("histogram_fast", n, true);
     add<scan_case>("blelloch_scan", n, true);
     add<scan_fast_case>("scan_fast", n, true);
     add<softmax_case>("softmax", n, false);
@@ -609,8 +581,8 @@ void register_all() {
           ->Iterations(iterations)
           ->Unit(benchmark::kMicrosecond);
   }
-  for (int side : {256, 1024, 4096}) add<matmul_case>("matmul", side, true);
-  for (int side : {256, 1024, 4096}) add<matmul_fast_case>("matmul_fast", side, true);
+  for (int side : {256, 1024, 4096}) add<matmul_case<false>>("matmul", side, true);
+  for (int side : {256, 1024, 4096}) add<matmul_case<true>>("matmul_fast", side, true);
 }
 
 }  // namespace

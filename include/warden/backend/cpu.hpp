@@ -142,19 +142,7 @@ struct cpu_scope : Parent {
       this->check(i, elements, "tile", L);
       this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::load);
       const bool seen = written[i] != 0 && (written_by[2 * i] < this->state->phase || written_by[2 * i + 1] == t);
-      if (!seen && this->state->record != nullptr)
-        this->state->record->uninitialised_load(
-            {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, dsl::access_kind::load});
-#if WARDEN_SHARED_POISON
-      // Never stored by any thread of the block: the poison would flow on silently (a recording
-      // has just reported it, and reports, not throws, are what w::record is for).
-      if (written[i] == 0 && this->state->record == nullptr)
-        throw uninitialised_read_error(
-            this->state->kernel_name,
-            "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) + " loads tile" +
-                std::to_string(L) + " element " + std::to_string(i) +
-                ", which no thread of the block has stored (cpu backend; shared tiles start poisoned in debug builds)");
-#endif
+      if (!seen) unstored_read(t, i, dsl::access_kind::load, "loads");
       return data[i];
     } else {
       return Parent::template tile_load<L2, U>(t, i);
@@ -173,6 +161,24 @@ struct cpu_scope : Parent {
       Parent::template tile_store<L2, U>(t, i, v);
     }
   }
+  // A read (a load, or an atomic's) of tile element i that thread t cannot see stored: the
+  // recording reports it; without one, an element no thread of the block has stored at all throws
+  // E108 in debug builds, where tiles start poisoned (the poison would flow on silently).
+  void unstored_read(int t, int i, dsl::access_kind kind, const char* verb) const {
+    if (this->state->record != nullptr) {
+      this->state->record->uninitialised_load(
+          {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, kind});
+      return;
+    }
+#if WARDEN_SHARED_POISON
+    if (written[i] == 0)
+      throw uninitialised_read_error(
+          this->state->kernel_name,
+          "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) + " " + verb + " tile" +
+              std::to_string(L) + " element " + std::to_string(i) +
+              ", which no thread of the block has stored (cpu backend; shared tiles start poisoned in debug builds)");
+#endif
+  }
   // The block's threads run one at a time here, so the read-modify-write is whole by itself. It
   // reads the element: what an unstored element gives is reported as a load's would be.
   template <int L2, class U, dsl::atomic_op Op>
@@ -180,19 +186,7 @@ struct cpu_scope : Parent {
     if constexpr (L2 == L && Kind == 2) {
       this->check(i, elements, "tile", L);
       this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::atomic);
-      if (written[i] == 0) {
-        if (this->state->record != nullptr)
-          this->state->record->uninitialised_load(
-              {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, dsl::access_kind::atomic});
-#if WARDEN_SHARED_POISON
-        else
-          throw uninitialised_read_error(this->state->kernel_name,
-                                         "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) +
-                                             " updates tile" + std::to_string(L) + " element " + std::to_string(i) +
-                                             " atomically, which no thread of the block has stored (cpu backend; shared "
-                                             "tiles start poisoned in debug builds)");
-#endif
-      }
+      if (written[i] == 0) unstored_read(t, i, dsl::access_kind::atomic, "atomically updates");
       U& slot = data[i];
       if constexpr (Op == dsl::atomic_op::compare_exchange) {
         if (slot == expected) slot = v;
