@@ -68,29 +68,45 @@ void run(benchmark::State& state, cudaStream_t s, Issue&& issue) {
 
 const dim3 grid((n + 255) / 256), block(256);
 
-void register_all() {
+// The user stream of the cases, created when the first case runs: registering touches no CUDA
+// API, so --benchmark_list_tests works without a GPU (the report's test reads the names).
+w::stream& user_stream() {
   static w::stream user;
+  return user;
+}
+
+w::stream_ref stream_of(bool on_user) { return on_user ? user_stream().ref() : w::default_stream; }
+
+void register_all() {
   for (bool on_user : {false, true}) {
     const std::string where = on_user ? "/user_stream" : "/default_stream";
-    const w::stream_ref sr = on_user ? user.ref() : w::default_stream;
-    const cudaStream_t cs = sr.native();
     benchmark::RegisterBenchmark(("one_buffer/cuda" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       w::device_buffer<float> out(n);
       run(st, cs, [&] { one_buffer_twin<<<grid, block, 0, cs>>>(out.data(), n); });
     });
     benchmark::RegisterBenchmark(("one_buffer/warden" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       w::device_buffer<float> out(n);
       run(st, cs, [&] { w::launch(launch_cost::one_buffer, w::grid_for(n).on(sr), out); });
     });
     benchmark::RegisterBenchmark(("four_buffers/cuda" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       w::device_buffer<float> a(n), b(n), c(n), out(n);
       run(st, cs, [&] { four_buffers_twin<<<grid, block, 0, cs>>>(a.data(), b.data(), c.data(), out.data(), 2.f, n); });
     });
     benchmark::RegisterBenchmark(("four_buffers/warden" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       w::device_buffer<float> a(n), b(n), c(n), out(n);
       run(st, cs, [&] { w::launch(launch_cost::four_buffers, w::grid_for(n).on(sr), a, b, c, out, 2.f); });
     });
     benchmark::RegisterBenchmark(("eight_buffers/cuda" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       std::vector<w::device_buffer<float>> in;
       for (int i = 0; i < 7; ++i) in.emplace_back(n);
       w::device_buffer<float> out(n);
@@ -100,6 +116,8 @@ void register_all() {
       });
     });
     benchmark::RegisterBenchmark(("eight_buffers/warden" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       std::vector<w::device_buffer<float>> in;
       for (int i = 0; i < 7; ++i) in.emplace_back(n);
       w::device_buffer<float> out(n);
@@ -108,10 +126,14 @@ void register_all() {
       });
     });
     benchmark::RegisterBenchmark(("shared_tile/cuda" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       w::device_buffer<float> in(n), out(n);
       run(st, cs, [&] { shared_tile_twin<<<grid, block, 0, cs>>>(in.data(), out.data(), n); });
     });
     benchmark::RegisterBenchmark(("shared_tile/warden" + where).c_str(), [=](benchmark::State& st) {
+      const w::stream_ref sr = stream_of(on_user);
+      const cudaStream_t cs = sr.native();
       w::device_buffer<float> in(n), out(n);
       run(st, cs, [&] { w::launch(launch_cost::shared_tile, w::grid_for(n).on(sr), in, out); });
     });
@@ -119,6 +141,7 @@ void register_all() {
 
   // A loop of 100 launches, step by step and as one replay of its capture.
   benchmark::RegisterBenchmark("loop_100/warden_launches", [](benchmark::State& st) {
+    w::stream& user = user_stream();
     w::device_buffer<float> in(n), out(n);
     run(st, user.ref().native(), [&] {
       for (int i = 0; i < 100; ++i) w::launch(launch_cost::shared_tile, w::grid_for(n).on(user), in, out);
@@ -126,6 +149,7 @@ void register_all() {
     st.SetItemsProcessed(static_cast<long long>(st.iterations()) * batch * 100);
   });
   benchmark::RegisterBenchmark("loop_100/warden_graph_replay", [](benchmark::State& st) {
+    w::stream& user = user_stream();
     w::device_buffer<float> in(n), out(n);
     w::graph g = w::capture(user, [&] {
       for (int i = 0; i < 100; ++i) w::launch(launch_cost::shared_tile, w::grid_for(n).on(user), in, out);
@@ -138,8 +162,11 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bool list_only = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--benchmark_list_tests" || std::string(argv[i]) == "--benchmark_list_tests=true") list_only = true;
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  if (!list_only && (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)) {
     std::fprintf(stderr, "launch_cost_gpu_bench: no GPU\n");
     return 77;
   }

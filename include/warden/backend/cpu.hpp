@@ -164,7 +164,7 @@ struct cpu_scope : Parent {
   // A read (a load, or an atomic's) of tile element i that thread t cannot see stored: the
   // recording reports it; without one, an element no thread of the block has stored at all throws
   // E108 in debug builds, where tiles start poisoned (the poison would flow on silently).
-  void unstored_read(int t, int i, dsl::access_kind kind, const char* verb) const {
+  void unstored_read(int t, int i, dsl::access_kind kind, [[maybe_unused]] const char* verb) const {
     if (this->state->record != nullptr) {
       this->state->record->uninitialised_load(
           {this->state->block_linear, t, this->state->phase, dsl::memory_kind::shared, L, i, kind});
