@@ -13,14 +13,13 @@ same size. Targets (issue 7): median warden / twin at most 1.02 over all example
 above 1.05; reduction at least 90% of the copy bandwidth and within 5% of CUB (largest size).
 """
 import argparse
-import datetime
 import json
 import re
 import statistics
 import sys
 from collections import defaultdict
 
-from report_common import write_section
+from report_common import add_run_arguments, run_header, write_section
 
 EXAMPLES = ["saxpy", "reverse_block", "reduction", "transpose", "matmul", "stencil_2d", "histogram",
             "blelloch_scan", "softmax", "bitonic_sort", "reduction_fast", "histogram_fast", "scan_fast", "matmul_fast"]
@@ -60,11 +59,8 @@ def fmt_us(seconds):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--examples", required=True)
-    parser.add_argument("--device", required=True)
-    parser.add_argument("--cuda", required=True)
-    parser.add_argument("--command", action="append", default=[])
     parser.add_argument("--pool", help="a Markdown file with pool_report.py's table")
-    parser.add_argument("--doc", default="docs/benchmarks.md")
+    add_run_arguments(parser)
     args = parser.parse_args()
     runs = load(args.examples)
 
@@ -121,9 +117,7 @@ def main():
                         f"the unpadded one's time at {largest_lint} elements (the lint's 32-way conflicts removed)")
     copies = ", ".join(f"{size}: {runs[('copy', 'roof', size)]['GB/s']:.0f} GB/s"
                        for size in sorted(s for (e, i, s) in runs if e == "copy"))
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    text = [f"Device: {args.device}; CUDA {args.cuda}; measured {when}.", "", "Commands:", ""]
-    text += [f"- `{c}`" for c in args.command]
+    text = run_header(args.device, args.cuda, args.command)
     text += ["", f"Device-to-device copy (read + write): {copies}. Library baselines: " +
              "; ".join(f"{k}: {v}" for k, v in LIBRARY.items()) + ".", ""]
     text += lines + ["", "Targets:", ""] + [f"- {v}" for v in verdicts]

@@ -10,12 +10,11 @@ median items_per_second, launches per second), and their ratio; the target is wa
 <<<>>> in every case. Then a loop of 100 launches against one replay of its captured graph.
 """
 import argparse
-import datetime
 import json
 import re
 import sys
 
-from report_common import write_section
+from report_common import add_run_arguments, run_header, write_section
 
 TARGET = 1.2
 
@@ -56,9 +55,7 @@ def section(runs, device, cuda, commands):
     if loop and graph:
         verdicts.append(f"a loop of 100 launches: {loop * 1e6:.2f} µs per launch launched one by one, "
                         f"{graph * 1e6:.2f} µs per launch replayed as a graph ({loop / graph:.1f}x faster)")
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    text = [f"Device: {device}; CUDA {cuda}; measured {when}.", "", "Commands:", ""]
-    text += [f"- `{c}`" for c in commands]
+    text = run_header(device, cuda, commands)
     text += [""] + lines + ["", "Targets:", ""] + [f"- {v}" for v in verdicts]
     return "\n".join(text)
 
@@ -66,10 +63,7 @@ def section(runs, device, cuda, commands):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", required=True)
-    parser.add_argument("--device", required=True)
-    parser.add_argument("--cuda", required=True)
-    parser.add_argument("--command", action="append", default=[])
-    parser.add_argument("--doc", default="docs/benchmarks.md")
+    add_run_arguments(parser)
     args = parser.parse_args()
     text = section(load(args.json), args.device, args.cuda, args.command)
     write_section(args.doc, "launch-gpu", text)

@@ -1,5 +1,6 @@
 """What the report scripts share: running a compile-time benchmark for its fastest repetitions,
 and writing a generated section between its markers in a Markdown file."""
+import datetime
 import json
 import subprocess
 import sys
@@ -25,3 +26,17 @@ def write_section(path, name, text):
     doc = open(path).read()
     head, rest = doc.split(begin, 1)
     open(path, "w").write(head + begin + "\n" + text + "\n" + end + rest.split(end, 1)[1])
+
+
+def add_run_arguments(parser):
+    """The arguments every GPU report takes: where the run was made and the doc it writes into."""
+    parser.add_argument("--device", required=True)
+    parser.add_argument("--cuda", required=True)
+    parser.add_argument("--command", action="append", default=[])
+    parser.add_argument("--doc", default="docs/benchmarks.md")
+
+
+def run_header(device, cuda, commands):
+    """The lines that open a GPU report's section: the device, the date and the commands run."""
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    return [f"Device: {device}; CUDA {cuda}; measured {when}.", "", "Commands:", ""] + [f"- `{c}`" for c in commands]

@@ -75,6 +75,15 @@ w::stream& user_stream() {
   return user;
 }
 
+// The eight-buffer kernel's arguments: seven inputs and the output.
+struct eight_arguments {
+  std::vector<w::device_buffer<float>> in;
+  w::device_buffer<float> out{n};
+  eight_arguments() {
+    for (int i = 0; i < 7; ++i) in.emplace_back(n);
+  }
+};
+
 w::stream_ref stream_of(bool on_user) { return on_user ? user_stream().ref() : w::default_stream; }
 
 void register_all() {
@@ -107,22 +116,19 @@ void register_all() {
     benchmark::RegisterBenchmark(("eight_buffers/cuda" + where).c_str(), [=](benchmark::State& st) {
       const w::stream_ref sr = stream_of(on_user);
       const cudaStream_t cs = sr.native();
-      std::vector<w::device_buffer<float>> in;
-      for (int i = 0; i < 7; ++i) in.emplace_back(n);
-      w::device_buffer<float> out(n);
+      eight_arguments x;
       run(st, cs, [&] {
-        eight_buffers_twin<<<grid, block, 0, cs>>>(in[0].data(), in[1].data(), in[2].data(), in[3].data(), in[4].data(),
-                                                   in[5].data(), in[6].data(), out.data(), n);
+        eight_buffers_twin<<<grid, block, 0, cs>>>(x.in[0].data(), x.in[1].data(), x.in[2].data(), x.in[3].data(),
+                                                   x.in[4].data(), x.in[5].data(), x.in[6].data(), x.out.data(), n);
       });
     });
     benchmark::RegisterBenchmark(("eight_buffers/warden" + where).c_str(), [=](benchmark::State& st) {
       const w::stream_ref sr = stream_of(on_user);
       const cudaStream_t cs = sr.native();
-      std::vector<w::device_buffer<float>> in;
-      for (int i = 0; i < 7; ++i) in.emplace_back(n);
-      w::device_buffer<float> out(n);
+      eight_arguments x;
       run(st, cs, [&] {
-        w::launch(launch_cost::eight_buffers, w::grid_for(n).on(sr), in[0], in[1], in[2], in[3], in[4], in[5], in[6], out);
+        w::launch(launch_cost::eight_buffers, w::grid_for(n).on(sr), x.in[0], x.in[1], x.in[2], x.in[3], x.in[4], x.in[5],
+                  x.in[6], x.out);
       });
     });
     benchmark::RegisterBenchmark(("shared_tile/cuda" + where).c_str(), [=](benchmark::State& st) {
