@@ -122,10 +122,11 @@ class uninitialised_read_error : public coded_error<diagnostic::code::E108> {
   using coded_error::coded_error;
 };
 
-// E109: a graph (warden::capture) cannot run as captured: replayed after a buffer it captured was
-// freed, a capture on the default stream or inside another, or warden work on a stream that
-// cudaStreamBeginCapture captures outside warden::capture (its ordering would be wrong). Thrown
-// before anything is issued.
+// E109: a graph (warden::capture) cannot run as captured: replayed after a buffer it captured or
+// its stream was freed, a capture on the default stream or inside another, a transfer, allocation
+// or replay on the captured stream inside the body, work another thread issues to that stream, or
+// warden work on a stream that cudaStreamBeginCapture captures outside warden::capture (its
+// ordering would be wrong). Thrown before anything is issued.
 class capture_error : public coded_error<diagnostic::code::E109> {
  public:
   using coded_error::coded_error;

@@ -16,8 +16,9 @@
 // arguments the graph replays, so they hold for every replay. A replay is ordered after earlier
 // uses of the graph's buffers, on whatever stream, and is recorded as their latest use, so host
 // access and later work wait for it; a replay after one of those buffers was freed is refused
-// (E109) before anything is issued. Only launches on the captured stream are captured; anything
-// else the body does (transfers, host access, launches on other streams) happens at once.
+// (E109) before anything is issued. Only launches on the captured stream are captured; transfers,
+// allocations and replays on that stream are refused (E109), and so is work that another thread
+// issues to it; anything else the body does (host access, work on other streams) happens at once.
 //
 // On a GPU, capture is CUDA stream capture (cudaStreamBeginCapture, thread-local mode) and replay
 // is cudaGraphLaunch of the instantiated graph. Without one (the cpu backend), capture keeps each
@@ -67,6 +68,12 @@ class graph {
   // if one of those buffers has been freed.
   void replay() { replay(stream_); }
   void replay(stream_ref s) {
+    if (!detail::live_streams::instance().alive(s))
+      throw capture_error("warden::graph::replay",
+                          "its stream was destroyed: replay(stream) on a live one, or keep the stream as long as the graph");
+    detail::refuse_capture(s, "warden::graph::replay",
+                           "a replay on a stream being captured: graphs do not nest; replay before or after the capture, "
+                           "or on another stream");
     for (const detail::captured_use& u : uses_)
       if (u.link->owner == nullptr)
         throw capture_error("warden::graph::replay",
@@ -134,8 +141,6 @@ template <class Body>
 graph capture(stream_ref s, Body&& body) {
   if (s == default_stream)
     throw capture_error("warden::capture", "the default stream cannot be captured: capture on a warden::stream");
-  if (detail::capture_on(s) != nullptr)
-    throw capture_error("warden::capture", "this stream is already being captured: captures do not nest");
   bool on_gpu = false;
 #if WARDEN_CUDA_RUNTIME
   on_gpu = detail::cuda_device_available();
@@ -143,12 +148,13 @@ graph capture(stream_ref s, Body&& body) {
   detail::graph_recorder recorder(s, on_gpu);
   graph g;
   g.stream_ = s;
+  // Registered for the whole capture; refuses a stream that is already being captured.
+  detail::capture_scope scope(recorder);
 #if WARDEN_CUDA_RUNTIME
   if (on_gpu) {
     WARDEN_CUDA_CHECK(cudaStreamBeginCapture(s.native(), cudaStreamCaptureModeThreadLocal));
     cudaGraph_t captured = nullptr;
     try {
-      detail::capture_scope scope(recorder);
       body();
     } catch (...) {
       const cudaError_t status = cudaStreamEndCapture(s.native(), &captured);
@@ -165,10 +171,7 @@ graph capture(stream_ref s, Body&& body) {
     return g;
   }
 #endif
-  {
-    detail::capture_scope scope(recorder);
-    body();
-  }
+  body();
   g.launches_ = recorder.launches();
   g.uses_ = recorder.take_uses();
   g.steps_ = recorder.take_steps();

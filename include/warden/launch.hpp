@@ -396,7 +396,7 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::ir_builder scratch;
   auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
-  if (graph_recorder* capture = capture_on(config.stream())) {
+  if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())
       throw capture_error(kernel.name, "a cpu-backend launch on a stream being captured into a CUDA graph: only "
@@ -439,17 +439,6 @@ inline void check_cuda_launch(std::string_view kernel, stream_ref s, bool captur
 #endif
 }
 
-// Warden orders a launch by what has been issued to its stream; on a stream that
-// cudaStreamBeginCapture captures, nothing issued runs until the graph does, and that ordering
-// would be wrong. Such launches are refused (warden::capture captures them correctly).
-inline void refuse_foreign_capture(std::string_view kernel, stream_ref s) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  WARDEN_CUDA_CHECK(cudaStreamIsCapturing(s.native(), &status));
-  if (status != cudaStreamCaptureStatusNone)
-    throw capture_error(kernel, "its stream is being captured by cudaStreamBeginCapture, outside warden::capture, "
-                                "so its buffers would be ordered as if it ran now: capture with warden::capture(stream, body)");
-}
-
 template <class K, class Entry, class... Args>
 void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Args&... args) {
   const auto& kernel = definition_of(any_kernel);
@@ -460,7 +449,7 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
   const dim3 grid(blocks.x, blocks.y, blocks.z), block(K::block_type::x, K::block_type::y, K::block_type::z);
-  if (graph_recorder* capture = capture_on(s)) {
+  if (graph_recorder* capture = capture_on(s, kernel.name)) {
     // Checked now; CUDA records the kernel call; the replay orders the buffers (warden::graph).
     bound.capture_into(*capture, kernel.name, kernel.param_names);
     entry(grid, block, s.native(), bound.slots);

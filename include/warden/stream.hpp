@@ -79,6 +79,34 @@ class stream_observers {
   std::vector<stream_observer*> observers_;
 };
 
+// The generations of the warden::streams alive now (on a GPU): a graph replays only on a live
+// stream, since the driver may give a destroyed stream's handle to an unrelated one.
+class live_streams {
+ public:
+  static live_streams& instance() {
+    static live_streams* all = new live_streams;  // never destroyed, as stream_observers
+    return *all;
+  }
+  void add(std::uint64_t generation) {
+    std::lock_guard lock(mutex_);
+    generations_.push_back(generation);
+  }
+  void remove(std::uint64_t generation) {
+    std::lock_guard lock(mutex_);
+    std::erase(generations_, generation);
+  }
+  // A raw handle or the default stream (generation 0) has no identity to check: alive.
+  bool alive(stream_ref s) {
+    if (s.generation() == 0) return true;
+    std::lock_guard lock(mutex_);
+    return std::find(generations_.begin(), generations_.end(), s.generation()) != generations_.end();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::uint64_t> generations_;
+};
+
 inline std::uint64_t next_stream_generation() {
   static std::atomic<std::uint64_t> next{1};
   return next.fetch_add(1);
@@ -97,6 +125,7 @@ class stream {
       WARDEN_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
       ref_ = stream_ref(static_cast<void*>(s), detail::next_stream_generation());
       owns_cuda_ = true;
+      detail::live_streams::instance().add(ref_.generation());
       return;
     }
 #endif
@@ -109,6 +138,7 @@ class stream {
   ~stream() {
 #if WARDEN_CUDA_RUNTIME
     if (!owns_cuda_) return;
+    detail::live_streams::instance().remove(ref_.generation());
     detail::stream_observers::instance().retiring(ref_);
     detail::cuda_check_noexcept(cudaStreamDestroy(ref_.native()), "cudaStreamDestroy");
 #endif

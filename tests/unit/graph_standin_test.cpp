@@ -145,6 +145,36 @@ TEST_CASE("what cannot run as captured is refused before anything is issued (E10
     launch(entry, w::grid_for(256).on(s), u, v);  // the stream works again, uncaptured
     CHECK(*entry.log == std::vector<int>{2});
   }
+  SECTION("a transfer on a stream captured by w::capture or by cudaStreamBeginCapture") {
+    w::pinned_buffer<float> staging(256, s);
+    const long copies = standin::calls("cudaMemcpyAsync");
+    CHECK_THROWS_AS(w::capture(s, [&] { w::copy_async(u, staging, s); }), w::capture_error);
+    REQUIRE(cudaStreamBeginCapture(s.ref().native(), cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+    CHECK_THROWS_AS(w::copy_async(u, staging, s), w::capture_error);
+    cudaGraph_t raw = nullptr;
+    REQUIRE(cudaStreamEndCapture(s.ref().native(), &raw) == cudaSuccess);
+    cudaGraphDestroy(raw);
+    CHECK(standin::calls("cudaMemcpyAsync") == copies);
+  }
+  SECTION("a replay inside a capture of its stream, or after its stream was destroyed") {
+    auto gone = std::make_unique<w::stream>();
+    w::graph g = w::capture(*gone, [&] { launch(entry, w::grid_for(256).on(*gone), u, v); });
+    CHECK_THROWS_AS(w::capture(*gone, [&] { g.replay(); }), w::capture_error);
+    gone.reset();
+    const long launches = standin::calls("cudaGraphLaunch");
+    CHECK_THROWS_WITH(g.replay(), Catch::Matchers::StartsWith("E109 [graph-capture] warden::graph::replay: its stream was destroyed"));
+    CHECK(standin::calls("cudaGraphLaunch") == launches);
+    g.replay(s);  // on a live stream
+    CHECK(*entry.log == std::vector<int>{1});
+  }
+  SECTION("a buffer made on another stream during a capture may reuse a block the captured stream freed") {
+    { w::device_buffer<float> freed_on_s(256, s); }  // back to the pool, in s's order
+    w::stream other;
+    const long records = standin::calls("cudaEventRecord");
+    w::graph g = w::capture(s, [&] { w::device_buffer<float> elsewhere(256, other); });
+    CHECK(g.empty());
+    CHECK(standin::calls("cudaEventRecord") == records);  // no event on the captured stream
+  }
   SECTION("a replay after a captured buffer was freed") {
     auto scratch = std::make_unique<w::device_buffer<float>>(256);
     w::graph g = w::capture(s, [&] { launch(entry, w::grid_for(256).on(s), u, *scratch); });

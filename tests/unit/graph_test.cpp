@@ -1,13 +1,16 @@
 // graph.hpp on the cpu backend (no GPU): w::capture keeps each launch on the captured stream,
 // checked, and replay runs them in order after the buffers' earlier uses. What is refused, with
 // E109 before anything runs: a replay after a captured buffer was freed, a capture on the default
-// stream or inside another, a recording inside a capture. The GPU path (CUDA stream capture) is
-// driven against the runtime stand-in by graph_standin_test.
+// stream or inside another, a recording inside a capture, a transfer or a replay on the captured
+// stream, and work another thread issues to it. The GPU path (CUDA stream capture) is driven
+// against the runtime stand-in by graph_standin_test.
 #include <warden/warden.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <future>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -145,4 +148,70 @@ TEST_CASE("captures are refused on the default stream, inside another, and aroun
   CHECK_THROWS_AS(w::capture(s, [&] { w::device_buffer<float> inside(n, s); }), w::capture_error);
   w::graph h = w::capture(s, [&] { w::device_buffer<float> elsewhere(n, other); });  // another stream: fine
   CHECK(h.empty());
+}
+
+TEST_CASE("a transfer on the captured stream is refused: it would run at replay, not now (E109)", "[graph]") {
+  w::stream s, other;
+  auto src = w::to_device(std::vector<float>(n, 7.f), other);
+  auto dst = w::to_device(std::vector<float>(n, -1.f), s);  // pool memory is not cleared: a known start
+  w::device_buffer<float> on_other(n, other);
+  CHECK_THROWS_WITH(w::capture(s, [&] { w::copy_async(dst, src, s); }),
+                    Catch::Matchers::StartsWith("E109 [graph-capture] warden::copy: a transfer on a stream being captured"));
+  CHECK_THROWS_AS(w::capture(s, [&] { (void)w::to_device(std::vector<float>(n, 1.f), s); }), w::capture_error);
+  CHECK_THROWS_AS(w::capture(s, [&] { (void)w::to_host(dst); }), w::capture_error);  // dst's stream is s
+  CHECK_THROWS_AS(w::capture(s, [&] { w::copy(dst, src); }), w::capture_error);
+  CHECK(host(dst)[0] == -1.f);  // none of them copied
+  // On another stream a transfer runs at once, as the launches there do.
+  w::graph g = w::capture(s, [&] { w::copy_async(on_other, src, other); });
+  CHECK(g.empty());
+  CHECK(host(on_other)[0] == 7.f);
+  w::copy_async(dst, src, s);  // after the capture, the stream takes transfers again
+  CHECK(host(dst)[0] == 7.f);
+}
+
+TEST_CASE("a replay on a stream being captured is refused: graphs do not nest (E109)", "[graph]") {
+  w::stream s, other;
+  auto u = w::to_device(std::vector<float>(n, 0.f));
+  auto v = w::to_device(std::vector<float>(n, -1.f));
+  w::graph inner = w::capture(s, [&] { w::launch(step_k, w::grid_for(n).on(s), u, v); });
+  CHECK_THROWS_WITH(w::capture(s, [&] { inner.replay(); }),
+                    Catch::Matchers::StartsWith("E109 [graph-capture] warden::graph::replay: a replay on a stream being captured"));
+  CHECK(host(v)[0] == -1.f);
+  w::graph outer = w::capture(other, [&] { inner.replay(); });  // s is not captured: the replay runs now
+  CHECK(outer.empty());
+  CHECK(host(v)[0] == 1.f);
+}
+
+TEST_CASE("work another thread issues to a stream being captured is refused (E109)", "[graph]") {
+  w::stream s;
+  auto u = w::to_device(std::vector<float>(n, 0.f));
+  auto v = w::to_device(std::vector<float>(n, -1.f));
+  std::promise<void> capturing, tried;
+  std::string launch_error, capture_error;
+  std::thread other([&] {
+    capturing.get_future().wait();
+    try {
+      w::launch(step_k, w::grid_for(n).on(s), u, v);  // would join the other thread's graph
+    } catch (const w::capture_error& e) {
+      launch_error = e.what();
+    }
+    try {
+      (void)w::capture(s, [] {});  // a second capture of the same stream
+    } catch (const w::capture_error& e) {
+      capture_error = e.what();
+    }
+    tried.set_value();
+  });
+  w::graph g = w::capture(s, [&] {
+    capturing.set_value();
+    tried.get_future().wait();
+  });
+  other.join();
+  CHECK_THAT(launch_error, Catch::Matchers::StartsWith("E109 [graph-capture] step_k: its stream is being captured by "
+                                                       "warden::capture on another thread"));
+  CHECK_THAT(capture_error, Catch::Matchers::Contains("already being captured by another thread"));
+  CHECK(g.empty());
+  CHECK(host(v)[0] == -1.f);
+  w::launch(step_k, w::grid_for(n).on(s), u, v);  // once the capture is over, from any thread
+  CHECK(host(v)[0] == 1.f);
 }

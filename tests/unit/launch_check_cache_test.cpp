@@ -1,11 +1,13 @@
 // detail/launch_check_cache.hpp: a launch that repeats a signature whose checks passed skips them,
 // and the verdict is exactly the check's. A changed size, value, grid, alias or alignment runs the
 // checks again (and the error still fires after a hit); a brute-force sweep over small launches
-// compares every cached verdict with check::check_launch called directly.
+// compares the verdicts of launches that share a key, and every cache hit, with
+// check::check_launch called directly.
 #include <warden/warden.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -133,41 +135,86 @@ TEST_CASE("alignment is part of the signature: a misaligned buffer is refused af
   CHECK_THROWS_AS(w::launch(w::on_cpu, vector_copy_k, w::grid_for(100), shifted, out), w::bounds_error);
 }
 
-// Brute force: every launch of a small domain, its verdict through the (warm) cache against
-// check::check_launch run directly on the same arguments. The domain is swept twice so that the
-// second pass meets every signature that passed in the first, in a cache of 8 entries.
+// Brute force over a small domain of launches, with two buffers of each size, so that distinct
+// launches share a signature (the key abstracts a buffer's address into its alignment and
+// aliases). For every launch, check::check_launch's verdict on its arguments; then every pair of
+// launches with equal keys must have equal verdicts, and launching one that passed and then the
+// other must hit the cache (no full check) and run, as the direct check says it may.
+namespace {
+
+struct stepped_launch {
+  w::device_buffer<int>* out;
+  int blocks, step, limit;
+  std::array<w::check::bound_argument, 3> arguments() const {
+    std::array<w::check::bound_argument, 3> args{};
+    args[0] = {"out", true, true, out->data(), static_cast<long long>(out->size()), {}};
+    args[1] = {"value", false, false, nullptr, 0, step};
+    args[2] = {"value", false, false, nullptr, 0, limit};
+    return args;
+  }
+  void launch() const { w::launch(w::on_cpu, stepped_k, w::grid(blocks), *out, step, limit); }
+};
+
+std::string direct_verdict(const stepped_launch& l, const w::dsl::ir_builder& ir) {
+  return verdict([&] {
+    const auto args = l.arguments();
+    w::check::launch_request request;
+    request.kernel = "stepped_k";
+    request.param_names = w::dsl::definition_of(stepped_k).param_names;
+    request.arguments = args;
+    request.ir = &ir;
+    request.obligations = &w::dsl::definition_of(stepped_k).obligations;
+    request.block = {32, 1, 1};
+    request.grid = {l.blocks, 1, 1};
+    w::check::check_launch(request);
+  });
+}
+
+}  // namespace
+
 TEST_CASE("cached verdicts equal the checks' over a sweep of small launches", "[launch][cache]") {
   const w::dsl::ir_builder ir = w::dsl::definition_of(stepped_k).describe();
   std::vector<w::device_buffer<int>> outs;
-  for (int n : {0, 31, 32, 64, 96}) outs.emplace_back(n);
-  int compared = 0, passed = 0;
-  for (int pass = 0; pass < 2; ++pass)
-    for (auto& out : outs)
-      for (int blocks = 0; blocks <= 3; ++blocks)
-        for (int step = -1; step <= 2; ++step)
-          for (int limit : {0, 4}) {
-            const std::string cached = verdict([&] { w::launch(w::on_cpu, stepped_k, w::grid(blocks), out, step, limit); });
-            const std::string direct = verdict([&] {
-              std::array<w::check::bound_argument, 3> args{};
-              args[0] = {"out", true, true, out.data(), static_cast<long long>(out.size()), {}};
-              args[1] = {"value", false, false, nullptr, 0, step};
-              args[2] = {"value", false, false, nullptr, 0, limit};
-              w::check::launch_request request;
-              request.kernel = "stepped_k";
-              request.param_names = w::dsl::definition_of(stepped_k).param_names;
-              request.arguments = args;
-              request.ir = &ir;
-              request.obligations = &w::dsl::definition_of(stepped_k).obligations;
-              request.block = {32, 1, 1};
-              request.grid = {blocks, 1, 1};
-              w::check::check_launch(request);
-            });
-            INFO("n = " << out.size() << ", blocks = " << blocks << ", step = " << step << ", limit = " << limit);
-            CHECK(cached == direct);
-            ++compared;
-            passed += cached.empty();
-          }
-  CHECK(compared == 320);
+  outs.reserve(10);
+  for (int n : {0, 31, 32, 64, 96}) {
+    outs.emplace_back(n);
+    outs.emplace_back(n);
+  }
+  std::vector<stepped_launch> domain;
+  for (auto& out : outs)
+    for (int blocks = 0; blocks <= 3; ++blocks)
+      for (int step = -1; step <= 2; ++step)
+        for (int limit : {0, 4}) domain.push_back({&out, blocks, step, limit});
+  REQUIRE(domain.size() == 320);
+  std::vector<std::string> direct;
+  std::vector<w::detail::launch_key<3>> keys;
+  for (const stepped_launch& l : domain) {
+    direct.push_back(direct_verdict(l, ir));
+    keys.push_back(w::detail::key_of({l.blocks, 1, 1}, l.arguments()));
+  }
+  int same_key = 0, hits = 0, passed = 0;
+  for (std::size_t p = 0; p < domain.size(); ++p) {
+    passed += direct[p].empty();
+    for (std::size_t q = 0; q < domain.size(); ++q) {
+      if (p == q || !(keys[p] == keys[q])) continue;
+      ++same_key;
+      INFO("out sizes " << domain[p].out->size() << ", " << domain[q].out->size() << "; blocks = " << domain[q].blocks
+                        << ", step = " << domain[q].step << ", limit = " << domain[q].limit);
+      REQUIRE(direct[p] == direct[q]);  // one key, one verdict
+      if (!direct[p].empty()) continue;
+      domain[p].launch();
+      const auto before = full_checks();
+      CHECK(verdict([&] { domain[q].launch(); }) == direct[q]);
+      CHECK(full_checks() == before);  // a hit
+      ++hits;
+    }
+  }
+  // Every launch pairs with the one on the other buffer of its size.
+  CHECK(same_key == 320);
+  CHECK(hits > 0);
+  CHECK(hits < same_key);  // failing signatures are never cached, and are checked each time
   CHECK(passed > 0);
-  CHECK(passed < compared);
+  CHECK(passed < 320);
+  // And every launch through the cache, in sweep order, as the direct check says.
+  for (std::size_t i = 0; i < domain.size(); ++i) CHECK(verdict([&] { domain[i].launch(); }) == direct[i]);
 }

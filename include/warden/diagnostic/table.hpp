@@ -135,8 +135,8 @@
   "store the element before the load, with sync() between when another thread stores it", \
   "`uninitialised_read_error`, at the load (cpu backend)")
 #define WARDEN_DIAGNOSTIC_E109 (E109, launch, graph_capture, "graph-capture", \
-  "a captured graph cannot run as captured: replayed after a buffer it captured was freed, captured on the default stream or inside another capture, or warden work issued to a stream captured outside `w::capture`", \
-  "keep the buffers alive as long as the graph, and capture with `w::capture` on a `w::stream`", \
+  "a captured graph cannot run as captured: replayed after a buffer it captured or its stream was freed, captured on the default stream or inside another capture, a transfer, allocation or replay on the captured stream inside the body, work another thread issues to that stream, or warden work issued to a stream captured outside `w::capture`", \
+  "keep the buffers and the stream alive as long as the graph; capture with `w::capture` on a `w::stream`, and issue only launches to it in the body", \
   "`capture_error`, before anything is issued")
 // clang-format on
 

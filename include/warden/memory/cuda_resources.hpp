@@ -73,7 +73,12 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     std::lock_guard lock(mutex_);
     per_stream& state = state_of(s);
     if (t <= state.completed) return true;
-    if (t > state.recorded) materialise(s, state);
+    if (t > state.recorded) {
+      // No event can be recorded on a stream being captured (it would belong to the graph): not
+      // known to be reached, so the pool uses another block.
+      if (detail::being_captured(s)) return false;
+      materialise(s, state);
+    }
     poll(state);
     return t <= state.completed;
   }
@@ -151,7 +156,7 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
   }
 
   void materialise(stream_ref s, per_stream& state) {
-    if (detail::capture_on(s) != nullptr)  // an event recorded there would belong to the graph
+    if (detail::being_captured(s))  // an event recorded there would belong to the graph
       throw capture_error("warden::capture", "a buffer of the capture's stream was to be ordered with other work while "
                                              "the stream is captured: make and free buffers outside the capture");
     if (state.retired) {  // a ticket the stream never issued: the stream_ref outlived its stream

@@ -150,7 +150,7 @@ class pool_core {
     if (bytes == 0) return {};
     // On a stream being captured (warden::capture), CUDA would make the allocation a node of the
     // graph, valid only while the graph runs, and the pool would then cache it.
-    if (detail::capture_on(s) != nullptr)
+    if (detail::capture_on(s, "warden::memory_pool") != nullptr)
       throw capture_error("warden::memory_pool", "an allocation on a stream being captured into a graph: make the "
                                                  "buffers before the capture (on its stream or any other)");
     if (bytes > max_request) {  // rounding it up to the alignment would wrap around

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../detail/cuda_check.hpp"
+#include "../detail/graph_recorder.hpp"
 #include "../error.hpp"
 #include "../runtime.hpp"
 #include "../stream.hpp"
@@ -29,7 +30,13 @@ namespace warden {
 
 namespace detail {
 
+// Every transfer goes through here. On a stream being captured it is refused: a CUDA capture would
+// make it a node of the graph, run at each replay and not now, while the buffers recorded it as
+// done (and the cpu backend would run it now, not at replay).
 inline void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_ref s) {
+  refuse_capture(s, "warden::copy",
+                 "a transfer on a stream being captured: only launches are captured; make the transfer before or "
+                 "after the capture, or on another stream");
   if (bytes == 0) return;
 #if WARDEN_CUDA_RUNTIME
   if (cuda_device_available()) {
