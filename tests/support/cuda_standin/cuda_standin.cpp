@@ -289,28 +289,57 @@ void drain() {
   }
 }
 
+// Every stream's queue, for a misuse report: "stream 1: wait(2) copy record | stream 2: ...".
+std::string describe_queues() {
+  std::vector<const stream_state*> all;
+  for_each_stream([&](stream_state& s) { all.push_back(&s); });
+  auto number = [&](const stream_state* s) {
+    return std::to_string(std::find(all.begin(), all.end(), s) - all.begin());
+  };
+  std::string out;
+  for (const stream_state* s : all) {
+    if (s->queue.empty()) continue;
+    out += (out.empty() ? "stream " : " | stream ") + number(s) + (s->held ? " (held)" : "") + (s->destroyed ? " (destroyed)" : "") + ":";
+    for (const queued_op& op : s->queue) {
+      static const char* names[] = {"copy", "memset", "record", "wait", "free", "kernel"};
+      out += std::string(" ") + names[static_cast<int>(op.what)];
+      if (op.what == queued_op::kind::wait) out += "(" + number(op.mark->stream) + ")";
+    }
+  }
+  return out;
+}
+
 // The host waits for everything queued on s: held streams on the way finish (a busy GPU gets
 // there), a stream that never completes makes the wait a misuse and cudaErrorLaunchTimeout.
-cudaError_t finish(stream_state& s, const char* call, std::set<stream_state*>& visiting) {
-  if (!visiting.insert(&s).second) return cudaSuccess;
+// While s cannot finish, the chain of waits from its front leads to the stream that holds it up
+// (each front is a wait for another stream's record): that stream is released and the queues
+// drained again. Waits issued in time order never form a cycle; one that does means the
+// ordering is broken, and is a misuse, not a hang.
+cudaError_t finish(stream_state& s, const char* call) {
   s.held = false;
   drain();
   while (!s.queue.empty()) {
-    if (s.stuck) {
-      misuse(std::string(call) + ": the host waits for work that never completes");
-      return fail(cudaErrorLaunchTimeout);
+    std::set<const stream_state*> chain{&s};
+    for (stream_state* at = &s;;) {
+      if (at->stuck) {
+        misuse(std::string(call) + ": the host waits for work that never completes");
+        return fail(cudaErrorLaunchTimeout);
+      }
+      if (at->held) {
+        at->held = false;
+        break;
+      }
+      const queued_op& front = at->queue.front();  // a wait: drain runs anything else on a free stream
+      stream_state* next = front.mark->stream;
+      if (!chain.insert(next).second || next->queue.empty()) {
+        misuse(std::string(call) + ": streams wait for records that can never run (" + describe_queues() + ")");
+        return fail(cudaErrorLaunchTimeout);
+      }
+      at = next;
     }
-    const queued_op& front = s.queue.front();
-    // The only thing that can stop a free stream is a wait for another stream's record.
-    if (const cudaError_t e = finish(*front.mark->stream, call, visiting); e != cudaSuccess) return e;
     drain();
   }
   return cudaSuccess;
-}
-
-cudaError_t finish(stream_state& s, const char* call) {
-  std::set<stream_state*> visiting;
-  return finish(s, call, visiting);
 }
 
 cudaError_t finish_all(const char* call) {
