@@ -19,10 +19,23 @@ namespace w = warden;
 namespace standin = cuda_standin;
 
 // Heap allocations, counted while `counting_allocations` is set (issue 18: no allocation per launch).
+// AddressSanitizer brings its own operator new, and pairs what it allocated before main with this
+// file's delete as a mismatch: under it the count is not taken (the default preset takes it).
+#if defined(__SANITIZE_ADDRESS__)
+#define WARDEN_TEST_COUNTS_ALLOCATIONS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARDEN_TEST_COUNTS_ALLOCATIONS 0
+#endif
+#endif
+#ifndef WARDEN_TEST_COUNTS_ALLOCATIONS
+#define WARDEN_TEST_COUNTS_ALLOCATIONS 1
+#endif
 namespace {
 std::atomic<bool> counting_allocations{false};
 std::atomic<long> allocations_counted{0};
 }  // namespace
+#if WARDEN_TEST_COUNTS_ALLOCATIONS
 void* operator new(std::size_t bytes) {
   if (counting_allocations.load(std::memory_order_relaxed)) ++allocations_counted;
   if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
@@ -30,6 +43,7 @@ void* operator new(std::size_t bytes) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#endif
 
 namespace {
 
@@ -228,7 +242,7 @@ TEST_CASE("cuda launch path: the next launch on another stream waits for this on
 // stream call (the ordering is a ticket; the checks are cached); only a buffer crossing streams
 // costs an event, recorded once and waited for once. Debug builds synchronise every launch
 // (WARDEN_SYNC_LAUNCHES), which the stand-in's synchronisation allocates for: the counts of calls
-// hold there too, the allocation count only in release builds.
+// hold there too, the allocation count only in release builds without AddressSanitizer.
 TEST_CASE("a repeated launch allocates nothing and makes no event or stream call", "[standin][launch][cost]") {
   standin::reset();
   w::stream s, other;
@@ -244,7 +258,7 @@ TEST_CASE("a repeated launch allocates nothing and makes no event or stream call
   for (int i = 0; i < 1000; ++i) cuda_path(scale_k, w::grid_for(1000).on(s), entry, in, out, 2.f);
   counting_allocations = false;
   CHECK(calls == 1001);
-  if (!WARDEN_SYNC_LAUNCHES) CHECK(allocations_counted == 0);
+  if (!WARDEN_SYNC_LAUNCHES && WARDEN_TEST_COUNTS_ALLOCATIONS) CHECK(allocations_counted == 0);
   CHECK(count("cudaEventCreateWithFlags") == created);
   CHECK(count("cudaEventRecord") == recorded);
   CHECK(count("cudaStreamWaitEvent") == waited);
