@@ -29,15 +29,24 @@ endif()
 
 file(MAKE_DIRECTORY "${WORKDIR}")
 if(KIND STREQUAL "nvcc")
-  # nvcc has no syntax-only mode; the object goes to the work directory and is thrown away.
+  # nvcc has no syntax-only mode. warden's static checks fire in nvcc's device pass (the EDG front
+  # end that cicc runs), host-only rules such as W001 included, so a case and its twin stop after
+  # it (-ptx): that pass is where the defect must fail and the twin must pass, and the host pass
+  # (cudafe++, then g++ on the whole program) would cost four times as much without judging more.
+  # The lints are the exception: they are deprecation warnings, which only the host compiler
+  # prints, so warn and quiet cases compile the object.
   if(NOT DEFINED CUDA_ARCH)
     set(CUDA_ARCH 90)
+  endif()
+  if(MODE STREQUAL "warn" OR MODE STREQUAL "quiet")
+    set(output_flags -c "${SOURCE}" -o "${WORKDIR}/case.o")
+  else()
+    set(output_flags -ptx "${SOURCE}" -o "${WORKDIR}/case.ptx")
   endif()
   # The checker's budgets, as warden::warden sets them for nvcc (cmake/warden_library.cmake).
   set(command "${COMPILER}" -std=c++20 --expt-relaxed-constexpr --extended-lambda
       -Xcudafe=--max_cost_constexpr_call=2000000000 -Xcompiler=-fconstexpr-ops-limit=4294967295
-      -arch=sm_${CUDA_ARCH} -x cu ${include_flags} ${defect_flags}
-      -c "${SOURCE}" -o "${WORKDIR}/case.o")
+      -arch=sm_${CUDA_ARCH} -x cu ${include_flags} ${defect_flags} ${output_flags})
 else()
   # The checker's constant-evaluation budget, as warden::warden sets it (cmake/warden_library.cmake).
   if(COMPILER MATCHES "clang")
@@ -45,8 +54,25 @@ else()
   else()
     set(budget -fconstexpr-ops-limit=4294967295)
   endif()
+  # PCH: warden.hpp precompiled once for all cases (cmake/warden_testing.cmake), when it was built
+  # with these very flags; a case's own #include <warden/warden.hpp> is then a no-op. It saves the
+  # two seconds of parsing each of the cases would repeat, and changes no diagnostic.
+  # A header edited after the PCH was built makes it stale: then the case parses the headers itself.
+  set(pch_flags "")
+  if(DEFINED PCH AND NOT PCH STREQUAL "" AND EXISTS "${PCH}.gch")
+    set(pch_flags -include "${PCH}" -Winvalid-pch -Werror=invalid-pch)
+    foreach(dir IN LISTS include_dirs)
+      file(GLOB_RECURSE headers "${dir}/warden/*.hpp")
+      foreach(header IN LISTS headers)
+        if("${header}" IS_NEWER_THAN "${PCH}.gch")
+          set(pch_flags "")
+          break()
+        endif()
+      endforeach()
+    endforeach()
+  endif()
   set(command "${COMPILER}" -std=c++20 -fsyntax-only -fno-diagnostics-color ${budget}
-      ${include_flags} ${defect_flags} "${SOURCE}")
+      ${pch_flags} ${include_flags} ${defect_flags} "${SOURCE}")
 endif()
 
 execute_process(COMMAND ${command}

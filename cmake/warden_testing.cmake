@@ -20,10 +20,22 @@ if(NOT TARGET warden_catch_main)
   target_compile_features(warden_catch_main PUBLIC cxx_std_20)
 endif()
 
+# SANITIZE: the sanitizers this test runs under (address, thread). Under a sanitizer preset
+# (WARDEN_SANITIZE set) a test that does not name it is not built at all: the sanitizers are for
+# the host side (pool, buffers, streams, threads, graphs, the runtime stand-in, the cpu backend's
+# execution), not for the checker's suites, whose analysis also runs in constant evaluation, where
+# undefined behaviour and out-of-bounds reads are already compile errors.
+# LINK, DEFINES: extra libraries and compile definitions of the test's executable.
 function(warden_add_unit_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LABELS;SANITIZE;LINK;DEFINES")
+  if(WARDEN_SANITIZE AND NOT WARDEN_SANITIZE IN_LIST arg_SANITIZE)
+    return()
+  endif()
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE warden::warden warden_catch_main)
+  target_link_libraries(${name} PRIVATE warden::warden warden_catch_main ${arg_LINK})
+  if(arg_DEFINES)
+    target_compile_definitions(${name} PRIVATE ${arg_DEFINES})
+  endif()
   target_compile_options(${name} PRIVATE $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU,Clang>>:-Wall -Wextra -Wpedantic>)
   # catch_discover_tests cannot carry a list-valued property, so a test has one label: `unit`, or
   # `unit-<extra>` (e.g. unit-nvcc). `ctest -L unit` selects all of them, `ctest -L nvcc` the extra.
@@ -39,8 +51,15 @@ function(warden_add_gpu_test name)
   if(NOT WARDEN_HAS_CUDA)
     return()
   endif()
-  add_executable(${name} ${arg_SOURCES} "${PROJECT_SOURCE_DIR}/tests/support/gpu_main.cu")
-  target_link_libraries(${name} PRIVATE warden::warden Catch2::Catch2 CUDA::cudart)
+  # Catch2's runner with the device check, compiled once by the host compiler: through nvcc, the
+  # Catch2 header alone took a minute or more per GPU test.
+  if(NOT TARGET warden_gpu_main)
+    add_library(warden_gpu_main STATIC "${PROJECT_SOURCE_DIR}/tests/support/gpu_main.cpp")
+    target_link_libraries(warden_gpu_main PUBLIC Catch2::Catch2 CUDA::cudart)
+    target_compile_features(warden_gpu_main PUBLIC cxx_std_20)
+  endif()
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE warden::warden warden_gpu_main)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES
     LABELS "gpu;${arg_LABELS}" SKIP_RETURN_CODE ${WARDEN_SKIP_RETURN_CODE})
@@ -78,14 +97,34 @@ macro(_warden_cf_compiler_of entry)
   list(GET _warden_cf_parts 2 compiler)
 endmacro()
 
-# One driver invocation as a test; MODE is "fail" or "pass".
+# g++ cases share one precompiled warden.hpp (built with `all`, with the driver's very flags): each
+# case would otherwise spend half its time parsing the same headers. The driver uses it only when it
+# exists, so a case run before the build is slower, not wrong.
+set(_warden_cf_pch "")
+if(WARDEN_BUILD_TESTS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT TARGET warden_compile_fail_pch)
+  set(_warden_cf_pch "${CMAKE_BINARY_DIR}/compile_fail_pch/warden_pch.hpp")
+  file(GLOB_RECURSE _warden_cf_headers CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/include/warden/*.hpp")
+  file(WRITE "${_warden_cf_pch}" "#include <warden/warden.hpp>\n")
+  add_custom_command(OUTPUT "${_warden_cf_pch}.gch"
+    COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fconstexpr-ops-limit=4294967295
+            -I${PROJECT_SOURCE_DIR}/include -x c++-header "${_warden_cf_pch}" -o "${_warden_cf_pch}.gch"
+    DEPENDS ${_warden_cf_headers}
+    COMMENT "Precompiling warden.hpp for the compile-fail cases")
+  add_custom_target(warden_compile_fail_pch ALL DEPENDS "${_warden_cf_pch}.gch")
+endif()
+
+# One driver invocation as a test; MODE is "fail", "pass", "warn" or "quiet".
 function(_warden_cf_add_test test_name kind compiler source expect mode one_error)
   set(workdir "${CMAKE_CURRENT_BINARY_DIR}/compile_fail/${test_name}")
+  set(pch "")
+  if(kind STREQUAL "cxx")
+    set(pch "${_warden_cf_pch}")
+  endif()
   add_test(NAME ${test_name}
     COMMAND ${CMAKE_COMMAND}
       -DKIND=${kind} -DCOMPILER=${compiler} -DSOURCE=${source} -DEXPECT=${expect} -DMODE=${mode}
       -DINCLUDES=${_warden_cf_includes} -DWORKDIR=${workdir} -DCUDA_ARCH=90 -DONE_ERROR=${one_error}
-      -P ${WARDEN_COMPILE_FAIL_DRIVER})
+      -DPCH=${pch} -P ${WARDEN_COMPILE_FAIL_DRIVER})
 endfunction()
 
 function(warden_compile_fail name)

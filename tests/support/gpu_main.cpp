@@ -1,5 +1,6 @@
 // main() for GPU tests: with no usable CUDA device the test exits with code 77, which CTest
-// reports as *skipped* (SKIP_RETURN_CODE), never as passed or failed.
+// reports as *skipped* (SKIP_RETURN_CODE), never as passed or failed. Compiled once, by the host
+// compiler (it launches nothing), and linked into every GPU test.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
