@@ -3,7 +3,7 @@
 // its shape: `a * x[i] + y[i]` is binary_e<op::add, binary_e<op::mul, value_e<2>, load_e<0, ...>>, load_e<1, ...>>.
 // Every node can
 //   * evaluate itself for one thread:     e.eval(ctx)      (cuda and cpu backends; see backend/)
-//   * describe itself as value-level IR:  e.describe(out)  (the checker and launch-time bounds; see dsl/describe.hpp)
+//   * describe itself as value-level IR:  e.describe(out)  (the checker and launch-time bounds; see dsl/ir.hpp)
 // Handles (buffers, tiles, locals, loop variables) are identified by numbers in their types: a
 // kernel parameter by its position, a scope (loop, local, tile) by its nesting level.
 
