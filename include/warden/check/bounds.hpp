@@ -733,7 +733,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir,
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
       if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) continue;
-      return "the checker proved " + std::string(to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
+      return "the checker proved " + std::string(diagnostic::to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
              "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
              dsl::render(ir, c.index, names) + "] when " + render_condition(o, names) + ", which fails for this launch (" +
              condition_values(o, facts, names) +
