@@ -49,6 +49,14 @@
 #define WARDEN_POOL_DEBUG 1
 #endif
 #endif
+// The pool's types, the default pools and the buffers that hold blocks live in an inline namespace
+// named after the mode (memory/memory_pool.hpp), so that translation units built with either mode
+// link into one program without two definitions of one entity.
+#if WARDEN_POOL_DEBUG
+#define WARDEN_POOL_ABI pool_debug_1
+#else
+#define WARDEN_POOL_ABI pool_debug_0
+#endif
 
 // WARDEN_SHARED_POISON: the cpu backend fills each shared tile with a poison pattern (all bits
 // set: NaN for floating point, -1 or the maximum for integers) and a load of an element no thread

@@ -47,7 +47,7 @@ constexpr auto kernel(F body) {
   // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here
   // unless the translation unit is compiled with -DWARDEN_LINTS=0.
 #if !defined(WARDEN_LINTS) || WARDEN_LINTS
-  if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == check::rule::none)
+  if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == diagnostic::code::none)
     (void)check::raise_lints<check::verdict_on_body<Block, F, Params...>>();
 #endif
   auto program = dsl::build_program<Block, Params...>(body);

@@ -480,14 +480,14 @@ std::string obligations_of(const K& kernel) {
     if (o.kind == check::obligation_kind::positive) {
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
-      out += std::string(check::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] + "[" +
+      out += std::string(diagnostic::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] + "[" +
              dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
              dsl::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
              " (or one of them runs in no thread)\n";
       continue;
     }
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
-    out += std::string(check::to_string(o.protects)) + " holds if the loop over i" + std::to_string(loop.level) + " from " +
+    out += std::string(diagnostic::to_string(o.protects)) + " holds if the loop over i" + std::to_string(loop.level) + " from " +
            dsl::render(ir, loop.lo, names) + " to " + dsl::render(ir, loop.hi, names) + " runs at most " +
            std::to_string(o.most_trips) + " trips\n";
   }

@@ -22,7 +22,7 @@
 #include <limits>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -82,8 +82,8 @@ WARDEN_KERNEL(convRows_k, w::kernel<Blk, w::out<float>, w::in<float>, V, V, V, w
                               .named("convolutionRowsKernel", "d_Dst", "d_Src", "imageW", "imageH", "pitch", "c_Kernel"));
 
 TEST_CASE("corpus cuda-samples convolutionRowsKernel: verdict, clean, equal to the reference", "[corpus][cuda-samples]") {
-  constexpr auto code = code_of<Blk, w::out<float>, w::in<float>, V, V, V, w::in<float>>(convolutionRowsKernel);
-  STATIC_REQUIRE(code == rule::none);
+  constexpr auto verdict = code_of<Blk, w::out<float>, w::in<float>, V, V, V, w::in<float>>(convolutionRowsKernel);
+  STATIC_REQUIRE(verdict == code::none);
   const std::string ob = w::obligations_of(convRows_k);
   CAPTURE(ob);
   CHECK(ob.find("pitch - 128 * grid_dim.x >= 0") != std::string::npos);

@@ -13,7 +13,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -70,9 +70,9 @@ WARDEN_KERNEL(reduce2_k, w::kernel<Blk, w::in<float>, w::out<float>, P>(reduce2)
 WARDEN_KERNEL(reduce3_k, w::kernel<Blk, w::in<float>, w::out<float>, P>(reduce3).named("reduce3", "g_idata", "g_odata", "n"));
 
 TEST_CASE("corpus cuda-samples reduce1, reduce2, reduce3: accepted, clean, equal to the reference", "[corpus][cuda-samples]") {
-  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, P>(reduce1) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, P>(reduce2) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, P>(reduce3) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, P>(reduce1) == code::none);
+  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, P>(reduce2) == code::none);
+  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, P>(reduce3) == code::none);
   CHECK(w::obligations_of(reduce1_k).empty());
   CHECK(w::obligations_of(reduce2_k).empty());
   CHECK(w::obligations_of(reduce3_k).empty());

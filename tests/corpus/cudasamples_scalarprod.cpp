@@ -11,7 +11,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -52,8 +52,8 @@ WARDEN_KERNEL(scalarProd_k, w::kernel<Blk, w::out<float>, w::in<float>, w::in<fl
                                 .named("scalarProdGPU", "d_C", "d_A", "d_B", "vectorN", "elementN"));
 
 TEST_CASE("corpus cuda-samples scalarProdGPU: accepted, clean, equal to the reference", "[corpus][cuda-samples]") {
-  constexpr auto code = code_of<Blk, w::out<float>, w::in<float>, w::in<float>, V, V>(scalarProdGPU);
-  STATIC_REQUIRE(code == rule::none);
+  constexpr auto verdict = code_of<Blk, w::out<float>, w::in<float>, w::in<float>, V, V>(scalarProdGPU);
+  STATIC_REQUIRE(verdict == code::none);
   const std::string ob = w::obligations_of(scalarProd_k);
   CAPTURE(ob);
   CHECK(ob.empty());

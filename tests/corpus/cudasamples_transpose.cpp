@@ -15,7 +15,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -62,8 +62,8 @@ WARDEN_KERNEL(transpose_trips_k, w::kernel<Blk, w::out<float>, w::in<float>, V, 
 
 TEST_CASE("corpus cuda-samples transposeNoBankConflicts: accepted under one obligation, runs clean on whole tiles",
           "[corpus][cuda-samples]") {
-  STATIC_REQUIRE(code_of<Blk, w::out<float>, w::in<float>, V, V>(transposeNoBankConflicts) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, w::out<float>, w::in<float>, V, V>(transpose_by_trips) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, w::out<float>, w::in<float>, V, V>(transposeNoBankConflicts) == code::none);
+  STATIC_REQUIRE(code_of<Blk, w::out<float>, w::in<float>, V, V>(transpose_by_trips) == code::none);
   const std::string ob = w::obligations_of(transpose_k);
   const std::string store = "odata[(((block_id.y * 32) + thread_id.x) + (((block_id.x * 32) + thread_id.y) * height)) + (i1 * height)]";
   CHECK(ob == "W010 holds for " + store + " and " + store + " if height - 32 * grid_dim.y >= 0 (or one of them runs in no thread)\n");

@@ -4,7 +4,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -24,7 +24,7 @@ WARDEN_KERNEL(vectorAdd_k, w::kernel<Blk, w::in<float>, w::in<float>, w::out<flo
                                .named("vectorAdd", "A", "B", "C", "numElements"));
 
 TEST_CASE("corpus cuda-samples vectorAdd: accepted, clean, equal to the reference", "[corpus][cuda-samples]") {
-  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::in<float>, w::out<float>, w::value<int>>(vectorAdd) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::in<float>, w::out<float>, w::value<int>>(vectorAdd) == code::none);
   CHECK(w::obligations_of(vectorAdd_k).empty());
   // 50000 elements as in the sample, scaled: 1000 (4 blocks, overhanging), 512 (exact).
   for (int n : {1000, 512}) {

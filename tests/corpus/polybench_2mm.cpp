@@ -6,7 +6,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -47,8 +47,8 @@ WARDEN_KERNEL(mm2_k2, w::kernel<Blk, V, V, V, V, F, F, w::in<float>, w::in<float
                           .named("mm2_kernel2", "ni", "nj", "nk", "nl", "alpha", "beta", "tmp", "C", "D"));
 
 TEST_CASE("corpus polybench 2mm: both kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<Blk, V, V, V, V, F, F, w::inout<float>, w::in<float>, w::in<float>>(mm2_kernel1) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, V, V, V, V, F, F, w::in<float>, w::in<float>, w::inout<float>>(mm2_kernel2) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, V, V, F, F, w::inout<float>, w::in<float>, w::in<float>>(mm2_kernel1) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, V, V, F, F, w::in<float>, w::in<float>, w::inout<float>>(mm2_kernel2) == code::none);
   const std::string ob1 = w::obligations_of(mm2_k1), ob2 = w::obligations_of(mm2_k2);
   CAPTURE(ob1, ob2);
   CHECK(ob1.find("if nj <= 40") != std::string::npos);  // columns j < nj in rows NJ apart

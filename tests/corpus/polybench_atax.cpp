@@ -11,7 +11,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -43,8 +43,8 @@ WARDEN_KERNEL(atax_k1_block_32x8, w::kernel<B8, w::value<int>, w::value<int>, w:
                                       w::testing::trusting(atax_kernel1)));
 
 TEST_CASE("corpus polybench atax: both kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(atax_kernel1) == rule::none);
-  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(atax_kernel2) == rule::none);
+  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(atax_kernel1) == code::none);
+  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(atax_kernel2) == code::none);
   CHECK(w::obligations_of(atax_k1).empty());
   CHECK(w::obligations_of(atax_k2).empty());
 
@@ -78,8 +78,8 @@ TEST_CASE("corpus polybench atax: both kernels accepted, clean, equal to the ref
 }
 
 TEST_CASE("corpus polybench atax: the original's block(32, 8) launch races, and is refused", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<B8, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(atax_kernel1) == rule::W010);
-  STATIC_REQUIRE(code_of<B8, w::value<int>, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(atax_kernel2) == rule::W010);
+  STATIC_REQUIRE(code_of<B8, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(atax_kernel1) == code::W010);
+  STATIC_REQUIRE(code_of<B8, w::value<int>, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(atax_kernel2) == code::W010);
   auto dA = w::to_device(std::vector<float>(NX * NY, 1.f));
   auto dx = w::to_device(std::vector<float>(NY, 1.f));
   w::device_buffer<float> dtmp(NX);

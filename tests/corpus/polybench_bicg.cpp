@@ -5,7 +5,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -35,8 +35,8 @@ WARDEN_KERNEL(bicg_k2, w::kernel<B, w::value<int>, w::value<int>, w::in<float>, 
                            .named("bicg_kernel2", "nx", "ny", "A", "p", "q"));
 
 TEST_CASE("corpus polybench bicg: both kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(bicg_kernel1) == rule::none);
-  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(bicg_kernel2) == rule::none);
+  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(bicg_kernel1) == code::none);
+  STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::in<float>, w::in<float>, w::inout<float>>(bicg_kernel2) == code::none);
   CHECK(w::obligations_of(bicg_k1).empty());
   CHECK(w::obligations_of(bicg_k2).empty());
 

@@ -7,7 +7,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -43,7 +43,7 @@ float reference_at(const std::vector<float>& A, int i, int j) {
 WARDEN_KERNEL(conv2d_k, w::kernel<Blk, V, V, w::in<float>, w::out<float>>(convolution2D_kernel).named("convolution2D_kernel", "ni", "nj", "A", "B"));
 
 TEST_CASE("corpus polybench 2DCONV: accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<Blk, V, V, w::in<float>, w::out<float>>(convolution2D_kernel) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, w::in<float>, w::out<float>>(convolution2D_kernel) == code::none);
   // 0 < j < nj - 1 in rows NJ apart: apart while nj <= NJ + 2 (exact).
   CHECK(w::obligations_of(conv2d_k) ==
         "W010 holds for B[(global_id.y * 48) + global_id.x] and B[(global_id.y * 48) + global_id.x] if nj <= 50 (or one of them runs in "

@@ -8,7 +8,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -41,7 +41,7 @@ WARDEN_KERNEL(conv3d_k, w::kernel<Blk, V, V, V, w::in<float>, w::out<float>, V>(
                             .named("convolution3D_kernel", "ni", "nj", "nk", "A", "B", "i"));
 
 TEST_CASE("corpus polybench 3DCONV: accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<Blk, V, V, V, w::in<float>, w::out<float>, V>(convolution3D_kernel) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, V, w::in<float>, w::out<float>, V>(convolution3D_kernel) == code::none);
   const std::string ob = w::obligations_of(conv3d_k);
   CAPTURE(ob);
   CHECK(ob.find("if nk <= 42") != std::string::npos);  // 0 < k < nk - 1 in rows NK apart

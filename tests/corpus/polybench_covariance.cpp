@@ -13,7 +13,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -62,9 +62,9 @@ WARDEN_KERNEL(covar_k, w::kernel<B256, V, V, w::inout<float>, w::in<float>>(w::t
 
 TEST_CASE("corpus polybench covariance: mean and reduce accepted, covar refused; all clean and equal to the reference",
           "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<B256, V, V, w::inout<float>, w::in<float>>(mean_kernel) == rule::none);
-  STATIC_REQUIRE(code_of<B32x8, V, V, w::in<float>, w::inout<float>>(reduce_kernel) == rule::none);
-  STATIC_REQUIRE(code_of<B256, V, V, w::inout<float>, w::in<float>>(covar_kernel) == rule::W010);
+  STATIC_REQUIRE(code_of<B256, V, V, w::inout<float>, w::in<float>>(mean_kernel) == code::none);
+  STATIC_REQUIRE(code_of<B32x8, V, V, w::in<float>, w::inout<float>>(reduce_kernel) == code::none);
+  STATIC_REQUIRE(code_of<B256, V, V, w::inout<float>, w::in<float>>(covar_kernel) == code::W010);
   constexpr auto v = w::check::verdict_of(w::dsl::build_kernel<B256, V, V, w::inout<float>, w::in<float>>(covar_kernel));
   const std::string why(v.text.view());
   INFO(why);

@@ -6,7 +6,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -64,10 +64,10 @@ WARDEN_KERNEL(fdtd_k2, w::kernel<Blk, V, V, Io, In, In, V>(fdtd_step2_kernel).na
 WARDEN_KERNEL(fdtd_k3, w::kernel<Blk, V, V, In, In, Io, V>(fdtd_step3_kernel).named("fdtd_step3_kernel", "nx", "ny", "ex", "ey", "hz", "t"));
 
 TEST_CASE("corpus polybench fdtd-2d: three kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, In, V>(fdtd_step1_kernel) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, In, V>(fdtd_step1_guarded) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, V, V, Io, In, In, V>(fdtd_step2_kernel) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, V>(fdtd_step3_kernel) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, In, V>(fdtd_step1_kernel) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, In, V>(fdtd_step1_guarded) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, Io, In, In, V>(fdtd_step2_kernel) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, V>(fdtd_step3_kernel) == code::none);
   const std::string ob1 = w::obligations_of(fdtd_k1), ob2 = w::obligations_of(fdtd_k2), ob3 = w::obligations_of(fdtd_k3);
   CAPTURE(ob1, ob2, ob3);
   // Columns j < ny in rows NY apart (both branches of step 1 list it); 0 < j < ny and j < ny - 1

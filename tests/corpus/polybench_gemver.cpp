@@ -6,7 +6,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -52,9 +52,9 @@ WARDEN_KERNEL(gemver_k3, w::kernel<B2, V, F, F, w::in<float>, w::in<float>, w::i
 
 TEST_CASE("corpus polybench gemver: three kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
   STATIC_REQUIRE(code_of<B1, V, F, F, w::inout<float>, w::in<float>, w::in<float>, w::in<float>, w::in<float>>(gemver_kernel1) ==
-                 rule::none);
-  STATIC_REQUIRE(code_of<B2, V, F, F, w::in<float>, w::inout<float>, w::in<float>, w::in<float>>(gemver_kernel2) == rule::none);
-  STATIC_REQUIRE(code_of<B2, V, F, F, w::in<float>, w::in<float>, w::inout<float>>(gemver_kernel3) == rule::none);
+                 code::none);
+  STATIC_REQUIRE(code_of<B2, V, F, F, w::in<float>, w::inout<float>, w::in<float>, w::in<float>>(gemver_kernel2) == code::none);
+  STATIC_REQUIRE(code_of<B2, V, F, F, w::in<float>, w::in<float>, w::inout<float>>(gemver_kernel3) == code::none);
   // Rows N apart hold j < n: apart while n <= N.
   const std::string ob = w::obligations_of(gemver_k1);
   CAPTURE(ob);

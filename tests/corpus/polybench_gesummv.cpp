@@ -6,7 +6,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -34,7 +34,7 @@ WARDEN_KERNEL(gesummv_k, w::kernel<Blk, w::value<int>, w::value<float>, w::value
 
 TEST_CASE("corpus polybench gesummv: accepted, clean, equal to the reference", "[corpus][polybench]") {
   STATIC_REQUIRE(code_of<Blk, w::value<int>, w::value<float>, w::value<float>, w::in<float>, w::in<float>, w::inout<float>, w::in<float>,
-                         w::inout<float>>(gesummv_kernel) == rule::none);
+                         w::inout<float>>(gesummv_kernel) == code::none);
   CHECK(w::obligations_of(gesummv_k).empty());
   const float alpha = 43532.f / 1e4f, beta = 12313.f / 1e4f;
   std::vector<float> A(N * N), Bm(N * N), x(N);

@@ -7,7 +7,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -35,8 +35,8 @@ WARDEN_KERNEL(jacobi1d_k1, w::kernel<Blk, V, w::in<float>, w::out<float>>(jacobi
 WARDEN_KERNEL(jacobi1d_k2, w::kernel<Blk, V, w::out<float>, w::in<float>>(jacobi_kernel2).named("runJacobiCUDA_kernel2", "n", "A", "B"));
 
 TEST_CASE("corpus polybench jacobi-1d: both kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<Blk, V, w::in<float>, w::out<float>>(jacobi_kernel1) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, V, w::out<float>, w::in<float>>(jacobi_kernel2) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, V, w::in<float>, w::out<float>>(jacobi_kernel1) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, w::out<float>, w::in<float>>(jacobi_kernel2) == code::none);
   CHECK(w::obligations_of(jacobi1d_k1).empty());
   CHECK(w::obligations_of(jacobi1d_k2).empty());
 

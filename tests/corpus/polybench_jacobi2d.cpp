@@ -6,7 +6,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -37,8 +37,8 @@ WARDEN_KERNEL(jacobi2d_k1, w::kernel<Blk, V, w::in<float>, w::out<float>>(jacobi
 WARDEN_KERNEL(jacobi2d_k2, w::kernel<Blk, V, w::out<float>, w::in<float>>(jacobi_kernel2).named("runJacobiCUDA_kernel2", "n", "A", "B"));
 
 TEST_CASE("corpus polybench jacobi-2d: both kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<Blk, V, w::in<float>, w::out<float>>(jacobi_kernel1) == rule::none);
-  STATIC_REQUIRE(code_of<Blk, V, w::out<float>, w::in<float>>(jacobi_kernel2) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, V, w::in<float>, w::out<float>>(jacobi_kernel1) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, w::out<float>, w::in<float>>(jacobi_kernel2) == code::none);
   const std::string ob1 = w::obligations_of(jacobi2d_k1), ob2 = w::obligations_of(jacobi2d_k2);
   CAPTURE(ob1, ob2);
   // 1 <= j < n - 1 in rows N apart: the n - 2 columns fit in a row while n <= N + 2 (exact).

@@ -8,7 +8,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -38,13 +38,13 @@ WARDEN_KERNEL(mvt_k2, w::kernel<B, w::value<int>, w::in<float>, w::inout<float>,
                           .named("mvt_kernel2", "n", "a", "x2", "y_2"));
 
 TEST_CASE("corpus polybench mvt: both kernels accepted, clean, equal to the reference", "[corpus][polybench]") {
-  STATIC_REQUIRE(code_of<B, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel1) == rule::none);
-  STATIC_REQUIRE(code_of<B, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel2) == rule::none);
+  STATIC_REQUIRE(code_of<B, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel1) == code::none);
+  STATIC_REQUIRE(code_of<B, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel2) == code::none);
   CHECK(w::obligations_of(mvt_k1).empty());
   CHECK(w::obligations_of(mvt_k2).empty());
   // The original's block(32, 8): eight threads per row update one element.
-  STATIC_REQUIRE(code_of<B8, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel1) == rule::W011);
-  STATIC_REQUIRE(code_of<B8, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel2) == rule::W011);
+  STATIC_REQUIRE(code_of<B8, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel1) == code::W011);
+  STATIC_REQUIRE(code_of<B8, w::value<int>, w::in<float>, w::inout<float>, w::in<float>>(mvt_kernel2) == code::W011);
 
   std::vector<float> a(N * N), y1(N), y2(N), x1(N), x2(N);
   for (int i = 0; i < N; ++i) {

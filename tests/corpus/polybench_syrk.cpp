@@ -5,7 +5,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -31,7 +31,7 @@ WARDEN_KERNEL(syrk_k, w::kernel<B, w::value<int>, w::value<int>, w::value<float>
 
 TEST_CASE("corpus polybench syrk: accepted, clean, equal to the reference", "[corpus][polybench]") {
   STATIC_REQUIRE(code_of<B, w::value<int>, w::value<int>, w::value<float>, w::value<float>, w::in<float>, w::inout<float>>(syrk_kernel) ==
-                 rule::none);
+                 code::none);
   // Rows NI apart hold columns j < ni: they stay apart while ni <= NI (the original's _PB_NI <= NI).
   CHECK(w::obligations_of(syrk_k) ==
         "W011 holds for c[(global_id.y * 40) + global_id.x] and c[(global_id.y * 40) + global_id.x] if ni <= 40 (or one of them "

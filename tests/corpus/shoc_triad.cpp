@@ -5,7 +5,7 @@
 #include "corpus.hpp"
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using corpus::at;
 
@@ -24,7 +24,7 @@ using Blk = w::block<128>;
 WARDEN_KERNEL(triad_k, w::kernel<Blk, w::in<float>, w::in<float>, w::out<float>, w::value<float>>(triad).named("triad", "A", "B", "C", "s"));
 
 TEST_CASE("corpus shoc triad: accepted, clean, equal to the reference", "[corpus][shoc]") {
-  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::in<float>, w::out<float>, w::value<float>>(triad) == rule::none);
+  STATIC_REQUIRE(code_of<Blk, w::in<float>, w::in<float>, w::out<float>, w::value<float>>(triad) == code::none);
   CHECK(w::obligations_of(triad_k).empty());
   const float s = 1.75f;
   for (int n : {1024, 384}) {

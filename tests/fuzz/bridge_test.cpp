@@ -47,20 +47,20 @@ template <int K, int B, class Body>
 void check_program(const std::vector<w::fuzz::program>& generated) {
   using block = w::block<B>;
   // The compiler's verdict, from the kernel language's description of the body.
-  constexpr w::check::rule compiled =
+  constexpr w::diagnostic::code compiled =
       w::check::verdict_of(w::dsl::build_kernel<block, w::inout<long long>, w::in<long long>, w::value<long long>>(Body{}))
           .finding.code;
   const w::fuzz::program& p = generated[static_cast<std::size_t>(K)];
   if (p.block != B) fail(K, "block size differs from the generator's");
   const w::dsl::ir_builder ir = w::fuzz::lowering(p).run();
-  const w::check::rule valued = w::check::analyse(ir, {p.block, 1, 1}).code;
-  accepted += compiled == w::check::rule::none ? 1 : 0;
+  const w::diagnostic::code valued = w::check::analyse(ir, {p.block, 1, 1}).code;
+  accepted += compiled == w::diagnostic::code::none ? 1 : 0;
   if (compiled != valued)
-    fail(K, std::string("compiled verdict ") + w::check::to_string(compiled) + ", value-level verdict " + w::check::to_string(valued));
+    fail(K, std::string("compiled verdict ") + w::diagnostic::to_string(compiled) + ", value-level verdict " + w::diagnostic::to_string(valued));
 
   // Accepted programs run as checked kernels; the others with the checker told to trust them.
   auto run = [&](int grid, long long n, w::device_buffer<long long>& inout, w::device_buffer<long long>& in) {
-    if constexpr (compiled == w::check::rule::none) {
+    if constexpr (compiled == w::diagnostic::code::none) {
       static constexpr auto kernel = w::kernel<block, w::inout<long long>, w::in<long long>, w::value<long long>>(Body{});
       return w::record(kernel, w::grid(grid), inout, in, n);
     } else {

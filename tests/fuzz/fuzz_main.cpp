@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--programs") == 0) programs = std::atol(argv[i + 1]);
     else if (std::strcmp(argv[i], "--seed") == 0) seed = static_cast<unsigned>(std::atol(argv[i + 1]));
   }
-  long accepted = 0, accepted_extended = 0, accepted_with_obligations = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[w::check::rule_count] = {};
+  long accepted = 0, accepted_extended = 0, accepted_with_obligations = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[w::diagnostic::code_count + 1] = {};
   w::fuzz::generator gen(seed);
   for (long k = 0; k < programs; ++k) {
     const w::fuzz::program p = gen.make();
@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
       continue;
     }
     ++by_code[static_cast<int>(verdict.code)];
-    if (verdict.code == w::check::rule::none) {
+    if (verdict.code == w::diagnostic::code::none) {
       ++accepted;
       accepted_extended += p.extended;
       accepted_with_obligations += verdict.obligations.empty() ? 0 : 1;
@@ -157,7 +157,9 @@ int main(int argc, char** argv) {
   std::printf("accepted with unsigned, float, call or nested-tile shapes: %ld\n", accepted_extended);
   std::printf("accepted with launch obligations: %ld\n", accepted_with_obligations);
   std::printf("rejections by code:");
-  for (int c = 1; c < w::check::rule_count; ++c) std::printf(" %s %ld", w::check::to_string(static_cast<w::check::rule>(c)), by_code[c]);
+  for (const w::diagnostic::entry& e : w::diagnostic::table)
+    if (e.kind == w::diagnostic::kind::race)
+      std::printf(" %.*s %ld", static_cast<int>(e.name.size()), e.name.data(), by_code[static_cast<int>(e.code)]);
   std::printf("\n");
   return unsound == 0 ? 0 : 1;
 }

@@ -5,9 +5,9 @@
 
 namespace warden::testing {
 
-// The rule the checker reports for `body` as a kernel of Block and Params (rule::none: accepted).
+// The rule the checker reports for `body` as a kernel of Block and Params (code::none: accepted).
 template <class Block, class... Params, class Body>
-constexpr check::rule code_of(Body body) {
+constexpr diagnostic::code code_of(Body body) {
   return check::verdict_of(dsl::build_kernel<Block, Params...>(body)).finding.code;
 }
 

@@ -1,5 +1,5 @@
 // The one table of diagnostics (include/warden/diagnostic/table.hpp) and what is made from it: the
-// checker's rule enum and names, the race rules' classes, the messages at static_asserts, and the
+// checker's findings (one enum of codes, none included), the race rules' classes, the messages at static_asserts, and the
 // run-time errors, whose every text comes from one formatter (issue 15, item 2).
 #include <warden/diagnostic/codes.hpp>
 #include <warden/diagnostic/race_rules.hpp>
@@ -15,24 +15,18 @@
 
 namespace w = warden;
 namespace d = warden::diagnostic;
-using w::check::rule;
+using w::diagnostic::code;
 
 namespace {
 
 constexpr bool starts_with(std::string_view text, std::string_view head) { return text.substr(0, head.size()) == head; }
 
-// The rule enum is exactly the rows of kind race, in order, after none.
-constexpr bool rules_are_the_race_rows() {
-  int r = 1;
-  for (const d::entry& e : d::table) {
-    if (e.kind != d::kind::race) continue;
-    if (r >= w::check::rule_count || w::check::to_string(static_cast<rule>(r)) != e.name) return false;
-    ++r;
-  }
-  return r == w::check::rule_count;
-}
-static_assert(rules_are_the_race_rows());
-static_assert(w::check::to_string(rule::none) == std::string_view("none"));
+// One enum names every code, the checker's findings included: its values are the rows, in order,
+// then none (no diagnostic), which has no row.
+static_assert(static_cast<std::size_t>(code::none) == d::code_count);
+static_assert(d::to_string(code::none) == std::string_view("none"));
+static_assert(d::to_string(code::W010) == std::string_view("W010") && d::row(code::W010).kind == d::kind::race);
+static_assert(w::check::finding{}.code == code::none && !w::check::finding{});
 
 // Codes are ordered W before E, ascending, and each name is its enumerator's.
 constexpr bool rows_in_code_order() {
@@ -55,8 +49,8 @@ static_assert(starts_with(WARDEN_DIAGNOSTIC_RULE_TEXT(W020), "W020 [shared-race]
 static_assert(std::string_view(WARDEN_DIAGNOSTIC_HEAD(E101)) == "E101 [out-of-bounds] ");
 
 // A finding's code picks its rule's class.
-static_assert(std::is_same_v<w::check::diagnostic_for<rule::W022, int>::type, d::W022_uninitialised_shared_load<int>>);
-static_assert(std::is_same_v<w::check::diagnostic_for<rule::none, int>::type, int>);
+static_assert(std::is_same_v<w::check::diagnostic_for<code::W022, int>::type, d::W022_uninitialised_shared_load<int>>);
+static_assert(std::is_same_v<w::check::diagnostic_for<code::none, int>::type, int>);
 
 // Each coded exception carries its code.
 static_assert(w::bounds_error::code == d::code::E101);

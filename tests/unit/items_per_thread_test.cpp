@@ -17,7 +17,7 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 
 namespace {
 
@@ -68,7 +68,7 @@ bool collides(int a, int c, int n, const std::vector<int>& grids) {
 
 struct outcome {
   int a, c, n;
-  rule code;
+  w::diagnostic::code code;
   std::vector<int> grids;  // where launch runs it
 };
 
@@ -88,15 +88,15 @@ TEST_CASE("items per thread: vector stores in unrolled loops against brute force
   };
   int accepted = 0, refused_without_collision = 0;
   for (const outcome& o : outcomes) {
-    const bool race = collides(o.a, o.c, o.n, o.code == rule::none ? o.grids : std::vector<int>{1, 2, 3});
-    INFO("A = " << o.a << ", C = " << o.c << ", N = " << o.n << ": checker " << w::check::to_string(o.code) << " (grids of "
+    const bool race = collides(o.a, o.c, o.n, o.code == code::none ? o.grids : std::vector<int>{1, 2, 3});
+    INFO("A = " << o.a << ", C = " << o.c << ", N = " << o.n << ": checker " << w::diagnostic::to_string(o.code) << " (grids of "
                 << o.grids.size() << " sizes launchable), brute force " << (race ? "collision" : "none"));
-    if (o.code == rule::none) CHECK_FALSE(o.grids.empty());
-    if (o.code == rule::none) {
+    if (o.code == code::none) CHECK_FALSE(o.grids.empty());
+    if (o.code == code::none) {
       ++accepted;
       CHECK_FALSE(race);  // soundness: an accepted kernel has no two threads storing one element
     } else {
-      CHECK(o.code == rule::W010);
+      CHECK(o.code == code::W010);
       refused_without_collision += race ? 0 : 1;
     }
   }

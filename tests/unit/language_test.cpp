@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 
 // ---- select(c, x, y) ---------------------------------------------------------------------------
@@ -41,9 +41,9 @@ constexpr auto select_trip_count_by_thread = [](auto k, auto out) {
 WARDEN_KERNEL(relu_padded_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>(relu_padded));
 
 TEST_CASE("language: select evaluates one side, and its condition counts as data and for uniformity", "[language][select]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(relu_padded) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(select_index_from_data) == rule::W012);
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(select_trip_count_by_thread) == rule::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(relu_padded) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(select_index_from_data) == code::W012);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(select_trip_count_by_thread) == code::W030);
   std::vector<int> host(100);
   for (int i = 0; i < 100; ++i) host[static_cast<std::size_t>(i)] = i % 7 - 3;
   auto in = w::to_device(host);
@@ -63,7 +63,7 @@ constexpr auto gaussian = [](auto k, auto x, auto y, auto sigma) {
 WARDEN_KERNEL(gaussian_k, w::kernel<w::block<64>, w::in<float>, w::out<float>, w::value<float>>(gaussian));
 
 TEST_CASE("language: math functions are values like any other", "[language][math]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>, w::value<float>>(gaussian) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>, w::value<float>>(gaussian) == code::none);
   std::vector<float> host(90);
   for (int i = 0; i < 90; ++i) host[static_cast<std::size_t>(i)] = static_cast<float>(i - 45) * 0.1f;
   auto x = w::to_device(host);
@@ -92,8 +92,8 @@ constexpr auto xor_then_plain_store = [](auto k, auto bits) {  // bits: inout<in
 WARDEN_KERNEL(counters_k, w::kernel<w::block<64>, w::in<int>, w::atomic<unsigned>, w::atomic<int>>(counters));
 
 TEST_CASE("language: inc/dec wrap as CUDA's, sub and the bitwise updates", "[language][atomic]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::atomic<unsigned>, w::atomic<int>>(counters) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(xor_then_plain_store) == rule::W040);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::atomic<unsigned>, w::atomic<int>>(counters) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(xor_then_plain_store) == code::W040);
   auto in = w::to_device(std::vector<int>(100, 1));
   auto c = w::to_device(std::vector<unsigned>{0, 3, 1000});
   auto bits = w::to_device(std::vector<int>{0, 0, 0, 0, 0, -1});
@@ -163,7 +163,7 @@ constexpr auto long_indices = [](auto k, auto a, auto nx, auto ny) {
 
 TEST_CASE("language: a refusal's explanation ends with its reason", "[language][diagnostics]") {
   constexpr auto v = w::check::verdict_of(w::dsl::build_kernel<w::block<8, 8, 4>, w::inout<int>, w::value<int>, w::value<int>>(long_indices));
-  STATIC_REQUIRE(v.finding.code == rule::W011);
+  STATIC_REQUIRE(v.finding.code == code::W011);
   const std::string text(v.text.view());
   CAPTURE(text);
   CHECK(text.size() < static_cast<std::size_t>(w::detail::text_buffer::capacity));
@@ -216,8 +216,8 @@ WARDEN_KERNEL(tree_sum_k, w::kernel<w::block<256>, w::in<int>, w::out<int>>(tree
 WARDEN_KERNEL(suffix_rows_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows));
 
 TEST_CASE("language: for_halving and for_down", "[language][loops]") {
-  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(tree_sum) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(tree_sum_racy) == rule::W020);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(tree_sum) == code::none);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(tree_sum_racy) == code::W020);
   std::vector<int> host(600);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i % 13);
   auto in = w::to_device(host);
@@ -230,9 +230,9 @@ TEST_CASE("language: for_halving and for_down", "[language][loops]") {
     CHECK(sums[b] == want);
   }
 
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping) == rule::W011);
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_of_8_overlapping) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows) == code::none);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping) == code::W011);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_of_8_overlapping) == code::W011);
   {
     auto scratch = w::to_device(std::vector<int>(400, 0));  // defined: the racy sums must not overflow
     CHECK_FALSE(w::record(suffix_rows_racy_k, w::grid(1), scratch, 9, 40).clean());
@@ -279,10 +279,10 @@ WARDEN_KERNEL(advance_k, w::kernel<w::block<64>, w::inout<particle>, w::value<fl
 WARDEN_KERNEL(count_before_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(count_before));
 
 TEST_CASE("language: struct fields, and for_until's break", "[language][struct][loops]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<particle>, w::value<float>>(advance) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<particle>, w::value<float>>(advance_neighbour) == rule::W011);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(count_before) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(break_before_barrier) == rule::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<particle>, w::value<float>>(advance) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<particle>, w::value<float>>(advance_neighbour) == code::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(count_before) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(break_before_barrier) == code::W030);
 
   std::vector<particle> host(100);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = {static_cast<float>(i), 2.0f};

@@ -970,8 +970,8 @@ constexpr int max_reports = 4;
 void judge_w010(const built& b, random_source& r, tally& t, int& reports) {
   ++t.instances;
   const chk::finding f = chk::analyse(b.ir, chk::block_shape{b.bx, b.by, 1});
-  REQUIRE((f.code == chk::rule::none || f.code == chk::rule::W010));
-  const bool accepted = f.code == chk::rule::none;
+  REQUIRE((f.code == warden::diagnostic::code::none || f.code == warden::diagnostic::code::W010));
+  const bool accepted = f.code == warden::diagnostic::code::none;
   (accepted ? t.accepted : t.rejected) += 1;
   t.with_obligations += accepted && !f.obligations.empty();
   if (b.has_unsigned) {

@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 
 using w::testing::code_of;
 
@@ -56,9 +56,9 @@ constexpr auto tiled_with_bias_runtime_trips = [](auto k, auto a, auto bias, aut
 WARDEN_KERNEL(tiled_with_bias_k, w::kernel<w::block<64>, w::in<float>, w::in<float>, w::inout<float>>(tiled_with_bias));
 
 TEST_CASE("precision: a barrier in a loop of constant trips orders the accesses around the loop", "[precision][order]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::in<float>, w::inout<float>>(tiled_with_bias) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::in<float>, w::inout<float>>(tiled_with_bias) == code::none);
   STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::in<float>, w::inout<float>, w::value<int>>(
-                     tiled_with_bias_runtime_trips) == rule::W020);
+                     tiled_with_bias_runtime_trips) == code::W020);
   std::vector<float> a(256), bias(64), out(128, 0.f);
   std::iota(a.begin(), a.end(), 0.f);
   std::iota(bias.begin(), bias.end(), 1000.f);
@@ -167,10 +167,10 @@ constexpr auto global_half_add = [](auto k, auto a) {
 
 TEST_CASE("precision: a tree reduction in global memory with shift offsets is accepted, its racy twins are not",
           "[precision][global]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_half_add) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree_no_barrier) == rule::W011);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree_one_too_many) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_half_add) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree_no_barrier) == code::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(global_tree_one_too_many) == code::W011);
   constexpr int blocks = 3;
   std::vector<int> a(64 * blocks);
   std::iota(a.begin(), a.end(), 1);
@@ -212,9 +212,9 @@ WARDEN_KERNEL(row_per_block_past_end_k,
 WARDEN_KERNEL(row_per_thread_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>(row_per_thread));
 
 TEST_CASE("precision: a loop's bound bounds its variable (block-stride rows, rows per thread)", "[precision][loops]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block_past_end) == rule::W010);
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>>(row_per_thread) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block_past_end) == code::W010);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>>(row_per_thread) == code::none);
   constexpr int rows = 3, cols = 150;  // rows wider than the block
   std::vector<int> in(rows * cols);
   std::iota(in.begin(), in.end(), 0);
@@ -280,8 +280,8 @@ constexpr auto half_warp_if = [](auto k, auto a, auto n) {
 WARDEN_KERNEL(first_warp_if_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(first_warp_if));
 
 TEST_CASE("precision: a whole-warp guard joined with a uniform switch reaches whole warps (W031)", "[precision][shuffle]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(first_warp_if) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(half_warp_if) == rule::W031);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(first_warp_if) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(half_warp_if) == code::W031);
   std::vector<int> data(64);
   std::iota(data.begin(), data.end(), 0);
   auto a = w::to_device(data);
@@ -310,8 +310,8 @@ constexpr auto block_histogram_no_barrier = [](auto k, auto in, auto hist, auto 
 WARDEN_KERNEL(block_histogram_k, w::kernel<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram));
 
 TEST_CASE("precision: in one block, a barrier orders atomics at loaded indices before plain reads", "[precision][atomic]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram_no_barrier) == rule::W040);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>, w::out<int>>(block_histogram_no_barrier) == code::W040);
   std::vector<int> data(64);
   for (int i = 0; i < 64; ++i) data[static_cast<std::size_t>(i)] = i * 7;
   auto in = w::to_device(data);
@@ -359,9 +359,9 @@ constexpr auto rounds_reassigned = [](auto k, auto a, auto n) {
 WARDEN_KERNEL(rounds_in_local_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(rounds_in_local));
 
 TEST_CASE("precision: a local never assigned and initialised uniformly may bound a loop with barriers", "[precision][uniform]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_in_local) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_per_thread) == rule::W030);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_reassigned) == rule::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_in_local) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_per_thread) == code::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(rounds_reassigned) == code::W030);
   std::vector<int> data(64);
   std::iota(data.begin(), data.end(), 0);
   auto a = w::to_device(data);
@@ -444,11 +444,11 @@ WARDEN_KERNEL(rounds_from_input_k, w::kernel<w::block<64>, w::in<int>, w::inout<
 
 TEST_CASE("precision: a count broadcast through shared memory, or read from an input, may bound a loop with barriers",
           "[precision][uniform]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(broadcast_rounds) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(broadcast_without_barrier) == rule::W020);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(count_per_thread) == rule::W030);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(rounds_from_input) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::inout<int>>(rounds_from_written) == rule::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(broadcast_rounds) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(broadcast_without_barrier) == code::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(count_per_thread) == code::W030);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::inout<int>>(rounds_from_input) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::inout<int>>(rounds_from_written) == code::W030);
   // Block 0 reverses its 64 elements 3 times (odd: reversed), block 1 twice (unchanged).
   std::vector<int> data(128);
   std::iota(data.begin(), data.end(), 0);
@@ -514,9 +514,9 @@ WARDEN_KERNEL(tree_levels_k, w::kernel<w::block<256>, w::in<int>, w::out<int>, w
 
 TEST_CASE("precision: a halving tree over a parameter's number of levels is accepted with a launch obligation (E106)",
           "[precision][obligation]") {
-  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_no_barrier) == rule::W021);
-  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_overlap) == rule::W020);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels) == code::none);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_no_barrier) == code::W021);
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(tree_levels_overlap) == code::W020);
   // The obligation, as a user can print it.
   CHECK(w::obligations_of(tree_levels_k) == "W020 holds if the loop over i1 from 0 to p2 runs at most 32 trips\n");
   // The explanation of a racy twin names a meeting that happens: at level 1 (s = 64), thread 0

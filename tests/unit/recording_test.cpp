@@ -29,7 +29,7 @@ constexpr auto trusting(Body) {
 
 // What the checker says of a body (without failing the build).
 template <class Block, class... Params, class Body>
-constexpr w::check::rule code_of(Body body) {
+constexpr w::diagnostic::code code_of(Body body) {
   return w::check::verdict_of(w::dsl::build_kernel<Block, Params...>(body)).finding.code;
 }
 
@@ -260,24 +260,24 @@ struct in_range { static constexpr auto of(auto k, auto, auto n) { return k.glob
 struct positive_data { static constexpr auto of(auto k, auto a, auto) { return a[k.global_id()] > 0; } };
 
 template <class Condition, class Block>
-constexpr w::check::rule shuffle_code() {
+constexpr w::diagnostic::code shuffle_code() {
   return code_of<Block, w::in<int>, w::value<int>>(shuffle_under(Condition{}));
 }
 
 TEST_CASE("W031: a shuffle every lane of each warp reaches, or a diagnostic", "[recording][checker][shuffle]") {
-  using w::check::rule;
+  using w::diagnostic::code;
   // Accepted: conditions each warp takes whole, by enumeration or because the block shares them.
-  STATIC_REQUIRE(shuffle_code<below_32, w::block<64>>() == rule::none);
-  STATIC_REQUIRE(shuffle_code<second_warp, w::block<128>>() == rule::none);
-  STATIC_REQUIRE(shuffle_code<parameter, w::block<64>>() == rule::none);
-  STATIC_REQUIRE(shuffle_code<row_below_2, w::block<32, 4>>() == rule::none);  // a warp is a row of 32
-  STATIC_REQUIRE(shuffle_code<row_below_2, w::block<16, 4>>() == rule::none);  // rows 0-1 are warp 0
+  STATIC_REQUIRE(shuffle_code<below_32, w::block<64>>() == code::none);
+  STATIC_REQUIRE(shuffle_code<second_warp, w::block<128>>() == code::none);
+  STATIC_REQUIRE(shuffle_code<parameter, w::block<64>>() == code::none);
+  STATIC_REQUIRE(shuffle_code<row_below_2, w::block<32, 4>>() == code::none);  // a warp is a row of 32
+  STATIC_REQUIRE(shuffle_code<row_below_2, w::block<16, 4>>() == code::none);  // rows 0-1 are warp 0
   // Rejected: a warp split by the thread, the launch or the data, or a partial warp.
-  STATIC_REQUIRE(shuffle_code<row_below_1, w::block<16, 4>>() == rule::W031);  // warp 0 holds rows 0 and 1
-  STATIC_REQUIRE(shuffle_code<below_40, w::block<64>>() == rule::W031);
-  STATIC_REQUIRE(shuffle_code<in_range, w::block<64>>() == rule::W031);
-  STATIC_REQUIRE(shuffle_code<positive_data, w::block<64>>() == rule::W031);
-  STATIC_REQUIRE(shuffle_code<parameter, w::block<48>>() == rule::W031);
+  STATIC_REQUIRE(shuffle_code<row_below_1, w::block<16, 4>>() == code::W031);  // warp 0 holds rows 0 and 1
+  STATIC_REQUIRE(shuffle_code<below_40, w::block<64>>() == code::W031);
+  STATIC_REQUIRE(shuffle_code<in_range, w::block<64>>() == code::W031);
+  STATIC_REQUIRE(shuffle_code<positive_data, w::block<64>>() == code::W031);
+  STATIC_REQUIRE(shuffle_code<parameter, w::block<48>>() == code::W031);
   // The explanation names the shuffle, the control and two lanes of one warp.
   constexpr auto text = [] {
     const auto v = w::check::verdict_of(w::dsl::build_kernel<w::block<64>, w::in<int>, w::value<int>>(shuffle_under(below_40{})));
@@ -300,15 +300,15 @@ struct per_warp { static constexpr auto of(auto k) { return k.thread_id() / 32 +
 struct per_thread { static constexpr auto of(auto k) { return k.thread_id() % 3; } };
 
 TEST_CASE("W031: loops around a shuffle", "[recording][checker][shuffle]") {
-  using w::check::rule;
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(shuffle_in_loop(per_warp{})) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(shuffle_in_loop(per_thread{})) == rule::W031);
+  using w::diagnostic::code;
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(shuffle_in_loop(per_warp{})) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(shuffle_in_loop(per_thread{})) == code::W031);
   constexpr auto grid_stride_body = [](auto k, auto a) {
     return w::grid_stride(k, a.size(), [&](auto k, auto i) {
       return w::shuffle_up(k, a[i], 1, [&](auto, auto other) { return a[i] = other; });
     });
   };
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(grid_stride_body) == rule::W031);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(grid_stride_body) == code::W031);
   // The explanation names the control that splits the warp, not the first thread-dependent one.
   constexpr auto nested_body = [](auto k, auto a) {
     auto t = k.thread_id();
@@ -325,22 +325,22 @@ TEST_CASE("W031: loops around a shuffle", "[recording][checker][shuffle]") {
         "shuffle_down(..., 16 >> i1) under when(thread_id.x < (16 >> i1)): thread 0 reaches it, thread 16 of the same "
         "warp does not");
   // trusted(...) is the escape hatch here too.
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(trusting(split_warp_body)) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(trusting(split_warp_body)) == code::none);
 }
 
 TEST_CASE("the static checker rejects every race the recording mode sees, with its code", "[recording][checker]") {
-  using w::check::rule;
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>>(halves_body) == rule::W010);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<float>>(neighbour_body) == rule::W011);
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<float>>(next_block_body) == rule::W011);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>>(no_sync_body) == rule::W020);
-  STATIC_REQUIRE(code_of<w::block<32>, w::in<float>, w::out<float>>(loop_reuse_body) == rule::W021);
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<float>>(divergent_body) == rule::W030);
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::out<int>>(mixed_body) == rule::W040);
+  using w::diagnostic::code;
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>>(halves_body) == code::W010);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<float>>(neighbour_body) == code::W011);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<float>>(next_block_body) == code::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<float>, w::out<float>>(no_sync_body) == code::W020);
+  STATIC_REQUIRE(code_of<w::block<32>, w::in<float>, w::out<float>>(loop_reuse_body) == code::W021);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<float>>(divergent_body) == code::W030);
+  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::out<int>>(mixed_body) == code::W040);
   // The same function at run time, as the fuzzer calls it.
-  CHECK(code_of<w::block<64>, w::in<float>, w::out<float>>(halves_body) == rule::W010);
-  CHECK(w::check::verdict_of(halves_fixed_k).finding.code == rule::none);
-  CHECK(w::check::verdict_of(with_sync_k).finding.code == rule::none);
-  CHECK(w::check::verdict_of(loop_reuse_fixed_k).finding.code == rule::none);
-  CHECK(w::check::verdict_of(histogram_k).finding.code == rule::none);
+  CHECK(code_of<w::block<64>, w::in<float>, w::out<float>>(halves_body) == code::W010);
+  CHECK(w::check::verdict_of(halves_fixed_k).finding.code == code::none);
+  CHECK(w::check::verdict_of(with_sync_k).finding.code == code::none);
+  CHECK(w::check::verdict_of(loop_reuse_fixed_k).finding.code == code::none);
+  CHECK(w::check::verdict_of(histogram_k).finding.code == code::none);
 }

@@ -9,12 +9,12 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 
 namespace {
 
 template <class Block, class... Params, class F>
-constexpr rule verdict(F body) {
+constexpr code verdict(F body) {
   return w::check::verdict_of(w::dsl::build_kernel<Block, Params...>(body)).finding.code;
 }
 
@@ -49,7 +49,7 @@ WARDEN_KERNEL(outer_product_k, w::kernel<w::block<32>, w::in<float>, w::in<float
 WARDEN_KERNEL(constants_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(constants));
 
 TEST_CASE("registers: a 4 x 4 register tile accumulated over unrolled loops", "[dsl][registers]") {
-  STATIC_REQUIRE(verdict<w::block<32>, w::in<float>, w::in<float>, w::out<float>>(outer_product) == rule::none);
+  STATIC_REQUIRE(verdict<w::block<32>, w::in<float>, w::in<float>, w::out<float>>(outer_product) == code::none);
   const std::size_t threads = 40;
   std::vector<float> a(4 * threads), b(4 * threads);
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -67,7 +67,7 @@ TEST_CASE("registers: a 4 x 4 register tile accumulated over unrolled loops", "[
 }
 
 TEST_CASE("registers: constant indices, and the zero a register array starts at", "[dsl][registers]") {
-  STATIC_REQUIRE(verdict<w::block<32>, w::in<int>, w::out<int>>(constants) == rule::none);
+  STATIC_REQUIRE(verdict<w::block<32>, w::in<int>, w::out<int>>(constants) == code::none);
   std::vector<int> x(50);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int>(i) - 7;
   auto dx = w::to_device(x);
@@ -81,13 +81,13 @@ TEST_CASE("registers: a thread's array is its own, and an unrolled loop is a loo
   // Every thread writes r[0]: no race, the array is private.
   STATIC_REQUIRE(verdict<w::block<64>, w::out<int>>([](auto k, auto out) {
                    return w::registers<int, 2>(k, [&](auto, auto r) { return w::seq(r[0] = 1, out[k.global_id()] = r[0]); });
-                 }) == rule::none);
+                 }) == code::none);
   // A store inside w::unroll that does not use the counter: all trips of all threads store the
   // same element of their row, and neighbouring threads overlap (W010), as with for_range.
   STATIC_REQUIRE(verdict<w::block<64>, w::out<int>>([](auto k, auto out) {
                    return w::unroll<4>(k, [&](auto, auto j) { return out[k.global_id() + j] = 1; });
-                 }) == rule::W010);
+                 }) == code::W010);
   STATIC_REQUIRE(verdict<w::block<64>, w::out<int>>([](auto k, auto out) {
                    return w::unroll<4>(k, [&](auto, auto j) { return out[4 * k.global_id() + j] = 1; });
-                 }) == rule::none);
+                 }) == code::none);
 }

@@ -10,12 +10,12 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 
 namespace {
 
 template <class Block, class... Params, class F>
-constexpr rule verdict(F body) {
+constexpr code verdict(F body) {
   return w::check::verdict_of(w::dsl::build_kernel<Block, Params...>(body)).finding.code;
 }
 
@@ -53,7 +53,7 @@ WARDEN_KERNEL(unstored_tile_k, w::kernel<w::block<32>, w::out<int>>(unstored));
 WARDEN_KERNEL(shared_histogram_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>(privatised));
 
 TEST_CASE("shared atomics: a privatised histogram is accepted and counts every value", "[checker][shared-atomic]") {
-  STATIC_REQUIRE(verdict<w::block<64>, w::in<int>, w::atomic<int>>(privatised) == rule::none);
+  STATIC_REQUIRE(verdict<w::block<64>, w::in<int>, w::atomic<int>>(privatised) == code::none);
   std::vector<int> host(300);
   std::vector<int> expect(64, 0);
   for (std::size_t i = 0; i < host.size(); ++i) {
@@ -68,7 +68,7 @@ TEST_CASE("shared atomics: a privatised histogram is accepted and counts every v
 }
 
 TEST_CASE("shared atomics: the kinds of update on a tile", "[checker][shared-atomic]") {
-  STATIC_REQUIRE(verdict<w::block<32>, w::out<int>>(updates) == rule::none);
+  STATIC_REQUIRE(verdict<w::block<32>, w::out<int>>(updates) == code::none);
   w::device_buffer<int> out(4);
   const auto r = w::record(tile_updates_k, w::grid(1), out);
   CHECK(r.clean());
@@ -84,7 +84,7 @@ TEST_CASE("shared atomics: an atomic and a plain access of one element in one ph
                      return w::seq(counts[t] = 0, w::atomic_add(counts[in[k.global_id()] & 63], 1), w::sync(),
                                    w::atomic_add(bins[t], counts[t]));
                    });
-                 }) == rule::W040);
+                 }) == code::W040);
   // No barrier between counting and reading the counts back.
   STATIC_REQUIRE(verdict<w::block<64>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto bins) {
                    return w::shared<int, 64>(k, [&](auto k, auto counts) {
@@ -92,7 +92,7 @@ TEST_CASE("shared atomics: an atomic and a plain access of one element in one ph
                      return w::seq(counts[t] = 0, w::sync(), w::atomic_add(counts[in[k.global_id()] & 63], 1),
                                    w::atomic_add(bins[t], counts[t]));
                    });
-                 }) == rule::W040);
+                 }) == code::W040);
   // A known element: every thread adds into tile[0] while thread 0 reads it.
   STATIC_REQUIRE(verdict<w::block<32>, w::out<int>>([](auto k, auto out) {
                    return w::shared<int, 1>(k, [&](auto k, auto tile) {
@@ -100,7 +100,7 @@ TEST_CASE("shared atomics: an atomic and a plain access of one element in one ph
                      return w::seq(w::when(t == 0, tile[0] = 0), w::sync(), w::atomic_add(tile[0], 1),
                                    w::when(t == 0, out[k.block_id()] = tile[0]));
                    });
-                 }) == rule::W040);
+                 }) == code::W040);
   // Its accepted twin: the barrier before the read.
   STATIC_REQUIRE(verdict<w::block<32>, w::out<int>>([](auto k, auto out) {
                    return w::shared<int, 1>(k, [&](auto k, auto tile) {
@@ -108,7 +108,7 @@ TEST_CASE("shared atomics: an atomic and a plain access of one element in one ph
                      return w::seq(w::when(t == 0, tile[0] = 0), w::sync(), w::atomic_add(tile[0], 1), w::sync(),
                                    w::when(t == 0, out[k.block_id()] = tile[0]));
                    });
-                 }) == rule::none);
+                 }) == code::none);
 }
 
 TEST_CASE("shared atomics: across consecutive iterations of a loop without its end barrier", "[checker][shared-atomic]") {
@@ -121,7 +121,7 @@ TEST_CASE("shared atomics: across consecutive iterations of a loop without its e
                        return w::seq(w::when(t == 0, tile[0] = 0), w::sync(), w::atomic_add(tile[0], 1));
                      });
                    });
-                 }) == rule::W040);
+                 }) == code::W040);
   STATIC_REQUIRE(verdict<w::block<32>, w::out<int>>([](auto k, auto out) {
                    return w::shared<int, 1>(k, [&](auto k, auto tile) {
                      auto t = k.thread_id();
@@ -130,7 +130,7 @@ TEST_CASE("shared atomics: across consecutive iterations of a loop without its e
                                    }),
                                    w::when(t == 0, out[k.block_id()] = tile[0]));
                    });
-                 }) == rule::none);
+                 }) == code::none);
 }
 
 TEST_CASE("shared atomics: an atomic reads its element, so the element must be stored first (W022)", "[checker][shared-atomic]") {
@@ -139,13 +139,13 @@ TEST_CASE("shared atomics: an atomic reads its element, so the element must be s
                      auto t = k.thread_id();
                      return w::seq(w::atomic_add(tile[t], 1), w::sync(), out[k.global_id()] = tile[t]);
                    });
-                 }) == rule::W022);
+                 }) == code::W022);
   STATIC_REQUIRE(verdict<w::block<32>, w::out<int>>([](auto k, auto out) {
                    return w::shared<int, 32>(k, [&](auto k, auto tile) {
                      auto t = k.thread_id();
                      return w::seq(tile[t] = 0, w::sync(), w::atomic_add(tile[t], 1), w::sync(), out[k.global_id()] = tile[t]);
                    });
-                 }) == rule::none);
+                 }) == code::none);
 }
 
 TEST_CASE("shared atomics: the cpu backend reports an atomic on an element never stored", "[checker][shared-atomic]") {

@@ -14,7 +14,7 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 
 using w::testing::code_of;
 using w::testing::trusting;
@@ -40,8 +40,8 @@ WARDEN_KERNEL(reversed_chunks_k, w::kernel<w::block<32>, w::out<int>, w::value<i
 // accepts it with that launch obligation (proposals/0005), and a launch with shorter segments,
 // where the reversed chunks really spill into the next block's, is refused with E106.
 TEST_CASE("negated terms: the guard of the forward order does not bound the reversed index", "[soundness][negation]") {
-  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_forward_guard) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_own_guard) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_forward_guard) == code::none);
+  STATIC_REQUIRE(code_of<w::block<32>, w::out<int>, w::value<int>>(reversed_chunks_own_guard) == code::none);
   CHECK(w::obligations_of(reversed_chunks_checked_k).find("if p1 >= 128") != std::string::npos);
   CHECK(w::obligations_of(reversed_chunks_k).empty());
   for (int n : {100, 37}) {  // segments shorter than four chunks: the reversed ones spill into the next
@@ -77,8 +77,8 @@ constexpr auto sibling_tile_stored = [](auto k, auto in, auto out) {
 };
 
 TEST_CASE("sibling scopes: a sibling tile is another tile", "[soundness][scopes]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(sibling_tile_never_stored) == rule::W022);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(sibling_tile_stored) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(sibling_tile_never_stored) == code::W022);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(sibling_tile_stored) == code::none);
 }
 
 // Launch-time bounds (E101) of kernels with sibling scopes of different sizes.
@@ -242,9 +242,9 @@ WARDEN_KERNEL(float_window_racy_k, w::kernel<w::block<4>, w::out<int>, w::value<
 WARDEN_KERNEL(int_window_k, w::kernel<w::block<4>, w::out<int>, w::value<int>>(window_per_block));
 
 TEST_CASE("floating-point parameters: t < 2.5 lets t = 2 run, b * 2.5 + t meets another block", "[soundness][float]") {
-  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<float>>(window_per_block) == rule::W010);
-  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<double>>(window_per_block) == rule::W010);
-  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<int>>(window_per_block) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<float>>(window_per_block) == code::W010);
+  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<double>>(window_per_block) == code::W010);
+  STATIC_REQUIRE(code_of<w::block<4>, w::out<int>, w::value<int>>(window_per_block) == code::none);
   w::device_buffer<int> out(64);
   // Trusted past W010, the floating-point index still cannot be launched: launch's bounds do not
   // reason about reals (E101), where they once narrowed `t < p` as if p were an integer.
@@ -264,7 +264,7 @@ TEST_CASE("escape hatches: build_kernel's kernels are recorded but never launche
   constexpr auto two_threads_per_element = [](auto k, auto out) { return out[k.global_id() / 2] = 1; };
   constexpr auto unchecked = w::dsl::build_kernel<w::block<64>, w::out<int>>(two_threads_per_element);
   STATIC_REQUIRE(w::dsl::is_unchecked<decltype(unchecked)::program_type>);
-  STATIC_REQUIRE(w::check::verdict_of(unchecked).finding.code == rule::W010);
+  STATIC_REQUIRE(w::check::verdict_of(unchecked).finding.code == code::W010);
   w::device_buffer<int> out(256);
   CHECK_FALSE(w::record(unchecked, w::grid(2), out).clean());  // the oracle still runs it
   // A checked kernel's program is its own type, not the unchecked wrapper.
@@ -357,7 +357,7 @@ WARDEN_KERNEL(offset_by_n_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>
 }).named("offset_by_n", "out", "n"));
 
 TEST_CASE("signed arithmetic: an int overflow the checker cannot see is refused at launch (E104)", "[soundness][signed]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(scaled_pin) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(scaled_pin) == code::none);
   w::device_buffer<int> out(64);
   try {
     w::launch(w::on_cpu, scaled_pin_k, w::grid(1025), out);
@@ -444,14 +444,14 @@ WARDEN_KERNEL(stride_all_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>(
 }));
 
 TEST_CASE("signed arithmetic: overflows behind lossy intervals and loop increments are refused", "[soundness][signed]") {
-  STATIC_REQUIRE(code_of<w::block<16, 64>, w::out<int>>(shifted_rows) == rule::none);  // proved in integers...
+  STATIC_REQUIRE(code_of<w::block<16, 64>, w::out<int>>(shifted_rows) == code::none);  // proved in integers...
   w::device_buffer<int> out(64);
   CHECK_THROWS_WITH(w::launch(w::on_cpu, shifted_rows_k, w::grid(1), out),  // ...and refused where int differs
                     Catch::Matchers::StartsWith("E104 [integer-wrap] shifted_rows_k: (thread_id.y - 32) << 27 is computed in a 32-bit signed type "
                                                 "and may overflow it (reaching -4294967296)"));
   // The footprints take a result outside int as unknown: two threads may meet (W020).
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(shifted_tile) == rule::W020);
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(or_tile) == rule::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(shifted_tile) == code::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(or_tile) == code::W020);
   CHECK_THROWS_AS(w::launch(w::on_cpu, wrapped_guard_k, w::grid(1), out), w::wrap_error);
 
   CHECK_THROWS_WITH(w::launch(w::on_cpu, big_step_k, w::grid(1), out, std::numeric_limits<int>::max()),

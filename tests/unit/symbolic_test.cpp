@@ -16,7 +16,7 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 
 namespace {
@@ -49,8 +49,8 @@ constexpr auto column_update_no_stride = [](auto k, auto m, auto size, auto t) {
 WARDEN_KERNEL(column_update_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update));
 
 TEST_CASE("symbolic: a stride that is a parameter separates rows (size >= 1, or no thread runs)", "[symbolic][obligation]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update_no_stride) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update_no_stride) == code::W011);
   CHECK(w::obligations_of(column_update_k).find("if p1 >= 1 (or one of them runs in no thread)") != std::string::npos);
   const int size = 100, t = 3;
   std::vector<int> host(size * size);
@@ -91,9 +91,9 @@ WARDEN_KERNEL(pitched_copy_k, w::kernel<w::block<16, 4>, w::in<int>, w::out<int>
 
 TEST_CASE("symbolic: a row pitch separates rows when pitch >= width, which launch checks (E106)", "[symbolic][obligation]") {
   STATIC_REQUIRE(code_of<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(pitched_copy) ==
-                 rule::none);
+                 code::none);
   STATIC_REQUIRE(code_of<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>>(pitched_copy_unbounded) ==
-                 rule::none);
+                 code::none);
   CHECK(w::obligations_of(pitched_copy_k) ==
         "W010 holds for dst[(pitch * global_id.y) + global_id.x] and dst[(pitch * global_id.y) + global_id.x] if pitch - width "
         ">= 0 (or one of them runs in no thread)\n");
@@ -146,8 +146,8 @@ WARDEN_KERNEL(halo_window_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w:
 WARDEN_KERNEL(halo_window_wide_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window_wide));
 
 TEST_CASE("symbolic: a window whose width a parameter sets is bounded by guards of that width", "[symbolic]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window_wide) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(halo_window_wide) == code::none);
   CHECK(w::obligations_of(halo_window_k).empty());
   CHECK(w::obligations_of(halo_window_wide_k).find("if p2 <= -1") != std::string::npos);
   std::vector<int> host(200);
@@ -174,8 +174,8 @@ constexpr auto along_y_shifted = [](auto k, auto a) {  // racy: reads the next t
 WARDEN_KERNEL(along_y_k, w::kernel<w::block<1, 16>, w::inout<int>>(along_y));
 
 TEST_CASE("symbolic: a grid along y is judged as one along x (E102 keeps x at one block)", "[symbolic][grid]") {
-  STATIC_REQUIRE(code_of<w::block<1, 16>, w::inout<int>>(along_y) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<1, 16>, w::inout<int>>(along_y_shifted) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<1, 16>, w::inout<int>>(along_y) == code::none);
+  STATIC_REQUIRE(code_of<w::block<1, 16>, w::inout<int>>(along_y_shifted) == code::W011);
   auto a = w::to_device(std::vector<int>(40, 1));
   CHECK(w::record(along_y_k, w::grid(1, 3), a).clean());
   CHECK(w::to_host(a) == std::vector<int>(40, 2));
@@ -196,8 +196,8 @@ constexpr auto at_and_below_pivot = [](auto k, auto b, auto t) {  // racy: threa
 WARDEN_KERNEL(below_pivot_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(below_pivot));
 
 TEST_CASE("symbolic: a fixed element is apart from stores strictly above it", "[symbolic]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(below_pivot) == rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(at_and_below_pivot) == rule::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(below_pivot) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(at_and_below_pivot) == code::W011);
   std::vector<int> host(100);
   std::iota(host.begin(), host.end(), 0);
   auto b = w::to_device(host);
@@ -260,8 +260,8 @@ std::string e107_of(F launch) {
 
 TEST_CASE("stated facts: the checker uses them, launch checks them first (E107)", "[symbolic][given]") {
   STATIC_REQUIRE(code_of<w::block<16, 16>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(pitched_copy_stated) ==
-                 rule::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17) == rule::none);
+                 code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17) == code::none);
   // The fact is the condition itself: no obligation of the checker's own beside it.
   CHECK(w::obligations_of(pitched_stated_k) == "given pitch >= width (stated; launch checks it, E107)\n");
   CHECK(w::obligations_of(rows_of_17_k) == "given cols >= 17 (stated; launch checks it, E107)\n");
@@ -291,7 +291,7 @@ TEST_CASE("stated facts: the checker uses them, launch checks them first (E107)"
 TEST_CASE("stated facts: a fact too weak for the index is no proof", "[symbolic][given]") {
   // cols >= 16 leaves rows of 17 overlapping at cols == 16: the checker keeps its own obligation
   // (cols >= 17) beside the stated fact, and both are checked.
-  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17_weak) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>, w::value<int>>(rows_of_17_weak) == code::none);
   const std::string listed = w::obligations_of(weak_k);
   CHECK(listed.find("given cols >= 16") != std::string::npos);
   CHECK(listed.find("if cols >= 17") != std::string::npos);

@@ -12,7 +12,7 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 using w::testing::code_of;
 using w::testing::trusting;
 
@@ -48,11 +48,11 @@ WARDEN_KERNEL(fill_then_scatter_k, w::kernel<w::block<64>, w::in<unsigned>, w::i
 WARDEN_KERNEL(scatter_then_read_input_k, w::kernel<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(scatter_then_read_input));
 
 TEST_CASE("trusted: a trusted scatter still meets the plain accesses of its buffer", "[trusted][global]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(scatter_then_read) == rule::W011);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(fill_then_scatter) == rule::W010);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(scatter_then_read_input) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(scatter_then_read) == code::W011);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(fill_then_scatter) == code::W010);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(scatter_then_read_input) == code::none);
   // Trusted as a whole, each is still run by the recording, which sees the conflicts.
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(trusting(scatter_then_read)) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(trusting(scatter_then_read)) == code::none);
   constexpr int n = 256;
   auto perm = w::to_device(shifted_permutation(n));
   std::vector<int> xs(n);
@@ -87,8 +87,8 @@ WARDEN_KERNEL(tile_scatter_no_barrier_k, w::kernel<w::block<64>, w::in<int>, w::
 WARDEN_KERNEL(tile_scatter_barrier_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>(tile_scatter_barrier));
 
 TEST_CASE("trusted: a trusted tile store meets plain loads unless a barrier orders them", "[trusted][shared]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(tile_scatter_no_barrier) == rule::W020);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(tile_scatter_barrier) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(tile_scatter_no_barrier) == code::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>>(tile_scatter_barrier) == code::none);
   std::vector<int> reversed(64);
   for (int t = 0; t < 64; ++t) reversed[static_cast<std::size_t>(t)] = 63 - t;
   auto perm = w::to_device(reversed);
@@ -106,5 +106,5 @@ constexpr auto two_trusted = [](auto k, auto perm, auto x, auto y, auto z) {
 };
 
 TEST_CASE("trusted: pairs of trusted accesses are given up, and only those", "[trusted]") {
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(two_trusted) == rule::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::in<unsigned>, w::in<int>, w::inout<int>, w::out<int>>(two_trusted) == code::none);
 }

@@ -14,12 +14,12 @@
 #include <vector>
 
 namespace w = warden;
-using w::check::rule;
+using w::diagnostic::code;
 
 namespace {
 
 template <class Block, class... Params, class F>
-constexpr rule verdict(F body) {
+constexpr code verdict(F body) {
   return w::check::verdict_of(w::dsl::build_kernel<Block, Params...>(body)).finding.code;
 }
 
@@ -68,7 +68,7 @@ WARDEN_KERNEL(scale4_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>(sca
 WARDEN_KERNEL(pair_sums_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(pair_sums));
 
 TEST_CASE("vector accesses: loads and stores of four floats compute what the scalar kernel does", "[dsl][vector]") {
-  STATIC_REQUIRE(verdict<w::block<64>, w::in<float>, w::out<float>>(scale4) == rule::none);
+  STATIC_REQUIRE(verdict<w::block<64>, w::in<float>, w::out<float>>(scale4) == code::none);
   std::vector<float> host(1000);
   std::iota(host.begin(), host.end(), 0.f);
   auto x = w::to_device(host);
@@ -80,7 +80,7 @@ TEST_CASE("vector accesses: loads and stores of four floats compute what the sca
 }
 
 TEST_CASE("vector accesses: two-wide int vectors in a grid-stride loop", "[dsl][vector]") {
-  STATIC_REQUIRE(verdict<w::block<32>, w::in<int>, w::out<int>>(pair_sums) == rule::none);
+  STATIC_REQUIRE(verdict<w::block<32>, w::in<int>, w::out<int>>(pair_sums) == code::none);
   std::vector<int> host(202);
   std::iota(host.begin(), host.end(), 1);
   auto x = w::to_device(host);
@@ -95,24 +95,24 @@ TEST_CASE("vector accesses: a vector store overlapping another thread's elements
   STATIC_REQUIRE(verdict<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto y) {
                    auto i = k.global_id();
                    return w::when(i < x.size() / 4, w::vectors<4>(y)[i / 2] = w::vectors<4>(x)[i]);
-                 }) == rule::W010);
+                 }) == code::W010);
   // Vectors of 4 at a stride of 2 elements (w::vectors<4> indexes in vectors, so this is y[2i .. 2i + 3]
   // seen through vectors<2>): thread i's last two elements are thread i + 1's first two.
   STATIC_REQUIRE(verdict<w::block<64>, w::out<float>>([](auto k, auto y) {
                    auto i = k.global_id();
                    return w::seq(w::when(i < y.size() / 2, w::vectors<2>(y)[i] = w::make_vec(1.f, 2.f)),
                                  w::when(2 * i + 2 < y.size(), y[2 * i + 2] = 0.f));
-                 }) == rule::W010);
+                 }) == code::W010);
   // A vector load of the elements a neighbour stores: a read-write race.
   STATIC_REQUIRE(verdict<w::block<64>, w::inout<float>>([](auto k, auto y) {
                    auto i = k.global_id();
                    return w::when(i + 1 < y.size() / 4, w::vectors<4>(y)[i] = w::vectors<4>(y)[i + 1]);
-                 }) == rule::W011);
+                 }) == code::W011);
   // The accepted twin: each thread reads and writes its own vector.
   STATIC_REQUIRE(verdict<w::block<64>, w::inout<float>>([](auto k, auto y) {
                    auto i = k.global_id();
                    return w::when(i < y.size() / 4, w::vectors<4>(y)[i] = w::vectors<4>(y)[i]);
-                 }) == rule::none);
+                 }) == code::none);
 }
 
 TEST_CASE("vector accesses: launch bounds every element of a vector (E101)", "[launch][vector]") {

@@ -37,7 +37,7 @@ struct interval {
   static interval point(long long v) { return {v, v}; }
 };
 
-namespace detail {
+namespace bounds_impl {
 
 constexpr long long big = std::numeric_limits<long long>::max() / 4;
 
@@ -122,7 +122,7 @@ inline interval combine(dsl::ir_op op, interval a, interval b) {
   }
 }
 
-}  // namespace detail
+}  // namespace bounds_impl
 
 // Evaluates expression intervals for one access, with the narrowing its guards allow.
 class interval_evaluator {
@@ -251,7 +251,7 @@ class interval_evaluator {
           auto inside = [&](interval v) { return v.bounded() && v.lo >= 0 && v.hi <= top; };
           // Each operand converted to the type: where it may leave it, anywhere in it.
           const interval ua = inside(a) ? a : interval{0, top}, ub = e.b < 0 || inside(b) ? b : interval{0, top};
-          const interval r = detail::combine(e.op, ua, ub);
+          const interval r = bounds_impl::combine(e.op, ua, ub);
           using dsl::ir_op;
           const bool may_wrap = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
                                 e.op == ir_op::negate || e.op == ir_op::bit_not;
@@ -260,7 +260,7 @@ class interval_evaluator {
           return r;
         }
         if (data) return interval::top();
-        const interval r = detail::combine(e.op, a, b);
+        const interval r = bounds_impl::combine(e.op, a, b);
         // Signed arithmetic on data that may leave int: it wraps on the device (E104 looks only
         // where no data decides), so the result is anywhere.
         if (e.signed_bits == 32 && r.bounded() && (r.lo < std::numeric_limits<int>::min() || r.hi > std::numeric_limits<int>::max()) &&
@@ -508,20 +508,20 @@ class interval_evaluator {
     if (s.op == ir_op::add) {
       // a < L - b: above by L.hi - b.lo; below by L.lo - b.hi. Likewise b through a.
       if (upper) {
-        if (b.lo != min && b.lo > -detail::big) bound_atom(s.a, op, {min, detail::clamp(ld(limit.hi) - ld(b.lo))});
-        if (a.lo != min && a.lo > -detail::big) bound_atom(s.b, op, {min, detail::clamp(ld(limit.hi) - ld(a.lo))});
+        if (b.lo != min && b.lo > -bounds_impl::big) bound_atom(s.a, op, {min, bounds_impl::clamp(ld(limit.hi) - ld(b.lo))});
+        if (a.lo != min && a.lo > -bounds_impl::big) bound_atom(s.b, op, {min, bounds_impl::clamp(ld(limit.hi) - ld(a.lo))});
       } else {
-        if (b.hi != max && b.hi < detail::big) bound_atom(s.a, op, {detail::clamp(ld(limit.lo) - ld(b.hi)), max});
-        if (a.hi != max && a.hi < detail::big) bound_atom(s.b, op, {detail::clamp(ld(limit.lo) - ld(a.hi)), max});
+        if (b.hi != max && b.hi < bounds_impl::big) bound_atom(s.a, op, {bounds_impl::clamp(ld(limit.lo) - ld(b.hi)), max});
+        if (a.hi != max && a.hi < bounds_impl::big) bound_atom(s.b, op, {bounds_impl::clamp(ld(limit.lo) - ld(a.hi)), max});
       }
     } else {
       // a - b < L: a < L + b (above by L.hi + b.hi) and b > a - L (below by a.lo - L.hi).
       if (upper) {
-        if (b.hi != max && b.hi < detail::big) bound_atom(s.a, op, {min, detail::clamp(ld(limit.hi) + ld(b.hi))});
-        if (a.lo != min && a.lo > -detail::big) bound_atom(s.b, mirrored, {detail::clamp(ld(a.lo) - ld(limit.hi)), max});
+        if (b.hi != max && b.hi < bounds_impl::big) bound_atom(s.a, op, {min, bounds_impl::clamp(ld(limit.hi) + ld(b.hi))});
+        if (a.lo != min && a.lo > -bounds_impl::big) bound_atom(s.b, mirrored, {bounds_impl::clamp(ld(a.lo) - ld(limit.hi)), max});
       } else {
-        if (b.lo != min && b.lo > -detail::big) bound_atom(s.a, op, {detail::clamp(ld(limit.lo) + ld(b.lo)), max});
-        if (a.hi != max && a.hi < detail::big) bound_atom(s.b, mirrored, {min, detail::clamp(ld(a.hi) - ld(limit.lo))});
+        if (b.lo != min && b.lo > -bounds_impl::big) bound_atom(s.a, op, {bounds_impl::clamp(ld(limit.lo) + ld(b.lo)), max});
+        if (a.hi != max && a.hi < bounds_impl::big) bound_atom(s.b, mirrored, {min, bounds_impl::clamp(ld(a.hi) - ld(limit.lo))});
       }
     }
   }
@@ -609,7 +609,7 @@ WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const l
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 
-namespace detail {
+namespace bounds_impl {
 inline void params_read(const dsl::ir_builder& ir, int id, std::vector<std::size_t>& out) {
   if (id < 0) return;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
@@ -630,7 +630,7 @@ inline std::string values_read(const dsl::ir_builder& ir, int id, const launch_f
   }
   return out;
 }
-}  // namespace detail
+}  // namespace bounds_impl
 
 // The most trips loop `l` can run in any thread for this launch, or -1 if that cannot be bounded.
 inline long long most_trips(const dsl::ir_builder& ir, const launch_facts& facts, int l) {
@@ -733,7 +733,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir,
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
       if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) continue;
-      return "the checker proved " + std::string(to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
+      return "the checker proved " + std::string(diagnostic::to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
              "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
              dsl::render(ir, c.index, names) + "] when " + render_condition(o, names) + ", which fails for this launch (" +
              condition_values(o, facts, names) +
@@ -744,7 +744,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir,
     const long long most = most_trips(ir, facts, o.loop);
     if (most >= 0 && most <= o.most_trips) continue;
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
-    const std::string values = detail::values_read(ir, loop.hi, facts, names);
+    const std::string values = bounds_impl::values_read(ir, loop.hi, facts, names);
     return "the loop over i" + std::to_string(loop.level) + " from " + dsl::render(ir, loop.lo, names) + " to " +
            dsl::render(ir, loop.hi, names) + (most < 0 ? std::string(" cannot be bounded") : " may run " + std::to_string(most) + " trips") +
            " for this launch" + (values.empty() ? std::string() : " (" + values + ")") + "; the checker proved " +
@@ -755,7 +755,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir,
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 
-namespace detail {
+namespace bounds_impl {
 // The exact value of a launch-uniform expression (dsl::launch_uniform) for this launch, computed as
 // the kernel computes it; nullopt where it cannot be: a division by zero, a shift outside the
 // type, a signed result outside int (undefined behaviour in the kernel), or a node that is not
@@ -865,18 +865,18 @@ inline void sizes_read(const dsl::ir_builder& ir, int id, std::vector<std::size_
   sizes_read(ir, e.a, out);
   sizes_read(ir, e.b, out);
 }
-}  // namespace detail
+}  // namespace bounds_impl
 
 // The first fact stated with given(...) that is false, or cannot be computed, for this launch,
 // described for an E107 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   for (int fact : ir.stated) {
-    const std::optional<long long> v = detail::exact_value(ir, fact, facts);
+    const std::optional<long long> v = bounds_impl::exact_value(ir, fact, facts);
     if (v && *v != 0) continue;
-    std::string values = detail::values_read(ir, fact, facts, names);
+    std::string values = bounds_impl::values_read(ir, fact, facts, names);
     std::vector<std::size_t> sizes;
-    detail::sizes_read(ir, fact, sizes);
+    bounds_impl::sizes_read(ir, fact, sizes);
     for (std::size_t p : sizes)
       values += (values.empty() ? "" : ", ") + names[p] + ".size() = " + std::to_string(facts.sizes[p]);
     return "the stated fact " + dsl::render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +

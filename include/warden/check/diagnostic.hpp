@@ -43,11 +43,11 @@ struct text_of<Source, std::index_sequence<I...>> {
 };
 
 // The class of each race rule, named from its row of the table.
-template <rule R, class What>
+template <diagnostic::code C, class What>
 struct diagnostic_for { using type = int; };
-#define WARDEN_DETAIL_DIAGNOSTIC_FOR_OF(code, kind, id, name, rule_text, fix, by)                  \
-  WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(template <class What> struct diagnostic_for<rule::code, What> { \
-    using type = diagnostic::code##_##id<What>;                                                  \
+#define WARDEN_DETAIL_DIAGNOSTIC_FOR_OF(c, kind, id, name, rule_text, fix, by)                              \
+  WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(template <class What> struct diagnostic_for<diagnostic::code::c, What> { \
+    using type = diagnostic::c##_##id<What>;                                                                \
   };)
 #define WARDEN_DETAIL_DIAGNOSTIC_FOR(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_DIAGNOSTIC_FOR_OF, code)
 WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_FOR)
@@ -56,7 +56,7 @@ WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_FOR)
 
 // `Source::value` is a constexpr verdict. With a finding, `report<Source>` names the code's class,
 // whose instantiation (sizeof at the use) fails its static_assert: one error, no cascade.
-template <class Source, bool Found = Source::value.finding.code != rule::none>
+template <class Source, bool Found = Source::value.finding.code != diagnostic::code::none>
 struct report {
   using type = int;
 };
@@ -71,7 +71,7 @@ struct report<Source, true> {
 // in its body rather than asserting there, so that a rejected kernel is one error (kernel.hpp).
 // (Found is passed explicitly: a default argument would add a note of its own to clang's output.)
 template <class Source>
-inline constexpr bool reported = sizeof(typename report<Source, Source::value.finding.code != rule::none>::type) > 0;
+inline constexpr bool reported = sizeof(typename report<Source, Source::value.finding.code != diagnostic::code::none>::type) > 0;
 
 }  // namespace check
 }  // namespace warden

@@ -93,8 +93,8 @@ struct explainer {
   constexpr detail::text_buffer explain(const finding& f) const {
     detail::text_buffer out;
     switch (f.code) {
-      case rule::none: break;
-      case rule::W030:
+      case diagnostic::code::none: break;
+      case diagnostic::code::W030:
         out << "sync() ";
         if (f.loop >= 0) {
           out << "in ";
@@ -108,7 +108,7 @@ struct explainer {
           out << "), which differs between threads";
         }
         break;
-      case rule::W031: {
+      case diagnostic::code::W031: {
         const auto& s = ir.shuffles[static_cast<std::size_t>(f.shuffle)];
         out << dsl::name_of(s.kind) << "(..., ";
         expr(out, s.lane);
@@ -133,12 +133,12 @@ struct explainer {
           out << ", which may differ within a warp";
         break;
       }
-      case rule::W012:
+      case diagnostic::code::W012:
         access(out, f.first);
         if (const auto s = statement(f.first); !s.empty()) quote(out, s);
         out << ": the index depends on loaded data";
         break;
-      case rule::W022:
+      case diagnostic::code::W022:
         access(out, f.first);
         if (const auto s = statement(f.first); !s.empty()) quote(out, s);
         out << ": thread " << f.thread1 << " loads element " << f.element << ", which no earlier phase stores";
@@ -154,7 +154,7 @@ struct explainer {
         access(out, f.second);
         if (!second.empty()) quote(out, second);
         out << ": ";
-        if (f.code == rule::W020 || f.code == rule::W021 || (f.code == rule::W040 && f.element >= 0)) {
+        if (f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021 || (f.code == diagnostic::code::W040 && f.element >= 0)) {
           out << "threads " << f.thread1 << " and " << f.thread2 << " meet at element " << f.element;
           if (f.loop >= 0) {
             out << " in consecutive iterations of ";

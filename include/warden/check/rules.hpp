@@ -11,30 +11,14 @@
 #include "footprint.hpp"
 #include "../dsl/obligation.hpp"
 #include "order.hpp"
-#include "../diagnostic/table.hpp"
+#include "../diagnostic/codes.hpp"
 
 namespace warden::check {
 
-// The race and divergence rules, and their names: the rows of kind `race` in the table
-// (diagnostic/table.hpp), after none.
-#define WARDEN_DETAIL_RULE_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(code, )
-#define WARDEN_DETAIL_RULE(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_OF, code)
-#define WARDEN_DETAIL_RULE_NAME_OF(code, kind, ...) WARDEN_DETAIL_DIAGNOSTIC_IF_##kind(#code, )
-#define WARDEN_DETAIL_RULE_NAME(code) WARDEN_DETAIL_DIAGNOSTIC_ROW(WARDEN_DETAIL_RULE_NAME_OF, code)
-enum class rule : unsigned char { none, WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE) };
-inline constexpr const char* rule_names[] = {"none", WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_RULE_NAME)};
-#undef WARDEN_DETAIL_RULE_NAME
-#undef WARDEN_DETAIL_RULE_NAME_OF
-#undef WARDEN_DETAIL_RULE
-#undef WARDEN_DETAIL_RULE_OF
-
-// How many values rule has, none included.
-inline constexpr int rule_count = static_cast<int>(sizeof(rule_names) / sizeof(rule_names[0]));
-
-constexpr const char* to_string(rule r) { return rule_names[static_cast<int>(r)]; }
-
+// A finding names its rule by its code in the one table (diagnostic/codes.hpp): a row of kind
+// race, or diagnostic::code::none for a kernel the rules accept.
 struct finding {
-  rule code = rule::none;
+  diagnostic::code code = diagnostic::code::none;
   int first = -1, second = -1;  // accesses
   int sync = -1;                // W030: the barrier
   int expr = -1;                // W030, W031: the thread-dependent condition or bound; W012: the index
@@ -45,7 +29,7 @@ struct finding {
   int shuffle = -1;             // W031: the shuffle (then `element` is the block's thread count)
   // An accepted kernel (code none): the conditions on the launch its proof rests on (E106).
   obligation_list obligations{};
-  constexpr explicit operator bool() const { return code != rule::none; }
+  constexpr explicit operator bool() const { return code != diagnostic::code::none; }
 };
 
 constexpr scope scope_of(const dsl::ir_access& a, const std::vector<long long>* pins = nullptr) {
@@ -87,7 +71,7 @@ constexpr finding check_barriers(const ir_builder& ir) {
   for (int i = 0; i < static_cast<int>(ir.syncs.size()); ++i) {
     const auto& s = ir.syncs[static_cast<std::size_t>(i)];
     if (s.trusted) continue;
-    finding f{rule::W030, -1, -1, i};
+    finding f{diagnostic::code::W030, -1, -1, i};
     f.expr = first_varying_control(ir, s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, f.loop);
     if (f.expr >= 0) return f;
   }
@@ -119,7 +103,7 @@ constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
   for (int i = 0; i < static_cast<int>(ir.shuffles.size()); ++i) {
     const auto& s = ir.shuffles[static_cast<std::size_t>(i)];
     if (s.trusted) continue;
-    finding f{rule::W031};
+    finding f{diagnostic::code::W031};
     f.shuffle = i;
     f.element = shape.threads();
     if (shape.threads() % dsl::warp_lanes != 0) return f;  // a partial last warp: its missing lanes never arrive
@@ -179,7 +163,7 @@ constexpr finding check_data_indices(const ir_builder& ir) {
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const auto& a = ir.accesses[static_cast<std::size_t>(i)];
     if (a.trusted || a.kind != dsl::access_kind::store) continue;
-    if (depends_on_data(ir, a.index) || depends_on_data(ir, a.column)) return {rule::W012, i, -1, -1, a.index};
+    if (depends_on_data(ir, a.index) || depends_on_data(ir, a.column)) return {diagnostic::code::W012, i, -1, -1, a.index};
   }
   return {};
 }
@@ -268,7 +252,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
             }
           }
           if (covered) continue;
-          finding f{rule::W022, l};
+          finding f{diagnostic::code::W022, l};
           f.element = element;
           f.thread1 = thread;
           return f;
@@ -311,7 +295,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
         if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
                          : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
           continue;
-        finding f{atomic_a != atomic_c ? rule::W040 : relation < 0 ? rule::W020 : rule::W021, i, j};
+        finding f{atomic_a != atomic_c ? diagnostic::code::W040 : relation < 0 ? diagnostic::code::W020 : diagnostic::code::W021, i, j};
         if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
         if (const meeting m = find_meeting(pair_print(i), pair_print(j), common, relation, tile_elements(*tile))) {
           f.thread1 = m.thread1;
@@ -334,7 +318,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
 // (checked at launch, E106); if one remains, it is reported with the iteration where it happens.
 constexpr finding check_shared(const ir_builder& ir, block_shape shape, shared_lint* lint = nullptr) {
   const finding first = check_shared_listing(ir, shape, 0, nullptr, lint);
-  const bool meeting = first.code == rule::W020 || first.code == rule::W021 || (first.code == rule::W040 && first.element >= 0);
+  const bool meeting = first.code == diagnostic::code::W020 || first.code == diagnostic::code::W021 || (first.code == diagnostic::code::W040 && first.element >= 0);
   if (!meeting) return first;
   unsigned long long assumed = 0;
   bool too_large = false;
@@ -511,14 +495,14 @@ constexpr bool fixed_apart(const linear_form& fixed, const linear_form& moving) 
   return (up && provably_positive(gap)) || (down && provably_positive(negated_gap));
 }
 
-constexpr rule global_rule(const dsl::ir_access& a, const dsl::ir_access& c) {
+constexpr diagnostic::code global_rule(const dsl::ir_access& a, const dsl::ir_access& c) {
   using dsl::access_kind;
   const bool atomic_a = a.kind == access_kind::atomic, atomic_c = c.kind == access_kind::atomic;
-  if (atomic_a && atomic_c) return rule::none;
-  if (atomic_a != atomic_c) return rule::W040;
-  if (a.kind == access_kind::store && c.kind == access_kind::store) return rule::W010;
-  if (a.kind == access_kind::store || c.kind == access_kind::store) return rule::W011;
-  return rule::none;
+  if (atomic_a && atomic_c) return diagnostic::code::none;
+  if (atomic_a != atomic_c) return diagnostic::code::W040;
+  if (a.kind == access_kind::store && c.kind == access_kind::store) return diagnostic::code::W010;
+  if (a.kind == access_kind::store || c.kind == access_kind::store) return diagnostic::code::W011;
+  return diagnostic::code::none;
 }
 
 // The index of access i as a linear form.
@@ -536,7 +520,7 @@ struct assumption {
 
 // The obligation that `condition` (over launch-known symbols) is at least 1 for the launch; one
 // with more terms than an obligation holds is returned invalid (obligation_list::add refuses it).
-constexpr obligation positive_obligation(rule protects, const polynomial& condition, int first, int second) {
+constexpr obligation positive_obligation(diagnostic::code protects, const polynomial& condition, int first, int second) {
   obligation o;
   o.kind = obligation_kind::positive;
   o.protects = protects;
@@ -760,7 +744,7 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape, std::vec
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
       if (is_shared(a) || is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
-      if (global_rule(a, c) == rule::none) continue;
+      if (global_rule(a, c) == diagnostic::code::none) continue;
       if (a.trusted || c.trusted) {  // with a plain access, a trusted one may touch any element
         const separation apart = shape.grid_dims == 0 ? separation::within_block : separation::across_blocks;
         if (finding f = check_global_pair(ir, shape, i, j, apart)) return f;
@@ -814,7 +798,7 @@ constexpr finding analyse(const ir_builder& ir, block_shape shape, shared_lint* 
   const finding shared = check_shared(ir, shape, lint);
   if (shared) return shared;
   finding f = check_global(ir, shape);
-  if (f && f.code != rule::W012) {
+  if (f && f.code != diagnostic::code::W012) {
     // What the indices alone do not separate may be separated for the launches whose values meet
     // a condition (a stride above its row): judged again with such conditions allowed, each kept
     // as an obligation that launch checks (E106). Too many: refused as first found.

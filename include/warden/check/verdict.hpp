@@ -37,14 +37,14 @@ constexpr verdict verdict_of(const K& kernel, std::string_view source = {}) {
   shared_lint w050;
   const finding f = analyse(ir, shape, &w050);
   // An accepted kernel's lints (check/lints.hpp): W050 counted on the shared rules' footprints.
-  const lint_report lints = f.code == rule::none ? lint_findings(ir, shape, w050) : lint_report{};
-  if (f.code == rule::none && !lints.bank_conflict && !lints.uncoalesced) return {f, {}};
+  const lint_report lints = f.code == diagnostic::code::none ? lint_findings(ir, shape, w050) : lint_report{};
+  if (f.code == diagnostic::code::none && !lints.bank_conflict && !lints.uncoalesced) return {f, {}};
   // A WARDEN_KERNEL's handle carries its source too.
   if constexpr (requires { typename K::holder; })
     if (source.empty()) source = kernel_source_of<typename K::holder>::text;
   const source_names<D::arity> names = names_from_source<D::arity>(source, ir);
   verdict v{f, {}};
-  if (f.code == rule::none) explain_lints(explainer<D::arity>{ir, kinds, names}, lints, v.lints);
+  if (f.code == diagnostic::code::none) explain_lints(explainer<D::arity>{ir, kinds, names}, lints, v.lints);
   else v.text = explain(ir, kinds, f, names);
   return v;
 }

@@ -9,8 +9,13 @@
 
 namespace warden::diagnostic {
 
+// Every code of the table, in its order, then `none`: no diagnostic, the checker's verdict on a
+// kernel it accepts (check::finding's code) and what a field that names no code holds. `none` is
+// the last value, not a row: the rows keep their places (table[static_cast<std::size_t>(c)] is
+// row(c)), code_count counts rows only, and `none` can be compared and switched on like any code
+// without an std::optional around every finding that a constant expression has to unwrap.
 #define WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR(code) code,
-enum class code : unsigned char { WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR) };
+enum class code : unsigned char { WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR) none };
 #undef WARDEN_DETAIL_DIAGNOSTIC_ENUMERATOR
 
 enum class kind : unsigned char { type, race, launch, run, lint };
@@ -35,7 +40,13 @@ inline constexpr entry table[] = {WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOST
 
 inline constexpr std::size_t code_count = sizeof(table) / sizeof(table[0]);
 
+static_assert(static_cast<std::size_t>(code::none) == code_count, "none follows the rows");
+
+// The row of code `c`; `c` is not none (which has no row).
 constexpr const entry& row(code c) { return table[static_cast<std::size_t>(c)]; }
+
+// "W010", or "none" (a name is a whole string literal, so its data() ends with '\0').
+constexpr const char* to_string(code c) { return c == code::none ? "none" : row(c).name.data(); }
 
 // The row whose name is `name` ("E101"), or nullptr.
 constexpr const entry* find(std::string_view name) {

@@ -1,6 +1,6 @@
 #pragma once
 // The one table of warden's diagnostics: one row per code. Everything else that names a code is
-// made from these rows: the checker's rule enum and its names (check/rules.hpp), the classes whose
+// made from these rows: the enum of codes (diagnostic/codes.hpp, which the checker's findings use too), the classes whose
 // static_asserts carry the race rules (diagnostic/race_rules.hpp, mapped in check/diagnostic.hpp),
 // the heads of the type rules' messages (WARDEN_DIAGNOSTIC_MESSAGE at each static_assert), the
 // run-time errors' texts (diagnostic/text.hpp, error.hpp) and the table in docs/diagnostics.md

@@ -17,13 +17,9 @@
 //     above the row it strides over (`dst[pitch * y + x]` under `x < width`: pitch - width + 1 >= 1),
 //     a stride that is not 0 (`m[size * (x + 1) + t]`: size >= 1).
 
-namespace warden::check {
-enum class rule : unsigned char;  // check/rules.hpp
-}  // namespace warden::check
+#include "../diagnostic/codes.hpp"
 
 namespace warden::dsl {
-
-using check::rule;
 
 enum class obligation_kind : unsigned char { trip_limit, positive };
 
@@ -36,7 +32,7 @@ struct obligation_term {
 struct obligation {
   static constexpr int max_terms = 6;
   obligation_kind kind = obligation_kind::trip_limit;
-  rule protects = static_cast<rule>(0);  // the rule proved under it
+  diagnostic::code protects = diagnostic::code::none;  // the rule proved under it
   int loop = -1;          // trip_limit: the loop (index in ir.loops)
   long long most_trips = 0;
   obligation_term terms[max_terms];  // positive: sum of terms >= 1 (-1 terms: too many to hold)

@@ -39,6 +39,10 @@ struct stream_use {
   ticket at = 0;
 };
 
+// A buffer holds a block of the pool's (memory_pool.hpp), whose types differ with WARDEN_POOL_DEBUG:
+// so does buffer, in the pool's inline namespace.
+inline namespace WARDEN_POOL_ABI {
+
 template <class T, memory_space Space>
 class buffer {
   static_assert(std::is_trivially_copyable_v<T>,
@@ -232,5 +236,7 @@ template <class T>
 using pinned_buffer = buffer<T, space::pinned>;
 template <class T>
 using managed_buffer = buffer<T, space::managed>;
+
+}  // inline namespace WARDEN_POOL_ABI
 
 }  // namespace warden

@@ -27,6 +27,11 @@ namespace warden {
 
 namespace detail {
 
+// Each mode of WARDEN_POOL_DEBUG has its own default pools (memory_pool.hpp, WARDEN_POOL_ABI): a
+// debug and a release translation unit of one program allocate from two pools, each of its own
+// layout; a buffer frees into the pool it came from, whichever unit frees it.
+inline namespace WARDEN_POOL_ABI {
+
 inline int current_device() {
 #if WARDEN_CUDA_RUNTIME
   if (cuda_device_available()) {
@@ -61,7 +66,10 @@ struct default_pool_registry {
   }
 };
 
+}  // inline namespace WARDEN_POOL_ABI
 }  // namespace detail
+
+inline namespace WARDEN_POOL_ABI {
 
 template <memory_space S = space::device>
 memory_pool& default_pool(int device = detail::current_device()) {
@@ -91,5 +99,7 @@ inline void set_memory_limit(std::size_t bytes, int device = detail::current_dev
 inline void set_memory_fraction(double fraction, int device = detail::current_device()) {
   default_pool(device).set_limit_fraction(fraction);
 }
+
+}  // inline namespace WARDEN_POOL_ABI
 
 }  // namespace warden

@@ -51,6 +51,12 @@ struct pool_options {
 
 namespace detail {
 
+// The pool's blocks and everything that holds them differ with WARDEN_POOL_DEBUG (a debug block
+// records its request and where it was made), and WARDEN_POOL_DEBUG follows each translation unit's
+// NDEBUG: so they live in an inline namespace named after the mode (config.hpp, WARDEN_POOL_ABI),
+// and a debug and a release translation unit linked together get distinct types, functions and
+// default pools instead of one definition with two layouts (issue 31; docs/memory.md, "Pools").
+inline namespace WARDEN_POOL_ABI {
 struct pool_segment;
 
 struct pool_block {
@@ -75,6 +81,7 @@ struct pool_segment {
   bool small = false;  // holds class blocks
   pool_block* first = nullptr;
 };
+}  // inline namespace WARDEN_POOL_ABI
 
 // Type erasure for the upstream: it is called only on a cache miss, so a virtual call is free.
 struct upstream_base {
@@ -101,14 +108,17 @@ struct upstream_model final : upstream_base {
 
 }  // namespace detail
 
+inline namespace WARDEN_POOL_ABI {
 // What allocate() hands out; give it back to deallocate(). ptr is 256-byte aligned.
 struct pool_allocation {
   void* ptr = nullptr;
   std::size_t bytes = 0;  // as requested
   detail::pool_block* block = nullptr;
 };
+}  // inline namespace WARDEN_POOL_ABI
 
 namespace detail {
+inline namespace WARDEN_POOL_ABI {
 
 // The pool itself; memory_pool is its handle. Buffers share it, so a pool lives until the last of
 // its handle and its buffers is gone (docs/memory.md, "Lifetimes").
@@ -617,8 +627,10 @@ class pool_core {
                 upstream_releases_ = 0, cache_releases_ = 0, oom_count_ = 0;
 };
 
+}  // inline namespace WARDEN_POOL_ABI
 }  // namespace detail
 
+inline namespace WARDEN_POOL_ABI {
 // A caching, stream-ordered pool (see the top of this file): a handle on a detail::pool_core that
 // the buffers made from it share. Destroying the handle while buffers live hands the pool to them:
 // the last buffer's free returns its memory, so a helper may return a buffer from its own scratch
@@ -663,6 +675,7 @@ class memory_pool {
  private:
   std::shared_ptr<detail::pool_core> core_;
 };
+}  // inline namespace WARDEN_POOL_ABI
 
 namespace detail {
 

@@ -288,7 +288,7 @@ TEST_CASE("lints: the explanation names the access, the ways and the padding", "
     });
   };
   const auto v = c::verdict_of(w::dsl::build_kernel<w::block<32, 32>, w::in<float>, w::out<float>>(body));
-  CHECK(v.finding.code == c::rule::none);  // accepted: lints are for accepted kernels
+  CHECK(v.finding.code == warden::diagnostic::code::none);  // accepted: lints are for accepted kernels
   REQUIRE(v.lints[0].found);
   CHECK_FALSE(v.lints[1].found);
   const std::string text(v.lints[0].text.view());
@@ -351,6 +351,6 @@ TEST_CASE("lint_off runs its statements as written (cpu backend), and the kernel
   w::launch(lint_off_gather_k, w::grid(1), din, dout);
   const auto out = w::to_host(dout);
   for (int t = 0; t < 32; ++t) CHECK(out[t] == static_cast<float>(62 - 2 * t));
-  CHECK(w::check::verdict_of(lint_off_gather_k).finding.code == c::rule::none);
+  CHECK(w::check::verdict_of(lint_off_gather_k).finding.code == warden::diagnostic::code::none);
   CHECK_FALSE(w::check::verdict_of(lint_off_gather_k).lints[0].found);
 }
