@@ -33,12 +33,12 @@ if(KIND STREQUAL "nvcc")
   # end that cicc runs), host-only rules such as W001 included, so a case and its twin stop after
   # it (-ptx): that pass is where the defect must fail and the twin must pass, and the host pass
   # (cudafe++, then g++ on the whole program) would cost four times as much without judging more.
-  # The lints are the exception: they are deprecation warnings, which only the host compiler
-  # prints, so warn and quiet cases compile the object.
+  # The lints (W05x) are the exception: they are deprecation warnings, which only the host
+  # compiler prints, so their cases (warnings, or errors by -Werror or a pragma) compile the object.
   if(NOT DEFINED CUDA_ARCH)
     set(CUDA_ARCH 90)
   endif()
-  if(MODE STREQUAL "warn" OR MODE STREQUAL "quiet")
+  if(MODE STREQUAL "warn" OR MODE STREQUAL "quiet" OR EXPECT MATCHES "^W05")
     set(output_flags -c "${SOURCE}" -o "${WORKDIR}/case.o")
   else()
     set(output_flags -ptx "${SOURCE}" -o "${WORKDIR}/case.ptx")
