@@ -13,6 +13,10 @@
 // The default backend is cuda when this translation unit is compiled by nvcc and a GPU answers,
 // cpu otherwise. A kernel declared with WARDEN_KERNEL (a kernel_handle) is compiled with its
 // constants as immediates; a bare kernel_def passes its program as a kernel argument instead.
+//
+// The parts, in launch/: the grid (launch_config.hpp), the compile-time argument checks
+// (arguments.hpp), binding and the launch-time checks (binding.hpp, with check_cache.hpp), and the
+// two runs (run_cpu.hpp, run_cuda.hpp). This file holds what users call.
 
 #include <cstddef>
 #include <string>
