@@ -1,6 +1,6 @@
 #pragma once
 // CUDA graphs: a sequence of launches captured once and replayed at a fraction of their launch
-// cost (issue 18; docs/guide.md "Graphs").
+// cost (docs/guide.md "Graphs").
 //
 //   w::stream s;
 //   w::graph steps = w::capture(s, [&] {
@@ -31,9 +31,11 @@
 #include <vector>
 
 #include "config.hpp"
-#include "detail/cuda_check.hpp"
-#include "detail/graph_recorder.hpp"
+#include "cuda_check.hpp"
 #include "error.hpp"
+#include "graph/recorder.hpp"
+#include "memory/capture_link.hpp"
+#include "memory/capture_registry.hpp"
 #include "runtime.hpp"
 #include "stream.hpp"
 
@@ -75,24 +77,24 @@ class graph {
                            "a replay on a stream being captured: graphs do not nest; replay before or after the capture, "
                            "or on another stream");
     for (const detail::captured_use& u : uses_)
-      if (u.link->owner == nullptr)
+      if (u.link->owner.buffer == nullptr)
         throw capture_error("warden::graph::replay",
                             "the buffer bound to " + u.what + " was freed after the capture; a graph runs on the "
                                                               "buffers it captured, so keep them alive as long as the graph");
 #if WARDEN_CUDA_RUNTIME
     if (exec_ != nullptr) {
-      for (const detail::captured_use& u : uses_) u.link->order_before(u.link->owner, s, u.writes);
+      for (const detail::captured_use& u : uses_) u.link->owner.order_before(s, u.writes);
       WARDEN_CUDA_CHECK(cudaGraphLaunch(exec_, s.native()));
-      for (const detail::captured_use& u : uses_) u.link->record_use(u.link->owner, s, u.writes);
+      for (const detail::captured_use& u : uses_) u.link->owner.record_use(s, u.writes);
 #if WARDEN_SYNC_LAUNCHES
       WARDEN_CUDA_CHECK(cudaStreamSynchronize(s.native()));
 #endif
       return;
     }
 #endif
-    for (const detail::captured_use& u : uses_) u.link->wait_for_host(u.link->owner, u.writes);
+    for (const detail::captured_use& u : uses_) u.link->owner.wait_for_host(u.writes);
     for (const auto& step : steps_) step();
-    for (const detail::captured_use& u : uses_) u.link->record_use(u.link->owner, s, u.writes);
+    for (const detail::captured_use& u : uses_) u.link->owner.record_use(s, u.writes);
   }
 
   void swap(graph& other) noexcept {
@@ -118,22 +120,6 @@ class graph {
 #endif
 };
 
-namespace detail {
-
-// Registers a capture for the duration of the body, whatever way the body leaves.
-class capture_scope {
- public:
-  explicit capture_scope(graph_recorder& r) : recorder_(r) { capture_registry::instance().add(&r); }
-  ~capture_scope() { capture_registry::instance().remove(&recorder_); }
-  capture_scope(const capture_scope&) = delete;
-  capture_scope& operator=(const capture_scope&) = delete;
-
- private:
-  graph_recorder& recorder_;
-};
-
-}  // namespace detail
-
 // Runs `body`, capturing the warden launches it issues to `s` into a graph (see the top of this
 // file). `s` must be a warden::stream: the default stream cannot be captured. An exception from the
 // body (a launch-time check, say) ends the capture, discards it and propagates.
@@ -145,11 +131,11 @@ graph capture(stream_ref s, Body&& body) {
 #if WARDEN_CUDA_RUNTIME
   on_gpu = detail::cuda_device_available();
 #endif
-  detail::graph_recorder recorder(s, on_gpu);
+  detail::graph_recorder recorder(on_gpu);
   graph g;
   g.stream_ = s;
   // Registered for the whole capture; refuses a stream that is already being captured.
-  detail::capture_scope scope(recorder);
+  detail::capture_scope scope(s, recorder);
 #if WARDEN_CUDA_RUNTIME
   if (on_gpu) {
     WARDEN_CUDA_CHECK(cudaStreamBeginCapture(s.native(), cudaStreamCaptureModeThreadLocal));

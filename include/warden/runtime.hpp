@@ -3,7 +3,7 @@
 // answers, cpu (the reference backend, memory on the host) otherwise.
 
 #include "config.hpp"
-#include "detail/cuda_check.hpp"
+#include "cuda_check.hpp"
 
 namespace warden {
 

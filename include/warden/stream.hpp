@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "config.hpp"
-#include "detail/cuda_check.hpp"
+#include "cuda_check.hpp"
 #include "runtime.hpp"
 
 namespace warden {

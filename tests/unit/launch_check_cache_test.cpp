@@ -1,4 +1,4 @@
-// detail/launch_check_cache.hpp: a launch that repeats a signature whose checks passed skips them,
+// launch/check_cache.hpp: a launch that repeats a signature whose checks passed skips them,
 // and the verdict is exactly the check's. A changed size, value, grid, alias or alignment runs the
 // checks again (and the error still fires after a hit); a brute-force sweep over small launches
 // compares the verdicts of launches that share a key, and every cache hit, with

@@ -159,16 +159,7 @@ class buffer {
 
   // The link a graph keeps to this buffer (memory/capture_link.hpp), made on the first capture.
   std::shared_ptr<detail::capture_link> capture_link() const {
-    if (!link_) {
-      link_ = std::make_shared<detail::capture_link>();
-      link_->owner = const_cast<buffer*>(this);
-      link_->order_before = [](const void* b, stream_ref s, bool w) { static_cast<const buffer*>(b)->order_before(s, w); };
-      link_->record_use = [](void* b, stream_ref s, bool w) {
-        if (w) static_cast<buffer*>(b)->record_write(s);
-        else static_cast<const buffer*>(b)->record_read(s);
-      };
-      link_->wait_for_host = [](const void* b, bool w) { static_cast<const buffer*>(b)->wait_for_host(w); };
-    }
+    if (!link_) link_ = std::make_shared<detail::capture_link>(detail::capture_link{detail::ordered(*this)});
     return link_;
   }
 
@@ -182,8 +173,8 @@ class buffer {
     std::swap(readers_, other.readers_);
     std::swap(host_synced_, other.host_synced_);
     std::swap(link_, other.link_);
-    if (link_) link_->owner = this;  // a graph follows the memory, not the object
-    if (other.link_) other.link_->owner = &other;
+    if (link_) link_->owner.buffer = this;  // a graph follows the memory, not the object
+    if (other.link_) other.link_->owner.buffer = &other;
   }
 
  private:
@@ -197,7 +188,7 @@ class buffer {
   // Back to the pool on the buffer's stream, ordered after every recorded use on other streams.
   void release() noexcept {
     if (link_) {  // graphs that captured this memory refuse to replay from now on (E109)
-      link_->owner = nullptr;
+      link_->owner.buffer = nullptr;
       link_.reset();
     }
     if (pool_ == nullptr || allocation_.block == nullptr) return;

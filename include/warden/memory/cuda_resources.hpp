@@ -31,10 +31,10 @@
 #include <utility>
 #include <vector>
 
-#include "../detail/cuda_check.hpp"
-#include "../detail/graph_recorder.hpp"
+#include "../cuda_check.hpp"
 #include "../error.hpp"
 #include "../space.hpp"
+#include "capture_registry.hpp"
 #include "stream_clock.hpp"
 
 namespace warden {

@@ -34,7 +34,7 @@
 
 #include "../config.hpp"
 #include "../detail/format_bytes.hpp"
-#include "../detail/graph_recorder.hpp"
+#include "capture_registry.hpp"
 #include "../error.hpp"
 #include "../stream.hpp"
 #include "pool_stats.hpp"

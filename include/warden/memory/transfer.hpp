@@ -19,12 +19,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "../detail/cuda_check.hpp"
-#include "../detail/graph_recorder.hpp"
+#include "../cuda_check.hpp"
 #include "../error.hpp"
 #include "../runtime.hpp"
 #include "../stream.hpp"
 #include "buffer.hpp"
+#include "capture_registry.hpp"
 
 namespace warden {
 

@@ -1,7 +1,7 @@
 #pragma once
 // launch_check_cache: the launch signatures of one kernel whose launch-time checks passed, so
-// that a launch repeating one skips the walk over the kernel's description (issue 18,
-// proposals/0007-launch-cost.md).
+// that a launch repeating one skips the walk over the kernel's description
+// (proposals/0007-launch-cost.md).
 //
 // Every launch-time check (check::check_launch) is a pure function of the kernel (its
 // description, obligations and block, fixed by its type) and of what the key below holds: the
@@ -19,7 +19,7 @@
 #include <cstdint>
 
 #include "../check/launch_checks.hpp"
-#include "dims3.hpp"
+#include "../detail/dims3.hpp"
 
 #if !defined(WARDEN_LAUNCH_CHECK_CACHE)
 #define WARDEN_LAUNCH_CHECK_CACHE 1
@@ -105,6 +105,14 @@ template <class K>
 launch_check_cache<K::arity>& check_cache_of() {
   static thread_local launch_check_cache<K::arity> cache;
   return cache;
+}
+
+// The check cache of a kernel launched as `K`: a WARDEN_KERNEL handle's description is a constant
+// of its type; a bare kernel_def's constants may differ between objects of one type, so it has none.
+template <class K>
+launch_check_cache<K::arity>* check_cache_for() {
+  if constexpr (WARDEN_LAUNCH_CHECK_CACHE && requires { typename K::holder; }) return &check_cache_of<K>();
+  else return nullptr;
 }
 
 }  // namespace warden::detail

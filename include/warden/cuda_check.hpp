@@ -2,8 +2,8 @@
 // Checking CUDA runtime calls: WARDEN_CUDA_CHECK(call) throws warden::cuda_error naming the call,
 // the error's name and its description; cuda_check_noexcept reports instead (for destructors).
 
-#include "../config.hpp"
-#include "../error.hpp"
+#include "config.hpp"
+#include "error.hpp"
 
 #if WARDEN_CUDA_RUNTIME
 #include <cuda_runtime_api.h>

@@ -1,0 +1,147 @@
+#pragma once
+// A launch's arguments, bound once (prepare): the slots the kernel receives, what the launch-time
+// checks read (check::bound_argument: E100, E101 and the facts of the others) and each buffer's
+// stream ordering (memory/buffer_ordering.hpp), all by parameter position. Both backends, the
+// checks and a graph's capture read this one binding instead of walking the arguments again.
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "../access.hpp"
+#include "../backend/slots.hpp"
+#include "../check/launch_checks.hpp"
+#include "../detail/pack.hpp"
+#include "../dsl/program.hpp"
+#include "../error.hpp"
+#include "../graph/recorder.hpp"
+#include "../memory/buffer_ordering.hpp"
+#include "../stream.hpp"
+#include "arguments.hpp"
+#include "check_cache.hpp"
+
+namespace warden::detail {
+
+// One argument, bound to parameter position I of kind Param.
+template <class Param, class Arg>
+auto bind_slot(Arg& arg) {
+  using A = std::remove_cvref_t<Arg>;
+  if constexpr (Param::is_buffer) {
+    if constexpr (is_buffer<A>::value) {
+      using T = typename Param::value_type;
+      static_assert(std::is_same_v<typename A::value_type, T>,
+                    "warden::launch: the buffer's element type differs from the parameter's");
+      if constexpr (!std::is_same_v<typename Param::mode, access::read>)
+        static_assert(!std::is_const_v<std::remove_reference_t<Arg>>,
+                      "warden::launch: a writable parameter (out, inout, atomic) needs a non-const buffer");
+      if (arg.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw bounds_error("warden::launch", "a buffer of " + std::to_string(arg.size()) +
+                                                 " elements is larger than warden's int indices allow");
+      return backend::slot<Param>{arg.data(), static_cast<int>(arg.size())};
+    }
+  } else {
+    static_assert(std::is_convertible_v<A, typename Param::value_type>,
+                  "warden::launch: a value<T> parameter takes a value convertible to T");
+    return backend::slot<Param>{static_cast<typename Param::value_type>(arg)};
+  }
+}
+
+// The kernel's value-level description. A kernel_handle's program is a compile-time constant, so
+// it is described once per program run; a bare kernel_def (whose constants may differ between
+// objects of one type) is described at each launch, into `scratch`.
+template <class K>
+const dsl::ir_builder& description_of(const K& any_kernel, dsl::ir_builder& scratch) {
+  if constexpr (requires { typename K::holder; }) {
+    static const dsl::ir_builder once = K::holder::definition.describe();
+    return once;
+  } else {
+    scratch = any_kernel.describe();
+    return scratch;
+  }
+}
+
+// The launch's arguments, bound once: the slots the kernel receives, what the launch-time checks
+// read (E100, E101 and the facts of the others) and what stream ordering reads, by position.
+template <class Slots, std::size_t N>
+struct bound_launch {
+  Slots slots;
+  std::array<check::bound_argument, N> checked;
+  std::array<ordered_buffer, N> buffers;
+
+  // Orders work issued to `s` after earlier uses of the buffers (before), or records it as their
+  // latest use (after).
+  void order(stream_ref s, bool after) const {
+    for (std::size_t i = 0; i < N; ++i) {
+      const ordered_buffer& b = buffers[i];
+      if (b.buffer == nullptr) continue;
+      if (!after) b.order_before(s, checked[i].writable);
+      else b.record_use(s, checked[i].writable);
+    }
+  }
+  // Hands the buffers' uses to a graph being captured, which orders and records them at each
+  // replay (graph/recorder.hpp).
+  void capture_into(graph_recorder& capture, std::string_view kernel, std::span<const std::string_view> names) const {
+    const int launch = capture.begin_launch();
+    for (std::size_t i = 0; i < N; ++i) {
+      const ordered_buffer& b = buffers[i];
+      if (b.buffer == nullptr) continue;
+      std::string what = i < names.size() && !names[i].empty() ? std::string(names[i]) : "p" + std::to_string(i);
+      what += " of " + std::string(kernel) + " (launch " + std::to_string(launch) + " of the capture)";
+      capture.use(b.link(), checked[i].writable, std::move(what));
+    }
+  }
+  // Blocks the host until the buffers' earlier uses are done (the cpu backend runs on the host).
+  void wait_for_host() const {
+    for (std::size_t i = 0; i < N; ++i)
+      if (buffers[i].buffer != nullptr) buffers[i].wait_for_host(checked[i].writable);
+  }
+};
+
+template <class Param, class Arg>
+void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering) {
+  checked.kind = Param::kind;
+  checked.is_buffer = Param::is_buffer;
+  if constexpr (Param::is_buffer) {
+    checked.writable = !std::is_same_v<typename Param::mode, access::read>;
+    checked.address = arg.data();
+    checked.size = static_cast<long long>(arg.size());
+    ordering = ordered(arg);
+  } else if constexpr (std::is_integral_v<typename Param::value_type>) {
+    // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
+    checked.value = static_cast<long long>(static_cast<typename Param::value_type>(arg));
+  }
+}
+
+// Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
+// signature passed them before (`cache`, launch/check_cache.hpp); touches no memory.
+template <class K, class... Args, std::size_t... I>
+auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks,
+             launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
+  auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
+  bound_launch<decltype(slots), K::arity> bound{slots, {}, {}};
+  (describe_argument<typename K::template param<I>>(args, bound.checked[I], bound.buffers[I]), ...);
+  launch_key<K::arity> key;
+  if (cache != nullptr) {
+    key = key_of(blocks, bound.checked);
+    if (cache->passed(key)) return bound;
+  }
+  ++full_launch_checks();
+  check::launch_request request;
+  request.kernel = kernel.name;
+  request.param_names = kernel.param_names;
+  request.arguments = bound.checked;
+  request.ir = &ir;
+  request.obligations = &definition_of(kernel).obligations;
+  request.block = {K::block_type::x, K::block_type::y, K::block_type::z};
+  request.grid = blocks;
+  check::check_launch(request);
+  if (cache != nullptr) cache->remember(key);
+  return bound;
+}
+
+}  // namespace warden::detail

@@ -1,0 +1,99 @@
+#pragma once
+// A launch on the cpu reference backend (w::launch(w::on_cpu, ...), w::record, and w::launch where
+// no GPU answers): bind and check the arguments, then run the kernel on the host after the
+// buffers' earlier uses, or, on a stream being captured, keep it as a step of the graph.
+
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "../access.hpp"
+#include "../backend/cpu.hpp"
+#include "../backend/recording.hpp"
+#include "../error.hpp"
+#include "../graph/recorder.hpp"
+#include "../memory/capture_registry.hpp"
+#include "../memory/transfer.hpp"
+#include "../runtime.hpp"
+#include "../space.hpp"
+#include "binding.hpp"
+#include "launch_config.hpp"
+
+namespace warden::detail {
+
+// The cpu backend runs on host memory. On a GPU a device_buffer's memory is not the host's, so
+// the cpu backend runs on a host copy of each such buffer: copied in before the run (after the
+// buffer's last writer), and for writable parameters copied back after it, in stream order. An
+// error during the run copies nothing back: the device buffer keeps its contents.
+template <class A, bool = is_buffer<A>::value>
+struct host_copy_of {
+  using type = char;  // values and host-accessible buffers need none
+};
+template <class A>
+struct host_copy_of<A, true> {
+  using type = std::conditional_t<host_accessible<typename A::space_type>, char, detail::host_array<typename A::value_type>>;
+};
+
+template <class A>
+constexpr bool needs_host_copy() {
+  return !std::is_same_v<typename host_copy_of<std::remove_cvref_t<A>>::type, char>;
+}
+
+template <class K, class Slots, class Copies, class... Args, std::size_t... I>
+void copy_to_host(Slots& slots, Copies& copies, std::index_sequence<I...>, Args&... args) {
+  auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    if constexpr (needs_host_copy<decltype(arg)>()) {
+      std::get<P>(copies) = download(arg);
+      detail::get<P>(slots).ptr = std::get<P>(copies).data();
+    }
+  };
+  (one(std::integral_constant<std::size_t, I>{}, args), ...);
+}
+
+template <class K, class Copies, class... Args, std::size_t... I>
+void copy_back(const Copies& copies, std::index_sequence<I...>, Args&... args) {
+  auto one = [&]<std::size_t P>(std::integral_constant<std::size_t, P>, auto& arg) {
+    using Param = typename K::template param<P>;
+    if constexpr (needs_host_copy<decltype(arg)>())
+      if constexpr (!std::is_same_v<typename Param::mode, access::read>) {
+        arg.order_before(arg.stream(), true);
+        copy_bytes(arg.data(), std::get<P>(copies).data(), arg.bytes(), arg.stream());  // staged: returns when taken
+        arg.record_write(arg.stream());
+      }
+  };
+  (one(std::integral_constant<std::size_t, I>{}, args), ...);
+}
+
+template <class K, class... Args>
+void run_cpu(const K& any_kernel, const launch_config& config, recording* record, Args&... args) {
+  const auto& kernel = definition_of(any_kernel);
+  using indices = std::make_index_sequence<K::arity>;
+  const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
+  dsl::ir_builder scratch;
+  auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
+  if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
+    // Checked now, run at each replay (warden::capture without a GPU).
+    if (capture->on_gpu())
+      throw capture_error(kernel.name, "a cpu-backend launch on a stream being captured into a CUDA graph: only "
+                                       "launches on the GPU are captured; launch it outside the capture");
+    if (record != nullptr)
+      throw capture_error(kernel.name, "warden::record on a stream being captured: record outside the capture");
+    bound.capture_into(*capture, kernel.name, kernel.param_names);
+    if (blocks.count() == 0) return;
+    capture->step([program = kernel.program, slots = bound.slots, blocks, name = std::string(kernel.name)]() mutable {
+      backend::run_on_cpu<typename K::block_type>(program, slots, blocks, nullptr, name);
+    });
+    return;
+  }
+  bound.wait_for_host();
+  if (blocks.count() == 0) return;
+  std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
+  const bool on_gpu = cuda_device_available() && (needs_host_copy<Args>() || ...);
+  if (on_gpu) copy_to_host<K>(bound.slots, copies, indices{}, args...);
+  backend::run_on_cpu<typename K::block_type>(kernel.program, bound.slots, blocks, record, kernel.name);
+  if (on_gpu) copy_back<K>(copies, indices{}, args...);
+}
+
+}  // namespace warden::detail

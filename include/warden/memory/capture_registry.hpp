@@ -1,0 +1,127 @@
+#pragma once
+// The captures in progress (warden::capture, graph.hpp): which stream each captures and on which
+// thread its body runs, and how work issued to a stream learns that the stream is captured.
+//
+// A capture takes only launches: a launch on a captured stream is recorded into the graph instead
+// of run. Work that must run when it is issued (a transfer, an allocation, a graph's replay) is
+// refused there, and the pool's event clock records no event there; those live in memory/, so the
+// registry lives here too, below the graph that registers itself in it (graph/recorder.hpp).
+//
+// The registry is process-wide; a caller pays one atomic load when no capture is in
+// progress. A capture belongs to the thread that runs its body: work that another thread issues to
+// the captured stream would silently join that thread's graph (and touch its recorder, unlocked),
+// so it is refused (E109), as is a second capture of the same stream.
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "../cuda_check.hpp"
+#include "../error.hpp"
+#include "../runtime.hpp"
+#include "../stream.hpp"
+
+namespace warden::detail {
+
+// What a capture collects (graph/recorder.hpp). The registry only hands it back to the launches
+// issued to the captured stream; it never looks inside.
+class graph_recorder;
+
+class capture_registry {
+ public:
+  static capture_registry& instance() {
+    static capture_registry* all = new capture_registry;  // never destroyed, as stream_observers
+    return *all;
+  }
+
+  struct entry {
+    stream_ref stream;
+    std::thread::id thread;
+    graph_recorder* recorder = nullptr;
+  };
+
+  // The capture in progress on `s`; its recorder is null if there is none.
+  entry find(stream_ref s) {
+    if (active_.load(std::memory_order_acquire) == 0) return {};
+    std::lock_guard lock(mutex_);
+    for (const entry& e : entries_)
+      if (e.stream == s) return e;
+    return {};
+  }
+  // Checks and registers in one step, so two threads cannot both start capturing one stream.
+  void add(stream_ref s, graph_recorder* recorder) {
+    std::lock_guard lock(mutex_);
+    const std::thread::id self = std::this_thread::get_id();
+    for (const entry& other : entries_)
+      if (other.stream == s)
+        throw capture_error("warden::capture", other.thread == self
+                                                   ? "this stream is already being captured: captures do not nest"
+                                                   : "this stream is already being captured by another thread");
+    entries_.push_back({s, self, recorder});
+    active_.fetch_add(1, std::memory_order_release);
+  }
+  void remove(graph_recorder* recorder) {
+    std::lock_guard lock(mutex_);
+    entries_.erase(std::find_if(entries_.begin(), entries_.end(), [&](const entry& e) { return e.recorder == recorder; }));
+    active_.fetch_sub(1, std::memory_order_release);
+  }
+
+ private:
+  std::atomic<int> active_{0};
+  std::mutex mutex_;
+  std::vector<entry> entries_;
+};
+
+// Registers a capture of `s` for the duration of its body, whatever way the body leaves.
+class capture_scope {
+ public:
+  capture_scope(stream_ref s, graph_recorder& recorder) : recorder_(recorder) {
+    capture_registry::instance().add(s, &recorder);
+  }
+  ~capture_scope() { capture_registry::instance().remove(&recorder_); }
+  capture_scope(const capture_scope&) = delete;
+  capture_scope& operator=(const capture_scope&) = delete;
+
+ private:
+  graph_recorder& recorder_;
+};
+
+// Whether any thread is capturing `s` (the event clock must not record an event there).
+inline bool being_captured(stream_ref s) { return capture_registry::instance().find(s).recorder != nullptr; }
+
+// The capture of `s` that this thread's warden::capture body is running, or null; `who` (a
+// kernel's name, "warden::copy", ...) issues work to s, and is refused if another thread captures s.
+inline graph_recorder* capture_on(stream_ref s, std::string_view who) {
+  const capture_registry::entry e = capture_registry::instance().find(s);
+  if (e.recorder != nullptr && e.thread != std::this_thread::get_id())
+    throw capture_error(who, "its stream is being captured by warden::capture on another thread, whose graph would take "
+                             "this work instead of running it: issue it from the capturing thread's body, or to another stream");
+  return e.recorder;
+}
+
+#if WARDEN_CUDA_RUNTIME
+// Warden orders work by what has been issued to its stream; on a stream that
+// cudaStreamBeginCapture captures, nothing issued runs until the graph does, and that ordering
+// would be wrong. Such work is refused (warden::capture captures launches correctly).
+inline void refuse_foreign_capture(std::string_view who, stream_ref s) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  WARDEN_CUDA_CHECK(cudaStreamIsCapturing(s.native(), &status));
+  if (status != cudaStreamCaptureStatusNone)
+    throw capture_error(who, "its stream is being captured by cudaStreamBeginCapture, outside warden::capture, "
+                             "so its buffers would be ordered as if it ran now: capture with warden::capture(stream, body)");
+}
+#endif
+
+// Work that must run when it is issued (a transfer, a graph's replay) on `s`: refused while s is
+// captured, by warden::capture (any thread) or, on a GPU, by cudaStreamBeginCapture.
+inline void refuse_capture(stream_ref s, std::string_view who, const char* why) {
+  if (capture_on(s, who) != nullptr) throw capture_error(who, why);
+#if WARDEN_CUDA_RUNTIME
+  if (cuda_device_available()) refuse_foreign_capture(who, s);
+#endif
+}
+
+}  // namespace warden::detail
