@@ -51,7 +51,7 @@ constexpr auto kernel(F body) {
     (void)check::raise_lints<check::verdict_on_body<Block, F, Params...>>();
 #endif
   auto program = dsl::build_program<Block, Params...>(body);
-  return dsl::kernel_def<Block, decltype(program), Params...>{program, "kernel", {},
+  return dsl::kernel_definition<Block, decltype(program), Params...>{program, "kernel", {},
                                                           check::verdict_on_body<Block, F, Params...>::value.finding.obligations};
 }
 

@@ -11,8 +11,8 @@
 // to two parameters of which one is writable throws aliasing_error (E100); an access whose index
 // may leave its buffer throws bounds_error (E101) naming the parameter and the index expression.
 // The default backend is cuda when this translation unit is compiled by nvcc and a GPU answers,
-// cpu otherwise. A kernel declared with WARDEN_KERNEL (a kernel_handle) is compiled with its
-// constants as immediates; a bare kernel_def passes its program as a kernel argument instead.
+// cpu otherwise. A kernel declared with WARDEN_KERNEL (a named_kernel) is compiled with its
+// constants as immediates; a bare kernel_definition passes its program as a kernel argument instead.
 //
 // The parts, in launch/: the grid (launch_config.hpp), the compile-time argument checks
 // (arguments.hpp), binding and the launch-time checks (binding.hpp, with check_cache.hpp), and the
@@ -46,7 +46,7 @@ namespace warden {
 template <class K>
 std::string obligations_of(const K& kernel) {
   const auto& definition = definition_of(kernel);
-  const dsl::ir_builder ir = definition.describe();
+  const dsl::kernel_ir ir = definition.describe();
   const std::vector<std::string> names = check::parameter_names(definition.param_names);
   std::string out;
   for (int fact : ir.stated) out += "given " + dsl::render(ir, fact, names) + " (stated; launch checks it, E107)\n";
@@ -91,7 +91,7 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
-    using slots_type = decltype(detail::prepare(definition, std::declval<const dsl::ir_builder&>(), {}, nullptr,
+    using slots_type = decltype(detail::bind_and_check(definition, std::declval<const dsl::kernel_ir&>(), {}, nullptr,
                                                 std::make_index_sequence<K::arity>{}, args...)
                                     .slots);
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {

@@ -52,7 +52,7 @@ void check_program(const std::vector<w::fuzz::program>& generated) {
           .finding.code;
   const w::fuzz::program& p = generated[static_cast<std::size_t>(K)];
   if (p.block != B) fail(K, "block size differs from the generator's");
-  const w::dsl::ir_builder ir = w::fuzz::lowering(p).run();
+  const w::dsl::kernel_ir ir = w::fuzz::lowering(p).run();
   const w::diagnostic::code valued = w::check::analyse(ir, {p.block, 1, 1}).code;
   accepted += compiled == w::diagnostic::code::none ? 1 : 0;
   if (compiled != valued)

@@ -19,7 +19,7 @@ namespace w = warden;
 
 namespace {
 
-void print_program(const w::dsl::ir_builder& ir) {
+void print_program(const w::dsl::kernel_ir& ir) {
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
     const auto& a = ir.accesses[i];
     const char* kinds[] = {"load", "store", "atomic"};
@@ -57,7 +57,7 @@ w::check::launch_facts facts_of(const w::fuzz::program& p, const launch_shape& l
 
 // Whether launch refuses this launch before running it: E104 (an unsigned operation that decides
 // something may wrap) or E106 (an obligation of the checker's verdict fails).
-bool refused_before_running(const w::dsl::ir_builder& ir, const w::check::finding& verdict, const w::fuzz::program& p,
+bool refused_before_running(const w::dsl::kernel_ir& ir, const w::check::finding& verdict, const w::fuzz::program& p,
                             const launch_shape& l) {
   const w::check::launch_facts facts = facts_of(p, l);
   const std::vector<std::string> names = {"inout", "in", "n", "p"};
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   w::fuzz::generator gen(seed);
   for (long k = 0; k < programs; ++k) {
     const w::fuzz::program p = gen.make();
-    const w::dsl::ir_builder ir = w::fuzz::lowering(p).run();
+    const w::dsl::kernel_ir ir = w::fuzz::lowering(p).run();
     const w::check::finding verdict = w::check::analyse(ir, {p.block, 1, 1});
     bool any_race = false, judged = false;
     w::recording witness;

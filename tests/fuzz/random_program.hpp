@@ -481,7 +481,7 @@ class generator {
 class lowering {
  public:
   explicit lowering(const program& p) : p_(p) {}
-  dsl::ir_builder run() {
+  dsl::kernel_ir run() {
     tile_ids_.assign(p_.tiles.size(), -1);
     declare_tile(0, 0);
     for (const stmt& s : p_.body) describe(s);
@@ -607,7 +607,7 @@ class lowering {
   int tile_id(long long tile) const { return tile_ids_[static_cast<std::size_t>(tile)]; }
 
   const program& p_;
-  dsl::ir_builder b_;
+  dsl::kernel_ir b_;
   std::vector<int> tile_ids_;  // program tile -> index in b_.tiles
 };
 

@@ -59,7 +59,7 @@ TEST_CASE("atomics: device and cpu backend agree", "[gpu][kernel][atomic]") {
   for (int b = 0; b < 16; ++b) REQUIRE(device[b] == mbins[b]);
 }
 
-TEST_CASE("a kernel_def launched without a handle runs too (program passed as an argument)", "[gpu][kernel]") {
+TEST_CASE("a kernel_definition launched without a handle runs too (program passed as an argument)", "[gpu][kernel]") {
   static constexpr auto fill = w::kernel<w::block<64>, w::out<int>, w::value<int>>([](auto k, auto out, auto v) {
     auto i = k.global_id();
     return w::when(i < out.size(), out[i] = v + i);

@@ -38,7 +38,7 @@ constexpr auto kernel_of() {
 template <int A, int C, int N>
 std::vector<int> launchable_grids(const w::check::finding& f) {
   constexpr auto kernel = kernel_of<A, C, N>();
-  const w::dsl::ir_builder ir = kernel.describe();
+  const w::dsl::kernel_ir ir = kernel.describe();
   std::vector<int> grids;
   for (int blocks = 1; blocks <= 3; ++blocks) {
     w::check::launch_facts facts;

@@ -155,7 +155,7 @@ struct stepped_launch {
   void launch() const { w::launch(w::on_cpu, stepped_k, w::grid(blocks), *out, step, limit); }
 };
 
-std::string direct_verdict(const stepped_launch& l, const w::dsl::ir_builder& ir) {
+std::string direct_verdict(const stepped_launch& l, const w::dsl::kernel_ir& ir) {
   return verdict([&] {
     const auto args = l.arguments();
     w::check::launch_request request;
@@ -173,7 +173,7 @@ std::string direct_verdict(const stepped_launch& l, const w::dsl::ir_builder& ir
 }  // namespace
 
 TEST_CASE("cached verdicts equal the checks' over a sweep of small launches", "[launch][cache]") {
-  const w::dsl::ir_builder ir = w::dsl::definition_of(stepped_k).describe();
+  const w::dsl::kernel_ir ir = w::dsl::definition_of(stepped_k).describe();
   std::vector<w::device_buffer<int>> outs;
   outs.reserve(10);
   for (int n : {0, 31, 32, 64, 96}) {

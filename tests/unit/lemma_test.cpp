@@ -20,7 +20,7 @@
 //
 // A checker verdict that claims safety where brute force finds a conflict fails the test and prints
 // the instance; a verdict that rejects where brute force finds none is imprecision, counted and
-// printed as a rate. The instances are built by hand with dsl::ir_builder, as the fuzzer's
+// printed as a rate. The instances are built by hand with dsl::kernel_ir, as the fuzzer's
 // `lowering` does.
 #include <warden/check/bounds.hpp>
 #include <warden/check/rules.hpp>
@@ -46,7 +46,7 @@ namespace dsl = warden::dsl;
 namespace chk = warden::check;
 using dsl::ir_op;
 
-// ---- abstract expressions, described into an ir_builder the way the kernel language does -------
+// ---- abstract expressions, described into an kernel_ir the way the kernel language does -------
 
 enum class kind : unsigned char { konst, fconst, tid, bid, bdim, gdim, gid, par_n, par_p, size, loopv, bin, neg };
 
@@ -118,7 +118,7 @@ struct instance {
 
 // An instance as the checker reads it, with what brute force needs besides.
 struct built {
-  dsl::ir_builder ir;
+  dsl::kernel_ir ir;
   int bx = 4, by = 1, nloops = 0;
   std::vector<int> lo, hi, step;  // per loop
   struct guard {
@@ -139,7 +139,7 @@ class describer {
  public:
   explicit describer(built& out, bool n_unsigned) : b_(out), n_unsigned_(n_unsigned) {}
   int operator()(const expr& e, type& t) {
-    dsl::ir_builder& ir = b_.ir;
+    dsl::kernel_ir& ir = b_.ir;
     switch (e->k) {
       case kind::konst: t = e->unsigned_literal ? type::u32 : type::i32; return ir.constant(e->v, false);
       case kind::fconst: {

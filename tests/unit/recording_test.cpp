@@ -187,7 +187,7 @@ TEST_CASE("recording: atomics to one element from many threads and blocks are no
 }
 
 TEST_CASE("the value-level description lists every access with its guards, loops and phase", "[recording][ir]") {
-  const w::dsl::ir_builder ir = loop_reuse_fixed_k.describe();
+  const w::dsl::kernel_ir ir = loop_reuse_fixed_k.describe();
   // in[j * 32 + t] load, tile store, tile load, out store (the local's updates touch no memory).
   REQUIRE(ir.accesses.size() == 4);
   CHECK(ir.syncs.size() == 2);
@@ -201,7 +201,7 @@ TEST_CASE("the value-level description lists every access with its guards, loops
   CHECK(tile_load.loop_end - tile_load.loop_begin == 1);
   CHECK(w::dsl::render(ir, tile_load.index, {}) == "31 - thread_id.x");
 
-  const w::dsl::ir_builder guarded = halves_fixed_k.describe();
+  const w::dsl::kernel_ir guarded = halves_fixed_k.describe();
   REQUIRE(guarded.accesses.size() == 2);
   const auto& store = guarded.accesses[1];
   CHECK(store.guard_end - store.guard_begin == 1);
@@ -211,7 +211,7 @@ TEST_CASE("the value-level description lists every access with its guards, loops
 
 TEST_CASE("the description is computed at compile time too", "[recording][ir]") {
   constexpr auto counts = [] {
-    const w::dsl::ir_builder ir = with_sync_k.describe();
+    const w::dsl::kernel_ir ir = with_sync_k.describe();
     return std::pair{ir.accesses.size(), ir.syncs.size()};
   }();
   STATIC_REQUIRE(counts.first == 4);

@@ -182,7 +182,7 @@ __device__ auto cuda_context<Block, Program, Slots>::bind_tile() const {
 }
 
 // The one __global__ function every warden kernel becomes. Holder::definition is the kernel (see
-// kernel_handle): its program, constants included, is known while this function is compiled, so
+// named_kernel): its program, constants included, is known while this function is compiled, so
 // the constants are immediates, as in hand-written CUDA.
 template <class Holder, class Slots>
 __global__ void __launch_bounds__(std::remove_cvref_t<decltype(Holder::definition)>::threads) program_entry(Slots slots) {
@@ -193,8 +193,8 @@ __global__ void __launch_bounds__(std::remove_cvref_t<decltype(Holder::definitio
   program.run(c);
 }
 
-// The same, with the program passed at run time (a kernel_def launched directly, not through a
-// kernel_handle): its constants are then kernel parameters.
+// The same, with the program passed at run time (a kernel_definition launched directly, not through a
+// named_kernel): its constants are then kernel parameters.
 template <class Program, class Block, class Slots>
 __global__ void __launch_bounds__(Block::threads) program_entry_dynamic(Program program, Slots slots) {
   const cuda_context<Block, Program, Slots> ctx{slots};

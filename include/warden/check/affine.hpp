@@ -16,7 +16,7 @@
 
 namespace warden::check {
 
-using dsl::ir_builder;
+using dsl::kernel_ir;
 using dsl::ir_op;
 
 struct block_shape {
@@ -43,7 +43,7 @@ struct scope {
 };
 
 // Does the expression depend on loaded data (loads, thread-private variables, user calls)?
-constexpr bool depends_on_data(const ir_builder& ir, int id) {
+constexpr bool depends_on_data(const kernel_ir& ir, int id) {
   if (id < 0) return false;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   switch (e.op) {
@@ -53,7 +53,7 @@ constexpr bool depends_on_data(const ir_builder& ir, int id) {
 }
 
 // Loop `loop` if the scope is inside it (and where in the scope), else -1.
-constexpr int loop_of(const ir_builder& ir, scope s, int loop, int* position = nullptr) {
+constexpr int loop_of(const kernel_ir& ir, scope s, int loop, int* position = nullptr) {
   for (int p = s.loop_end - 1; p >= s.loop_begin; --p) {
     const int l = ir.loop_pool[static_cast<std::size_t>(p)];
     if (l == loop) {
@@ -66,7 +66,7 @@ constexpr int loop_of(const ir_builder& ir, scope s, int loop, int* position = n
 
 // An index expression as a polynomial; invalid when it is not one (loaded data, division, masks,
 // ...: W012 tells data apart through depends_on_data).
-constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int id) {
+constexpr polynomial lower(const kernel_ir& ir, block_shape shape, scope s, int id) {
   if (id < 0) return polynomial::invalid();
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   const int d = static_cast<int>(e.value % 3);
@@ -156,7 +156,7 @@ constexpr polynomial lower(const ir_builder& ir, block_shape shape, scope s, int
 }
 
 // A loop's iteration count when it is the same constant for every thread, else nullopt.
-constexpr std::optional<long long> static_trip_count(const ir_builder& ir, block_shape shape, int l) {
+constexpr std::optional<long long> static_trip_count(const kernel_ir& ir, block_shape shape, int l) {
   const auto& loop = ir.loops[static_cast<std::size_t>(l)];
   if (loop.grid_stride) return std::nullopt;
   // The loop's bounds are evaluated outside it; their loops are irrelevant to constancy.
@@ -177,7 +177,7 @@ struct bound {
   constexpr const polynomial& operator*() const { return max; }
   constexpr const polynomial* operator->() const { return &max; }
 };
-constexpr bound max_of(const ir_builder& ir, block_shape shape, int var) {
+constexpr bound max_of(const kernel_ir& ir, block_shape shape, int var) {
   bound b;
   if (symbol::is_thread(var)) {
     b.bounded = true;
@@ -195,7 +195,7 @@ constexpr bound max_of(const ir_builder& ir, block_shape shape, int var) {
 // The largest value of loop l's counter as a polynomial over launch-known symbols: its constant
 // trip count less one, or hi - lo - 1 for a step of 1 whose bounds the launch fixes (a loop over a
 // row of `cols - 1`). Unbounded otherwise. (Where the loop runs no trip, no access in it runs.)
-constexpr bound counter_max(const ir_builder& ir, block_shape shape, int l) {
+constexpr bound counter_max(const kernel_ir& ir, block_shape shape, int l) {
   bound b = max_of(ir, shape, symbol::counter(l));
   if (b) return b;
   const auto& loop = ir.loops[static_cast<std::size_t>(l)];
@@ -283,7 +283,7 @@ struct facts {
   }
 };
 
-constexpr void learn(const ir_builder& ir, block_shape shape, scope s, int id, bool negated, facts& out) {
+constexpr void learn(const kernel_ir& ir, block_shape shape, scope s, int id, bool negated, facts& out) {
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   auto side = [&](int x) { return lower(ir, shape, s, x); };
   auto at_most = [&](const polynomial& a, const polynomial& b, long long slack) {  // a <= b - slack
@@ -336,7 +336,7 @@ constexpr void learn(const ir_builder& ir, block_shape shape, scope s, int id, b
 
 // What a loop says of its variable inside it: v < hi, for a loop whose step is a constant of at
 // least 1 (v = lo + step * counter). The loops are those at pool positions [begin, end) of scope s.
-constexpr void learn_loops(const ir_builder& ir, block_shape shape, scope s, int begin, int end, facts& out) {
+constexpr void learn_loops(const kernel_ir& ir, block_shape shape, scope s, int begin, int end, facts& out) {
   for (int p = begin; p < end; ++p) {
     const int l = ir.loop_pool[static_cast<std::size_t>(p)];
     const auto& loop = ir.loops[static_cast<std::size_t>(l)];
@@ -442,7 +442,7 @@ constexpr bool positive_given(const polynomial& p, const facts& known) {
 // stride `pitch` above a column `x < width`: pitch - (width - 1) >= 1) may be taken when no other
 // fits: the condition, over launch-known symbols, is appended to *assumed if the form is then
 // proved injective (the caller turns it into a launch obligation, E106).
-constexpr bool radix_injective_from(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
+constexpr bool radix_injective_from(const kernel_ir& ir, block_shape shape, const linear_form& form, const facts& known,
                                     varying vary, const polynomial& initial, std::vector<polynomial>* assumed) {
   if (!form.ok) return false;
   struct item {
@@ -605,7 +605,7 @@ constexpr bool radix_injective_from(const ir_builder& ir, block_shape shape, con
 
 // The same, from a constant `initial`. (A named local, not a default argument of class type: g++ 12
 // frees such a temporary too early during constant evaluation.)
-constexpr bool radix_injective(const ir_builder& ir, block_shape shape, const linear_form& form, const facts& known,
+constexpr bool radix_injective(const kernel_ir& ir, block_shape shape, const linear_form& form, const facts& known,
                                varying vary, long long initial = 0, std::vector<polynomial>* assumed = nullptr) {
   const polynomial start = polynomial::constant(initial);
   return radix_injective_from(ir, shape, form, known, vary, start, assumed);
@@ -636,7 +636,7 @@ struct span_range {
   long long lo = 0, hi = 0;
   bool ok = true;
 };
-constexpr span_range range_of(const ir_builder& ir, block_shape shape, const linear_form& form, varying vary,
+constexpr span_range range_of(const kernel_ir& ir, block_shape shape, const linear_form& form, varying vary,
                               const facts* own = nullptr) {
   span_range r;
   for (const auto& t : form.terms) {

@@ -122,7 +122,7 @@ struct padding_advice {
   int now = 0;    // ... and with the tile's own pad
 };
 template <class Print>
-constexpr padding_advice best_padding(const ir_builder& ir, int tile_id, Print&& print) {
+constexpr padding_advice best_padding(const kernel_ir& ir, int tile_id, Print&& print) {
   padding_advice out;
   const dsl::ir_tile* tile = tile_of(ir, tile_id);
   if (tile == nullptr || tile->cols == 0 || tile->element_bytes <= 0) return out;
@@ -161,7 +161,7 @@ struct shared_lint {
   padding_advice advice;
 };
 template <class Print>
-constexpr shared_lint first_bank_conflict(const ir_builder& ir, Print&& print) {
+constexpr shared_lint first_bank_conflict(const kernel_ir& ir, Print&& print) {
   shared_lint out;
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];

@@ -127,7 +127,7 @@ inline interval combine(dsl::ir_op op, interval a, interval b) {
 // Evaluates expression intervals for one access, with the narrowing its guards allow.
 class interval_evaluator {
  public:
-  interval_evaluator(const dsl::ir_builder& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {}
+  interval_evaluator(const dsl::kernel_ir& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {}
 
   // The interval of expression `id` with the accesses' guards [guard_begin, guard_end) applied.
   interval index_interval(int id, int guard_begin, int guard_end) {
@@ -526,7 +526,7 @@ class interval_evaluator {
     }
   }
 
-  const dsl::ir_builder& ir_;
+  const dsl::kernel_ir& ir_;
   const launch_facts& facts_;
   std::map<std::string, interval> narrowed_;
 };
@@ -536,7 +536,7 @@ class interval_evaluator {
 // bound, a shuffle's lane), described for an E104 message; empty if none. The checker reasons about such operations as about integers: this is
 // the launch obligation that makes that sound.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
                                        const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
@@ -594,7 +594,7 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, con
 // The first run-time loop whose step may not be positive (it would never end), described for an
 // E103 message; empty if none. Grid-stride loops step by the grid's size, always positive.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   interval_evaluator evaluator(ir, facts);
   for (const dsl::ir_loop& loop : ir.loops) {
     if (loop.grid_stride) continue;
@@ -610,7 +610,7 @@ WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const l
 }  // inline namespace WARDEN_RUNTIME_ABI
 
 namespace bounds_impl {
-inline void params_read(const dsl::ir_builder& ir, int id, std::vector<std::size_t>& out) {
+inline void params_read(const dsl::kernel_ir& ir, int id, std::vector<std::size_t>& out) {
   if (id < 0) return;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.op == dsl::ir_op::param_value && std::find(out.begin(), out.end(), static_cast<std::size_t>(e.value)) == out.end())
@@ -619,7 +619,7 @@ inline void params_read(const dsl::ir_builder& ir, int id, std::vector<std::size
   params_read(ir, e.b, out);
 }
 // "n = 40, m = 3": the value parameters expression `id` reads, with the values the kernel receives.
-inline std::string values_read(const dsl::ir_builder& ir, int id, const launch_facts& facts,
+inline std::string values_read(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
                                const std::vector<std::string>& names) {
   std::vector<std::size_t> params;
   params_read(ir, id, params);
@@ -633,7 +633,7 @@ inline std::string values_read(const dsl::ir_builder& ir, int id, const launch_f
 }  // namespace bounds_impl
 
 // The most trips loop `l` can run in any thread for this launch, or -1 if that cannot be bounded.
-inline long long most_trips(const dsl::ir_builder& ir, const launch_facts& facts, int l) {
+inline long long most_trips(const dsl::kernel_ir& ir, const launch_facts& facts, int l) {
   const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(l)];
   interval_evaluator evaluator(ir, facts);
   const interval lo = evaluator.index_interval(loop.lo, loop.guard_begin, loop.guard_end);
@@ -722,7 +722,7 @@ inline std::string condition_values(const obligation& o, const launch_facts& fac
 // The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
                                           const std::vector<std::string>& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
     if (o.kind == obligation_kind::positive) {
@@ -760,7 +760,7 @@ namespace bounds_impl {
 // the kernel computes it; nullopt where it cannot be: a division by zero, a shift outside the
 // type, a signed result outside int (undefined behaviour in the kernel), or a node that is not
 // launch-uniform.
-inline std::optional<long long> exact_value(const dsl::ir_builder& ir, int id, const launch_facts& facts) {
+inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts) {
   using dsl::ir_op;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.is_float) return std::nullopt;
@@ -857,7 +857,7 @@ inline std::optional<long long> exact_value(const dsl::ir_builder& ir, int id, c
   return static_cast<long long>(r);
 }
 
-inline void sizes_read(const dsl::ir_builder& ir, int id, std::vector<std::size_t>& out) {
+inline void sizes_read(const dsl::kernel_ir& ir, int id, std::vector<std::size_t>& out) {
   if (id < 0) return;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.op == dsl::ir_op::param_size && std::find(out.begin(), out.end(), static_cast<std::size_t>(e.value)) == out.end())
@@ -870,7 +870,7 @@ inline void sizes_read(const dsl::ir_builder& ir, int id, std::vector<std::size_
 // The first fact stated with given(...) that is false, or cannot be computed, for this launch,
 // described for an E107 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names) {
   for (int fact : ir.stated) {
     const std::optional<long long> v = bounds_impl::exact_value(ir, fact, facts);
     if (v && *v != 0) continue;
@@ -889,7 +889,7 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const
 
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
                                  const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
   interval_evaluator evaluator(ir, facts);
   const char* verbs[] = {"load", "store", "atomic update"};

@@ -16,7 +16,7 @@ namespace warden::check {
 
 template <std::size_t N>
 struct explainer {
-  const ir_builder& ir;
+  const kernel_ir& ir;
   const std::array<std::string_view, N>& kinds;  // in, out, inout, atomic, value per parameter
   const source_names<N>& names;                   // the user's names, where the source gave them
 
@@ -177,7 +177,7 @@ struct explainer {
 };
 
 template <std::size_t N>
-constexpr detail::text_buffer explain(const ir_builder& ir, const std::array<std::string_view, N>& kinds, const finding& f,
+constexpr detail::text_buffer explain(const kernel_ir& ir, const std::array<std::string_view, N>& kinds, const finding& f,
                                       const source_names<N>& names = {}) {
   return explainer<N>{ir, kinds, names}.explain(f);
 }

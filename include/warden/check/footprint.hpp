@@ -84,7 +84,7 @@ inline constexpr int max_assumed_depth = 2;
 // it the listing gives up (footprint::too_large), within the compilers' constexpr limits.
 inline constexpr long long max_assumed_elements = 1 << 17;
 
-constexpr const dsl::ir_tile* tile_of(const ir_builder& ir, int tile) {
+constexpr const dsl::ir_tile* tile_of(const kernel_ir& ir, int tile) {
   if (tile < 0 || tile >= static_cast<int>(ir.tiles.size())) return nullptr;
   return &ir.tiles[static_cast<std::size_t>(tile)];
 }
@@ -93,7 +93,7 @@ constexpr long long tile_elements(const dsl::ir_tile& t) { return t.cols == 0 ? 
 // Lists one access's passes: loop level by loop level, all threads at once.
 class footprint_builder {
  public:
-  constexpr footprint_builder(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, long long assumed_trips = 0)
+  constexpr footprint_builder(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a, long long assumed_trips = 0)
       : ir_(ir), a_(a), tape_(ir, shape, scope{a.loop_begin, a.loop_end}), threads_(shape.threads()),
         assumed_trips_(assumed_trips) {
     out_.threads = threads_;
@@ -230,7 +230,7 @@ class footprint_builder {
     if (!any) --f.passes;  // no thread runs it here: drop the pass
   }
 
-  const ir_builder& ir_;
+  const kernel_ir& ir_;
   const dsl::ir_access& a_;
   tape tape_;
   int threads_;
@@ -249,7 +249,7 @@ class footprint_builder {
   footprint out_;
 };
 
-constexpr footprint footprint_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a,
+constexpr footprint footprint_of(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a,
                                  long long assumed_trips = 0) {
   footprint_builder builder(ir, shape, a, assumed_trips);
   return builder.run();

@@ -34,19 +34,19 @@ struct launch_facts {
 inline namespace WARDEN_RUNTIME_ABI {
 
 // E107: the first fact stated with given(...) that is false for this launch.
-WARDEN_RUNTIME_API std::string first_false_fact(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts,
                                                 const std::vector<std::string>& names);
 // E104: the first operation deciding an index, guard, loop bound or lane that may wrap or overflow.
-WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
                                                   const std::vector<std::string>& names);
 // E103: the first run-time loop whose step may be below 1.
-WARDEN_RUNTIME_API std::string first_bad_step(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const launch_facts& facts,
                                               const std::vector<std::string>& names);
 // E106: the first obligation of the kernel's proof that this launch does not meet.
-WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
                                                       const std::vector<std::string>& names, const obligation_list& duties);
 // E101: the first access that may overrun its buffer or tile.
-WARDEN_RUNTIME_API std::string first_overrun(const dsl::ir_builder& ir, const launch_facts& facts,
+WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
                                              const std::vector<std::string>& names, const std::vector<std::string>& kinds);
 // An obligation's condition in the user's names (w::obligations_of).
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
@@ -78,7 +78,7 @@ struct launch_request {
   std::string_view kernel;                        // the kernel's name
   std::span<const std::string_view> param_names;  // by position, one per argument; "" where the user gave none
   std::span<const bound_argument> arguments;      // by position
-  const dsl::ir_builder* ir = nullptr;            // the kernel's description
+  const dsl::kernel_ir* ir = nullptr;            // the kernel's description
   const obligation_list* obligations = nullptr;   // what its proof rests on
   detail::dims3 block, grid;
 };

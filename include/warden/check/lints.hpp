@@ -84,7 +84,7 @@ constexpr coalescing count_sectors(const long long (&c)[3], block_shape shape, i
 }
 
 // W051's count for one global access, or judged = false.
-constexpr coalescing coalescing_of(const ir_builder& ir, block_shape shape, const dsl::ir_access& a) {
+constexpr coalescing coalescing_of(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a) {
   if (a.memory != dsl::memory_kind::global || a.element_bytes <= 0) return {};
   // A vector access (w::vectors<N>(x)[i]) is N element accesses at N i + c: judged once, by its
   // first component (index N i, a product), as lanes moving N elements each at vector index i.
@@ -125,7 +125,7 @@ struct lint_report {
 
 // The lints of a kernel the checker accepts, its W050 count already made from the shared rules'
 // footprints (analyse(ir, shape, &w050): rules.hpp builds every shared footprint anyway).
-constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape, const shared_lint& w050) {
+constexpr lint_report lint_findings(const kernel_ir& ir, block_shape shape, const shared_lint& w050) {
   shape.grid_dims = grid_dims_of(ir);
   lint_report out;
   out.bank_conflict.code = diagnostic::code::W050;
@@ -144,7 +144,7 @@ constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape, con
 }
 
 // The same with footprints of its own: for any program, accepted or not (tests, tools).
-constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape) {
+constexpr lint_report lint_findings(const kernel_ir& ir, block_shape shape) {
   shape.grid_dims = grid_dims_of(ir);
   const int n = static_cast<int>(ir.accesses.size());
   std::vector<footprint> prints(static_cast<std::size_t>(n));
@@ -164,7 +164,7 @@ constexpr lint_report lint_findings(const ir_builder& ir, block_shape shape) {
 template <std::size_t N>
 constexpr detail::text_buffer explain_lint(const explainer<N>& say, const lint_finding& f) {
   detail::text_buffer out;
-  const ir_builder& ir = say.ir;
+  const kernel_ir& ir = say.ir;
   const auto& a = ir.accesses[static_cast<std::size_t>(f.access)];
   say.access(out, f.access);
   if (const auto s = say.statement(f.access); !s.empty()) say.quote(out, s);

@@ -23,7 +23,7 @@ constexpr context context_of(const dsl::ir_access& a) {
 constexpr context context_of(const dsl::ir_sync& s) { return {s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, s.position}; }
 
 // Does `outer`'s context enclose `inner`'s (its guards and loops are a prefix of inner's)?
-constexpr bool encloses(const dsl::ir_builder& ir, const context& outer, const context& inner) {
+constexpr bool encloses(const dsl::kernel_ir& ir, const context& outer, const context& inner) {
   const int g = outer.guard_end - outer.guard_begin, l = outer.loop_end - outer.loop_begin;
   if (g > inner.guard_end - inner.guard_begin || l > inner.loop_end - inner.loop_begin) return false;
   for (int i = 0; i < g; ++i) {
@@ -38,7 +38,7 @@ constexpr bool encloses(const dsl::ir_builder& ir, const context& outer, const c
 }
 
 // Does a loop run at least once, whatever the launch? (constant bounds, lo < hi, step >= 1)
-constexpr bool surely_runs(const dsl::ir_builder& ir, const dsl::ir_loop& loop) {
+constexpr bool surely_runs(const dsl::kernel_ir& ir, const dsl::ir_loop& loop) {
   if (loop.grid_stride || loop.lo < 0 || loop.hi < 0 || loop.step < 0) return false;
   const auto& lo = ir.exprs[static_cast<std::size_t>(loop.lo)];
   const auto& hi = ir.exprs[static_cast<std::size_t>(loop.hi)];
@@ -52,7 +52,7 @@ constexpr bool surely_runs(const dsl::ir_builder& ir, const dsl::ir_loop& loop) 
 // iteration of x's loops, possibly from inside loops that x is not in? It does when s's guards are
 // a prefix of x's (no condition of its own) and every loop of s that x is not in runs at least once
 // (a barrier in a loop of constant trips orders what comes before the loop against what follows).
-constexpr bool runs_with(const dsl::ir_builder& ir, const context& s, const context& x) {
+constexpr bool runs_with(const dsl::kernel_ir& ir, const context& s, const context& x) {
   const int g = s.guard_end - s.guard_begin;
   if (g > x.guard_end - x.guard_begin) return false;
   for (int i = 0; i < g; ++i) {
@@ -70,7 +70,7 @@ constexpr bool runs_with(const dsl::ir_builder& ir, const context& s, const cont
 }
 
 // The number of loops enclosing both.
-constexpr int common_loops(const dsl::ir_builder& ir, const context& a, const context& c) {
+constexpr int common_loops(const dsl::kernel_ir& ir, const context& a, const context& c) {
   int n = 0;
   while (a.loop_begin + n < a.loop_end && c.loop_begin + n < c.loop_end &&
          ir.loop_pool[static_cast<std::size_t>(a.loop_begin + n)] == ir.loop_pool[static_cast<std::size_t>(c.loop_begin + n)])
@@ -79,7 +79,7 @@ constexpr int common_loops(const dsl::ir_builder& ir, const context& a, const co
 }
 
 // Ordered within one iteration of all common loops.
-constexpr bool ordered_same_iteration(const dsl::ir_builder& ir, context a, context c) {
+constexpr bool ordered_same_iteration(const dsl::kernel_ir& ir, context a, context c) {
   if (a.position == c.position) return false;
   if (a.position > c.position) {
     const context t = a;
@@ -94,7 +94,7 @@ constexpr bool ordered_same_iteration(const dsl::ir_builder& ir, context a, cont
 }
 
 // Ordered when X runs in one iteration of common loop number `depth` and Y in a later one.
-constexpr bool ordered_across_iterations(const dsl::ir_builder& ir, const context& x, const context& y, int depth) {
+constexpr bool ordered_across_iterations(const dsl::kernel_ir& ir, const context& x, const context& y, int depth) {
   const int loop = ir.loop_pool[static_cast<std::size_t>(x.loop_begin + depth)];
   for (const auto& s : ir.syncs) {
     const context cs = context_of(s);
@@ -106,7 +106,7 @@ constexpr bool ordered_across_iterations(const dsl::ir_builder& ir, const contex
   return false;
 }
 
-constexpr bool ordered_different_iterations(const dsl::ir_builder& ir, const context& a, const context& c, int depth) {
+constexpr bool ordered_different_iterations(const dsl::kernel_ir& ir, const context& a, const context& c, int depth) {
   return ordered_across_iterations(ir, a, c, depth) && ordered_across_iterations(ir, c, a, depth);
 }
 

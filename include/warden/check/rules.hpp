@@ -40,7 +40,7 @@ constexpr scope scope_of(const dsl::ir_access& a, const std::vector<long long>* 
 
 // The bound of loop number `p` in the loop pool (its loops from `loop_begin` outward in) that is
 // not the same in every thread of the block, or -1.
-constexpr int varying_bound(const ir_builder& ir, int loop_begin, int p) {
+constexpr int varying_bound(const kernel_ir& ir, int loop_begin, int p) {
   const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
   const scope outer{loop_begin, p};
   for (int bound : {loop.lo, loop.hi, loop.step})
@@ -50,7 +50,7 @@ constexpr int varying_bound(const ir_builder& ir, int loop_begin, int p) {
 
 // The first condition or loop bound around a collective (a barrier or a shuffle) that is not the
 // same in every thread of the block, or -1; its loop in `loop_out` (-1 for a condition).
-constexpr int first_varying_control(const ir_builder& ir, int guard_begin, int guard_end, int loop_begin, int loop_end,
+constexpr int first_varying_control(const kernel_ir& ir, int guard_begin, int guard_end, int loop_begin, int loop_end,
                                     int& loop_out) {
   loop_out = -1;
   const scope sc{loop_begin, loop_end};
@@ -67,7 +67,7 @@ constexpr int first_varying_control(const ir_builder& ir, int guard_begin, int g
 }
 
 // A barrier every thread of the block must reach: its control must be uniform over the block.
-constexpr finding check_barriers(const ir_builder& ir) {
+constexpr finding check_barriers(const kernel_ir& ir) {
   for (int i = 0; i < static_cast<int>(ir.syncs.size()); ++i) {
     const auto& s = ir.syncs[static_cast<std::size_t>(i)];
     if (s.trusted) continue;
@@ -99,7 +99,7 @@ constexpr bool splits_warp(const footprint& print, int& reaches, int& skips) {
 // the threads that reach the shuffle are listed iteration by iteration (as a footprint with no
 // element) and every warp must be reached whole or not at all. Control that a thread's ids do not
 // decide (a parameter, loaded data) and that is not uniform may split a warp: rejected.
-constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
+constexpr finding check_shuffles(const kernel_ir& ir, block_shape shape) {
   for (int i = 0; i < static_cast<int>(ir.shuffles.size()); ++i) {
     const auto& s = ir.shuffles[static_cast<std::size_t>(i)];
     if (s.trusted) continue;
@@ -159,7 +159,7 @@ constexpr finding check_shuffles(const ir_builder& ir, block_shape shape) {
 
 // ---- W012: stores at data-dependent indices ---------------------------------------------------
 
-constexpr finding check_data_indices(const ir_builder& ir) {
+constexpr finding check_data_indices(const kernel_ir& ir) {
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const auto& a = ir.accesses[static_cast<std::size_t>(i)];
     if (a.trusted || a.kind != dsl::access_kind::store) continue;
@@ -171,7 +171,7 @@ constexpr finding check_data_indices(const ir_builder& ir) {
 // ---- shared memory: per-thread footprints (footprint.hpp) -----------------------------------
 
 // Can loop number `depth` of the context run two or more iterations?
-constexpr bool may_repeat(const ir_builder& ir, block_shape shape, const context& c, int depth) {
+constexpr bool may_repeat(const kernel_ir& ir, block_shape shape, const context& c, int depth) {
   const auto trips = static_trip_count(ir, shape, ir.loop_pool[static_cast<std::size_t>(c.loop_begin + depth)]);
   return !trips || *trips >= 2;
 }
@@ -181,7 +181,7 @@ constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memo
 // `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
 // (footprint.hpp); the loops so listed are added to `*assumed`. With `lint`, a listing that finds
 // nothing also counts W050's ways on its footprints (bank_conflicts.hpp), built once for both.
-constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, long long assumed_trips,
+constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, long long assumed_trips,
                                        unsigned long long* assumed, shared_lint* lint = nullptr,
                                        bool* too_large = nullptr) {
   const int n = static_cast<int>(ir.accesses.size());
@@ -316,7 +316,7 @@ constexpr finding check_shared_listing(const ir_builder& ir, block_shape shape, 
 // level). So the loops are listed again iteration by iteration, up to assumed_trip_limit: if no
 // meeting remains, the kernel is accepted with the obligation that those loops run no more trips
 // (checked at launch, E106); if one remains, it is reported with the iteration where it happens.
-constexpr finding check_shared(const ir_builder& ir, block_shape shape, shared_lint* lint = nullptr) {
+constexpr finding check_shared(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
   const finding first = check_shared_listing(ir, shape, 0, nullptr, lint);
   const bool meeting = first.code == diagnostic::code::W020 || first.code == diagnostic::code::W021 || (first.code == diagnostic::code::W040 && first.element >= 0);
   if (!meeting) return first;
@@ -341,7 +341,7 @@ constexpr finding check_shared(const ir_builder& ir, block_shape shape, shared_l
 // ---- global memory: symbolic separation -------------------------------------------------------
 
 // How many of the guards starting at x and at y agree, up to n: the same conditions, the same way.
-constexpr int agreeing_guards(const ir_builder& ir, int x, int y, int n) {
+constexpr int agreeing_guards(const kernel_ir& ir, int x, int y, int n) {
   for (int g = 0; g < n; ++g) {
     const auto& gx = ir.guard_pool[static_cast<std::size_t>(x + g)];
     const auto& gy = ir.guard_pool[static_cast<std::size_t>(y + g)];
@@ -351,13 +351,13 @@ constexpr int agreeing_guards(const ir_builder& ir, int x, int y, int n) {
 }
 
 // How many guards two accesses share (the common prefix of their guard lists).
-constexpr int common_guards(const ir_builder& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
+constexpr int common_guards(const kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
   const int n = a.guard_end - a.guard_begin < c.guard_end - c.guard_begin ? a.guard_end - a.guard_begin : c.guard_end - c.guard_begin;
   return agreeing_guards(ir, a.guard_begin, c.guard_begin, n);
 }
 
 // Does expression `id` read the variable of a loop that the two pin sets fix to different iterations?
-constexpr bool reads_split_loop(const ir_builder& ir, int id, const std::vector<long long>* pa, const std::vector<long long>* pc) {
+constexpr bool reads_split_loop(const kernel_ir& ir, int id, const std::vector<long long>* pa, const std::vector<long long>* pc) {
   if (id < 0 || pa == nullptr) return false;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.op == ir_op::loop_var) {
@@ -369,7 +369,7 @@ constexpr bool reads_split_loop(const ir_builder& ir, int id, const std::vector<
 
 // Facts from the guards both accesses are under. With loops unrolled (pins), a guard that reads a
 // loop the two accesses run in different iterations of says different things of each: left out.
-constexpr facts common_facts(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
+constexpr facts common_facts(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
                              const std::vector<long long>* pins_a = nullptr, const std::vector<long long>* pins_c = nullptr) {
   facts out;
   const int n = common_guards(ir, a, c);
@@ -385,7 +385,7 @@ constexpr facts common_facts(const ir_builder& ir, block_shape shape, const dsl:
 }
 
 // Facts from all the guards of one access: they hold whenever it runs.
-constexpr facts own_facts(const ir_builder& ir, block_shape shape, const dsl::ir_access& a,
+constexpr facts own_facts(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a,
                           const std::vector<long long>* pins = nullptr) {
   facts out;
   for (int g = a.guard_begin; g < a.guard_end; ++g) {
@@ -416,7 +416,7 @@ constexpr bool gcd_excludes(const linear_form& f, long long d, const facts& know
 // may meet: that is program order, no race. Guards are left out (their bounds would not cover
 // the counters' part), pins kept. Counters need constant coefficients, and trip counts that are
 // constants or that the launch fixes (counter_max): rows `cols` apart with j < cols - 1.
-constexpr bool offset_apart(const ir_builder& ir, block_shape shape, const linear_form& f, long long d, const facts& known) {
+constexpr bool offset_apart(const kernel_ir& ir, block_shape shape, const linear_form& f, long long d, const facts& known) {
   if (d == 0) return false;
   polynomial slack = polynomial::constant(d < 0 ? -d : d);
   linear_form threads_and_blocks;
@@ -442,7 +442,7 @@ constexpr bool offset_apart(const ir_builder& ir, block_shape shape, const linea
 
 // Do two accesses stay inside their own block's window (`b * S + f`, f spanning < S elements)?
 // `own_a` and `own_c`, the facts of each access's own guards, narrow f where given.
-constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const linear_form& la, const linear_form& lc,
+constexpr bool blocks_separated(const kernel_ir& ir, block_shape shape, const linear_form& la, const linear_form& lc,
                                 const facts* own_a = nullptr, const facts* own_c = nullptr) {
   linear_form blocks_a, blocks_c;
   for (const auto& t : la.terms)
@@ -462,7 +462,7 @@ constexpr bool blocks_separated(const ir_builder& ir, block_shape shape, const l
 // Inside one block (block ids equal), do the two indices fall in disjoint ranges? Both must have
 // the same block part and a constant offset, so that only their thread and counter parts differ:
 // `a[b * 64 + t]` under t < 16 and `a[b * 64 + t + 16]` under t < 16 never meet in a block.
-constexpr bool disjoint_in_block(const ir_builder& ir, block_shape shape, const linear_form& la, const linear_form& lc,
+constexpr bool disjoint_in_block(const kernel_ir& ir, block_shape shape, const linear_form& la, const linear_form& lc,
                                  const facts& own_a, const facts& own_c) {
   if (!la.ok || !lc.ok) return false;
   linear_form blocks_a, blocks_c;
@@ -506,7 +506,7 @@ constexpr diagnostic::code global_rule(const dsl::ir_access& a, const dsl::ir_ac
 }
 
 // The index of access i as a linear form.
-constexpr linear_form index_form(const ir_builder& ir, block_shape shape, int i) {
+constexpr linear_form index_form(const kernel_ir& ir, block_shape shape, int i) {
   const auto& a = ir.accesses[static_cast<std::size_t>(i)];
   return linearise(lower(ir, shape, scope_of(a), a.index));
 }
@@ -545,7 +545,7 @@ enum class separation : unsigned char {
   within_block,   // only threads of one block may meet: barriers decide
 };
 
-constexpr separation separate(const ir_builder& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
+constexpr separation separate(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a, const dsl::ir_access& c,
                               const linear_form& la, const linear_form& lc, const std::vector<long long>* pins_a = nullptr,
                               const std::vector<long long>* pins_c = nullptr, std::vector<assumption>* assumed = nullptr) {
   if (!la.ok || !lc.ok) return separation::across_blocks;
@@ -582,7 +582,7 @@ constexpr bool same_form(const linear_form& x, const linear_form& y) {
   return x.ok == y.ok && x.same_variables(y) && x.rest == y.rest;
 }
 
-constexpr finding check_global_pair(const ir_builder& ir, block_shape shape, int i, int j, separation apart) {
+constexpr finding check_global_pair(const kernel_ir& ir, block_shape shape, int i, int j, separation apart) {
   const auto& a = ir.accesses[static_cast<std::size_t>(i)];
   const auto& c = ir.accesses[static_cast<std::size_t>(j)];
   finding conflict{global_rule(a, c), i, j};
@@ -614,7 +614,7 @@ inline constexpr long long max_unrolled_trips = 64;
 // symbolic and must order the accesses across their iterations, as in the symbolic check.
 // (Each side's forms and facts are computed once per iteration: the pairs then cost little, which
 // keeps clang's constant-evaluation step limit away.)
-constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape shape, int i, int j,
+constexpr finding check_global_pair_unrolled(const kernel_ir& ir, block_shape shape, int i, int j,
                                             std::vector<assumption>* assumed = nullptr) {
   const auto& a = ir.accesses[static_cast<std::size_t>(i)];
   const auto& c = ir.accesses[static_cast<std::size_t>(j)];
@@ -708,7 +708,7 @@ constexpr finding check_global_pair_unrolled(const ir_builder& ir, block_shape s
 }
 
 // `assumed`: separations may rest on conditions over the launch's values, appended there.
-constexpr finding check_global(const ir_builder& ir, block_shape shape, std::vector<assumption>* assumed = nullptr) {
+constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vector<assumption>* assumed = nullptr) {
   const int n = static_cast<int>(ir.accesses.size());
   // Each access's index form, computed once and numbered by distinct form: kernels repeat the
   // same index (`out[i]` in every round), and a separation depends only on the two forms and the
@@ -782,7 +782,7 @@ constexpr finding check_global(const ir_builder& ir, block_shape shape, std::vec
 
 // The grid dimensions a program refers to, as bits (1: x, 2: y, 4: z): those of its block ids,
 // global ids and grid extents; 0 when it refers to none (a one-block kernel).
-constexpr int grid_dims_of(const ir_builder& ir) {
+constexpr int grid_dims_of(const kernel_ir& ir) {
   int dims = 0;
   for (const auto& e : ir.exprs)
     if (e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::grid_dim) dims |= 1 << (e.value % 3);
@@ -790,7 +790,7 @@ constexpr int grid_dims_of(const ir_builder& ir) {
 }
 
 // With `lint`, an accepted kernel's W050 count too (check/lints.hpp), from the shared rules' footprints.
-constexpr finding analyse(const ir_builder& ir, block_shape shape, shared_lint* lint = nullptr) {
+constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
   shape.grid_dims = grid_dims_of(ir);
   if (finding f = check_barriers(ir)) return f;
   if (finding f = check_shuffles(ir, shape)) return f;

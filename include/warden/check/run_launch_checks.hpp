@@ -48,7 +48,7 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
 
   // E102: the checker proved the kernel race-free for grids that extend only in the dimensions
   // it refers to.
-  const dsl::ir_builder& ir = *launch.ir;
+  const dsl::kernel_ir& ir = *launch.ir;
   const int dims = grid_dims_of(ir);
   const int extents[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
   for (int d = 0; d < 3; ++d)

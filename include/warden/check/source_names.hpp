@@ -447,7 +447,7 @@ struct source_names {
 };
 
 template <std::size_t Arity>
-constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::ir_builder& ir) {
+constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::kernel_ir& ir) {
   using namespace source_detail;
   source_names<Arity> out;
   if (text.empty()) return out;

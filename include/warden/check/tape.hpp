@@ -25,7 +25,7 @@ inline constexpr long long unknown_counter = LLONG_MIN;
 
 class tape {
  public:
-  constexpr tape(const ir_builder& ir, block_shape shape, scope s)
+  constexpr tape(const kernel_ir& ir, block_shape shape, scope s)
       : ir_(ir), shape_(shape), scope_(s), threads_(shape.threads()), slot_of_(ir.exprs.size(), -1) {
     add_slot(slot::constant, false, unknown_value);  // slot 0: unknown
   }
@@ -173,7 +173,7 @@ class tape {
     return out;
   }
 
-  const ir_builder& ir_;
+  const kernel_ir& ir_;
   block_shape shape_;
   scope scope_;
   int threads_;

@@ -6,10 +6,10 @@
 
 namespace warden::check {
 
-constexpr bool uniform(const ir_builder& ir, scope s, int id);
+constexpr bool uniform(const kernel_ir& ir, scope s, int id);
 
 // Does any access of the kernel, trusted or not, store to or update global parameter `target`?
-constexpr bool kernel_writes(const ir_builder& ir, int target) {
+constexpr bool kernel_writes(const kernel_ir& ir, int target) {
   for (const auto& a : ir.accesses)
     if (a.memory == dsl::memory_kind::global && a.target == target && a.kind != dsl::access_kind::load) return true;
   return false;
@@ -24,14 +24,14 @@ constexpr bool kernel_writes(const ir_builder& ir, int target) {
 //     the same kernel must pass); so all read the value the block saw at that barrier. This is the
 //     broadcast idiom: thread 0 stores a count, sync(), every thread loops to it.
 // A trusted load is not: trusted gives up the race rules that the second argument rests on.
-constexpr bool uniform_load(const ir_builder& ir, scope s, const dsl::ir_access& a) {
+constexpr bool uniform_load(const kernel_ir& ir, scope s, const dsl::ir_access& a) {
   if (a.trusted || !uniform(ir, s, a.index) || !uniform(ir, s, a.column)) return false;
   return a.memory == dsl::memory_kind::shared || !kernel_writes(ir, a.target);
 }
 
 // Is the expression the same in every thread of a block (block ids, parameters, constants,
 // variables of loops whose bounds are themselves uniform, and loads as uniform_load says)?
-constexpr bool uniform(const ir_builder& ir, scope s, int id) {
+constexpr bool uniform(const kernel_ir& ir, scope s, int id) {
   if (id < 0) return true;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   switch (e.op) {

@@ -23,7 +23,7 @@ template <class K>
 constexpr verdict verdict_of(const K& kernel, std::string_view source = {}) {
   const auto& def = definition_of(kernel);
   using D = std::remove_cvref_t<decltype(def)>;
-  const dsl::ir_builder ir = def.describe();
+  const dsl::kernel_ir ir = def.describe();
   const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
   const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<std::string_view, D::arity>{D::template param<I>::kind...};

@@ -40,7 +40,7 @@ struct lit : expr_node {
   // A floating-point constant is described by its integer part, for diagnostics only (the checker
   // treats it as unknown); 0 when that does not fit (INFINITY, NaN, 1e30f), whose conversion
   // would not be a constant expression.
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     if constexpr (std::is_floating_point_v<T>) {
       const bool fits = value > -9.0e18 && value < 9.0e18;
       return b.constant(fits ? static_cast<long long>(value) : 0, true);
@@ -72,7 +72,7 @@ struct index_e : expr_node {
     else if constexpr (Op == ir_op::grid_dim) return c.grid_dim(D);
     else return c.block_idx(D) * c.block_dim(D) + c.thread_idx(D);  // global_id
   }
-  constexpr int describe(ir_builder& b) const { return b.leaf(Op, D); }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(Op, D); }
 };
 
 // A value<T> kernel parameter.
@@ -85,7 +85,7 @@ struct value_e : expr_node {
   }
   // A floating-point value is no integer symbol: the checker treats it as unknown (t < 2.5 holds
   // for t = 2, and b * 2.5 + t meets b * 2.5 + t' after conversion to an index).
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     return b.leaf(ir_op::param_value, I, std::is_unsigned_v<T>, std::is_floating_point_v<T>);
   }
 };
@@ -98,7 +98,7 @@ struct size_e : expr_node {
   constexpr WARDEN_HOST_DEVICE int eval(const C& c) const {
     return c.template size<I>();
   }
-  constexpr int describe(ir_builder& b) const { return b.leaf(ir_op::param_size, I); }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::param_size, I); }
 };
 
 // A thread-private variable or a loop variable bound at scope level L.
@@ -109,7 +109,7 @@ struct var_e : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return c.template var<L, T>();
   }
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, Loop ? b.loop_at(L) : L, std::is_unsigned_v<T>);
   }
 };
@@ -275,7 +275,7 @@ struct binary_e : expr_node {
       return Op::apply(a.eval(c), b.eval(c));
     }
   }
-  constexpr int describe(ir_builder& builder) const {
+  constexpr int describe(kernel_ir& builder) const {
     const int left = a.describe(builder);
     // The right operand of && (||) runs only where the left one holds (fails): its loads are
     // guarded by it, so `i < in.size() && in[i] > 0` loads in[i] only below in.size().
@@ -296,7 +296,7 @@ struct unary_e : expr_node {
   constexpr WARDEN_HOST_DEVICE auto eval(const C& c) const {
     return Op::apply(a.eval(c));
   }
-  constexpr int describe(ir_builder& builder) const {
+  constexpr int describe(kernel_ir& builder) const {
     using T = std::remove_cvref_t<decltype(Op::apply(std::declval<value_type_of<A>>()))>;
     return builder.node(Op::kind, a.describe(builder), -1, std::is_floating_point_v<T>, unsigned_bits_of<T>, signed_bits_of<T>);
   }
@@ -314,7 +314,7 @@ struct select_e : expr_node {
     using R = decltype(true ? a.eval(c) : b.eval(c));
     return condition.eval(c) ? static_cast<R>(a.eval(c)) : static_cast<R>(b.eval(c));
   }
-  constexpr int describe(ir_builder& builder) const {
+  constexpr int describe(kernel_ir& builder) const {
     const int cond = condition.describe(builder);
     // Each side's loads run only where the condition chooses it, as in when(...).otherwise(...).
     builder.guard_stack.push_back({cond, false});
@@ -440,7 +440,7 @@ struct call_e : expr_node {
       return f(detail::get<I>(args).eval(c)...);
     }(std::index_sequence_for<A...>{});
   }
-  constexpr int describe(ir_builder& builder) const {
+  constexpr int describe(kernel_ir& builder) const {
     int first = -1;
     detail::for_each(args, [&](const auto& arg) {
       const int id = arg.describe(builder);

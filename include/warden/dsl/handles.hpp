@@ -36,7 +36,7 @@ struct element : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return as_load().eval(c);
   }
-  constexpr int describe(ir_builder& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
   constexpr WARDEN_HOST_DEVICE load_e<I, T, Idx> as_load() const {
     static_assert(!atomic_only, WARDEN_W040_KERNEL_MESSAGE);
     static_assert(atomic_only || Mode::can_load, WARDEN_W004_KERNEL_MESSAGE);
@@ -105,7 +105,7 @@ struct tile_element : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return as_load().eval(c);
   }
-  constexpr int describe(ir_builder& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));

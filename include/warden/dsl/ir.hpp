@@ -92,7 +92,7 @@ struct ir_loop {
   int guard_begin = 0, guard_end = 0;  // the guards around the loop (range in guard_pool)
 };
 
-// Accesses to a tile name it by its index in ir_builder::tiles: its declaration, not its nesting
+// Accesses to a tile name it by its index in kernel_ir::tiles: its declaration, not its nesting
 // level (two sibling tiles at one level are two tiles).
 struct ir_tile {
   int level = 0;
@@ -137,7 +137,7 @@ struct ir_local {
   bool assigned = false;
 };
 
-struct ir_builder {
+struct kernel_ir {
   std::vector<ir_expr> exprs;
   std::vector<ir_access> accesses;
   std::vector<ir_guard> guard_pool;
@@ -280,7 +280,7 @@ constexpr const char* symbol(ir_op op) {
   }
 }
 
-// The names the user gave a kernel's scopes, by the ir_builder's ids (check/source_names.hpp reads
+// The names the user gave a kernel's scopes, by the kernel_ir's ids (check/source_names.hpp reads
 // them from a WARDEN_KERNEL's source). An empty name keeps the default: i<level> for a loop
 // variable, tile<id> for a tile, local<level> for a local, thread_id.x and kin for the indices.
 struct user_names {
@@ -307,7 +307,7 @@ constexpr void render_tile(detail::text_buffer& out, int id, const user_names* u
 // Writes expression `id` as C++-like text. `name(out, i)` writes the name of parameter i; `user`,
 // where given, names scope variables, tiles and thread indices.
 template <class Namer>
-constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id, const Namer& name,
+constexpr void render_to(detail::text_buffer& out, const kernel_ir& ir, int id, const Namer& name,
                          const user_names* user = nullptr) {
   if (id < 0) {
     out << '?';
@@ -408,7 +408,7 @@ constexpr void render_to(detail::text_buffer& out, const ir_builder& ir, int id,
 }
 
 // `names[i]` names parameter i (the kernel's own names, or p0, p1, ...).
-inline std::string render(const ir_builder& ir, int id, const std::vector<std::string>& names) {
+inline std::string render(const kernel_ir& ir, int id, const std::vector<std::string>& names) {
   detail::text_buffer out;
   render_to(out, ir, id, [&](detail::text_buffer& b, int i) {
     if (i >= 0 && static_cast<std::size_t>(i) < names.size()) b << std::string_view(names[static_cast<std::size_t>(i)]);

@@ -29,7 +29,7 @@ struct lint_off_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     body.run(c);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     const unsigned char outer = b.lint_off;
     b.lint_off = static_cast<unsigned char>(outer | Mask);
     body.describe(b);

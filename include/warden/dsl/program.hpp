@@ -1,6 +1,6 @@
 #pragma once
-// A kernel's definition without its verdict: kernel_def (block, parameters, program, names,
-// obligations), kernel_handle and WARDEN_KERNEL (a kernel named by a type), definition_of, and
+// A kernel's definition without its verdict: kernel_definition (block, parameters, program, names,
+// obligations), named_kernel and WARDEN_KERNEL (a kernel named by a type), definition_of, and
 // build_program / build_kernel (a program built without the checker). warden/kernel.hpp adds the
 // checker: `w::kernel` is defined there.
 #include <array>
@@ -19,7 +19,7 @@ namespace warden::dsl {
 
 // A defined kernel: its block shape, parameter kinds and program. Literal, so `inline constexpr`.
 template <class Block, class Program, class... Params>
-struct kernel_def {
+struct kernel_definition {
   using block_type = Block;
   using program_type = Program;
   static constexpr int threads = Block::threads;
@@ -35,30 +35,33 @@ struct kernel_def {
 
   // The same kernel with a name (and parameter names) for messages.
   template <class... Names>
-  constexpr kernel_def named(std::string_view kernel_name, Names... names) const {
+  constexpr kernel_definition named(std::string_view kernel_name, Names... names) const {
     static_assert(sizeof...(Names) == 0 || sizeof...(Names) == sizeof...(Params),
                   "warden::kernel(...).named: name every parameter, or none");
-    kernel_def copy = *this;
+    kernel_definition copy = *this;
     copy.name = kernel_name;
     if constexpr (sizeof...(Names) > 0) copy.param_names = {std::string_view(names)...};
     return copy;
   }
 
   // The value-level description of the program.
-  constexpr dsl::ir_builder describe() const {
-    dsl::ir_builder b;
+  constexpr dsl::kernel_ir describe() const {
+    dsl::kernel_ir b;
     program.describe(b);
     return b;
   }
 };
 
-// A kernel identified by a named type: Holder::definition is its kernel_def. The cuda backend
+// A kernel identified by a named type: Holder::definition is its kernel_definition. The cuda backend
 // instantiates its __global__ entry on Holder, so the program, constants included, is known while
 // the kernel is compiled (nvcc accepts neither lambda closure types nor, in its host stubs,
 // references to namespace-scope objects as template arguments of __global__ functions; a named
-// class is what remains). WARDEN_KERNEL(name, definition) declares both at once.
+// class is what remains). WARDEN_KERNEL(name, definition) declares both at once. So a kernel has
+// two forms, not four nouns: w::kernel<...>(body) checks a body and returns its kernel_definition
+// (a literal value); a named_kernel is that definition reached through a type, `holder`, the class
+// whose static member holds it, which is what a __global__ template can be instantiated on.
 template <class Holder>
-struct kernel_handle {
+struct named_kernel {
   using holder = Holder;
   using definition_type = std::remove_cvref_t<decltype(Holder::definition)>;
   using block_type = typename definition_type::block_type;
@@ -68,10 +71,10 @@ struct kernel_handle {
   template <std::size_t I>
   using param = typename definition_type::template param<I>;
   static constexpr const definition_type& definition() { return Holder::definition; }
-  constexpr dsl::ir_builder describe() const { return Holder::definition.describe(); }
+  constexpr dsl::kernel_ir describe() const { return Holder::definition.describe(); }
 };
 
-// The kernel_def behind a kernel or a kernel handle.
+// The kernel_definition behind a kernel or a kernel handle.
 template <class K>
 constexpr const auto& definition_of(const K& kernel) {
   if constexpr (requires { typename K::holder; }) return K::holder::definition;
@@ -96,25 +99,25 @@ struct unchecked_program {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     program.run(c);
   }
-  constexpr void describe(ir_builder& b) const { program.describe(b); }
+  constexpr void describe(kernel_ir& b) const { program.describe(b); }
 };
 template <class P>
 inline constexpr bool is_unchecked = false;
 template <class P>
 inline constexpr bool is_unchecked<unchecked_program<P>> = true;
 
-// The kernel_def of a body, unchecked: tests and the fuzzer use it to look at the verdict of
+// The kernel_definition of a body, unchecked: tests and the fuzzer use it to look at the verdict of
 // programs the checker rejects (check::verdict_of) and to record them; launch refuses it.
 template <class Block, class... Params, class F>
 constexpr auto build_kernel(F body) {
   using program_type = decltype(build_program<Block, Params...>(body));
-  return kernel_def<Block, unchecked_program<program_type>, Params...>{{build_program<Block, Params...>(body)}};
+  return kernel_definition<Block, unchecked_program<program_type>, Params...>{{build_program<Block, Params...>(body)}};
 }
 
 }  // namespace warden::dsl
 
 // WARDEN_KERNEL(name, w::kernel<...>(body)): declares the kernel `name` at namespace scope, named
-// "name" in messages, with zero-cost CUDA launches (see kernel_handle).
+// "name" in messages, with zero-cost CUDA launches (see named_kernel).
 //
 // The definition's source text goes with it (a hidden friend the checker finds from the body's
 // type, check/source_names.hpp), so that its diagnostics use the names written there.
@@ -127,4 +130,4 @@ constexpr auto build_kernel(F body) {
     friend name##_warden_source warden_kernel_source(auto);                   \
     static constexpr auto definition = (__VA_ARGS__).named(#name);           \
   };                                                                          \
-  inline constexpr ::warden::dsl::kernel_handle<name##_warden_kernel> name {}
+  inline constexpr ::warden::dsl::named_kernel<name##_warden_kernel> name {}

@@ -67,7 +67,7 @@ struct unroll_s : stmt_node {
     auto inner = c.template bind<L, int>(J);
     body.run(inner);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     ir_loop loop;
     loop.level = L;
     loop.lo = b.constant(0, false);
@@ -85,7 +85,7 @@ struct zero_array_e : expr_node {
   constexpr WARDEN_HOST_DEVICE A eval(const C&) const {
     return A{};
   }
-  constexpr int describe(ir_builder& b) const { return b.constant(0, false); }
+  constexpr int describe(kernel_ir& b) const { return b.constant(0, false); }
 };
 
 // Whether Idx may index an extent of `extent` registers: an unroll counter of at most that many
@@ -130,7 +130,7 @@ struct register_read_e : expr_node {
     return c.template var<L, register_array<T, Size>>()[flat_index<Stride>(row, col, c)];
   }
   // A thread's own value, as a local's: data to the checker.
-  constexpr int describe(ir_builder& b) const { return b.leaf(ir_op::local_var, L, std::is_unsigned_v<T>); }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::local_var, L, std::is_unsigned_v<T>); }
 };
 
 // Element (row, col) of a register array, as an operand (its value) or the target of `=`, `+=`.
@@ -145,7 +145,7 @@ struct register_element : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return as_load().eval(c);
   }
-  constexpr int describe(ir_builder& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
 
   template <class Op, operand V>
   constexpr WARDEN_HOST_DEVICE auto assign(V&& v) const;
@@ -171,7 +171,7 @@ struct register_assign_s : stmt_node {
     if constexpr (std::is_void_v<Op>) slot = static_cast<T>(value.eval(c));
     else slot = static_cast<T>(Op::apply(slot, value.eval(c)));
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     for (ir_local& local : b.locals)
       if (local.level == L) local.assigned = true;

@@ -30,7 +30,7 @@ struct no_column : expr_node {
   constexpr WARDEN_HOST_DEVICE int eval(const C&) const {
     return 0;
   }
-  constexpr int describe(ir_builder&) const { return -1; }
+  constexpr int describe(kernel_ir&) const { return -1; }
 };
 
 template <int I, class T, class Idx>
@@ -41,7 +41,7 @@ struct load_e : expr_node {
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
     return c.template load<I, T>(index.eval(c));
   }
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     const int at = index.describe(b);
     return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at, -1, sizeof(T)), std::is_unsigned_v<T>,
                   false, narrow_bits_of<T>);
@@ -57,7 +57,7 @@ struct store_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     c.template store<I, T>(index.eval(c), static_cast<T>(value.eval(c)));
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     const int v = value.describe(b);  // the value is computed (and its loads happen) before the store
     (void)v;
     b.access(access_kind::store, memory_kind::global, I, index.describe(b), -1, sizeof(T));
@@ -94,7 +94,7 @@ struct atomic_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     c.template atomic<I, T, Op>(index.eval(c), static_cast<T>(value.eval(c)), static_cast<T>(expected.eval(c)));
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     expected.describe(b);
     b.access(access_kind::atomic, memory_kind::global, I, index.describe(b), -1, sizeof(T));
@@ -123,7 +123,7 @@ struct tile_load_e : expr_node {
   constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
     return flat_index<Stride>(row, col, c);
   }
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     const int r = row.describe(b);
     const int k = col.describe(b);
     return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, b.tile_at(L), r, k), std::is_unsigned_v<T>,
@@ -146,7 +146,7 @@ struct tile_store_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
     return flat_index<Stride>(row, col, c);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     const int r = row.describe(b);
     const int k = col.describe(b);
@@ -168,7 +168,7 @@ struct tile_atomic_s : stmt_node {
     c.template tile_atomic<L, T, Op>(flat_index<Stride>(row, col, c), static_cast<T>(value.eval(c)),
                                      static_cast<T>(expected.eval(c)));
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     expected.describe(b);
     const int r = row.describe(b);
@@ -188,7 +188,7 @@ struct assign_s : stmt_node {
     if constexpr (std::is_void_v<Op>) slot = static_cast<T>(value.eval(c));
     else slot = static_cast<T>(Op::apply(slot, value.eval(c)));
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     // Which declaration at level L this is cannot be told apart from a sibling's here: every
     // local declared so far at L counts as assigned (they are only less uniform for it).
@@ -203,7 +203,7 @@ struct nothing_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C&) const {}
-  constexpr void describe(ir_builder&) const {}
+  constexpr void describe(kernel_ir&) const {}
 };
 
 struct sync_s : stmt_node {
@@ -212,7 +212,7 @@ struct sync_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     c.sync();
   }
-  constexpr void describe(ir_builder& b) const { b.barrier(); }
+  constexpr void describe(kernel_ir& b) const { b.barrier(); }
 };
 
 // trusted(statements...): runs them as written; the race rules (W010-W040) skip their accesses.
@@ -225,7 +225,7 @@ struct trusted_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     body.run(c);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     ++b.trusted_depth;
     body.describe(b);
     --b.trusted_depth;
@@ -240,7 +240,7 @@ struct seq_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     detail::for_each(body, [&](const auto& s) { s.run(c); });
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     detail::for_each(body, [&](const auto& s) { s.describe(b); });
   }
 };
@@ -287,7 +287,7 @@ struct when_s : stmt_node {
     if (p) then_branch.run(c);
     else else_branch.run(c);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     const int cond = condition.describe(b);
     // `when(a && b, s)` is `when(a, when(b, s))`: one guard per conjunct, so each is judged on its
     // own (a uniform `n > 0` next to `t < 32` then never counts as splitting a warp). The otherwise
@@ -321,7 +321,7 @@ struct given_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     if (fact.eval(c)) body.run(c);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     const int condition = fact.describe(b);
     b.stated.push_back(condition);
     const int conjuncts = b.push_conjuncts(condition);
@@ -332,7 +332,7 @@ struct given_s : stmt_node {
 
 // Records a loop and describes its body inside it.
 template <class Body>
-constexpr void describe_loop(ir_builder& b, const ir_loop& loop, const Body& body) {
+constexpr void describe_loop(kernel_ir& b, const ir_loop& loop, const Body& body) {
   b.enter_loop(loop);
   body.describe(b);
   b.loop_stack.pop_back();
@@ -355,7 +355,7 @@ struct for_s : stmt_node {
       body.run(inner);
     }
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     ir_loop loop;
     loop.level = L;
     loop.lo = lo.describe(b);
@@ -380,7 +380,7 @@ struct grid_stride_s : stmt_node {
       body.run(inner);
     }
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     ir_loop loop;
     loop.level = L;
     loop.grid_stride = true;
@@ -403,7 +403,7 @@ struct local_s : stmt_node {
     auto inner = c.template bind_ref<L, T>(value);
     body.run(inner);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     ir_local local;
     local.level = L;
     local.init = init.describe(b);
@@ -442,7 +442,7 @@ struct shuffle_s : stmt_node {
     auto inner = c.template bind<L, T>(theirs);
     body.run(inner);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     b.shuffle(Kind, lane.describe(b));
     // The value received is a variable at level L that differs between lanes: never uniform.
@@ -466,7 +466,7 @@ struct shared_s : stmt_node {
     auto inner = c.template bind_tile<L, T, elements, shared_s>();
     body.run(inner);
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     b.tiles.push_back({L, Rows, Cols, Pad, static_cast<int>(sizeof(T))});
     b.tile_stack.push_back(static_cast<int>(b.tiles.size()) - 1);
     body.describe(b);

@@ -48,7 +48,7 @@ inline constexpr bool is_vec<vec<T, N>> = true;
 // Describes the N element accesses of vector access `index` (in units of vectors): element
 // N * index + c for each component c. Returns the first access's position.
 template <int N, class T>
-constexpr int describe_vector_access(ir_builder& b, access_kind kind, int target, int index) {
+constexpr int describe_vector_access(kernel_ir& b, access_kind kind, int target, int index) {
   const int width = b.constant(N, false);
   const int base = b.node(ir_op::mul, index, width, false, 0, 32);
   int first = -1;
@@ -70,7 +70,7 @@ struct vector_load_e : expr_node {
     return c.template load_vector<I, T, N>(index.eval(c));
   }
   // The value is data, as a load's: the first component's load stands for it.
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     const int at = index.describe(b);
     return b.leaf(ir_op::load, describe_vector_access<N, T>(b, access_kind::load, I, at), std::is_unsigned_v<T>, false,
                   narrow_bits_of<T>);
@@ -86,7 +86,7 @@ struct vector_store_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
     c.template store_vector<I, T, N>(index.eval(c), value.eval(c));
   }
-  constexpr void describe(ir_builder& b) const {
+  constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     describe_vector_access<N, T>(b, access_kind::store, I, index.describe(b));
   }
@@ -101,7 +101,7 @@ struct component_e : expr_node {
   constexpr WARDEN_HOST_DEVICE auto eval(const Ctx& c) const {
     return vector.eval(c)[C];
   }
-  constexpr int describe(ir_builder& b) const { return vector.describe(b); }
+  constexpr int describe(kernel_ir& b) const { return vector.describe(b); }
 };
 
 // A vector of N values, each converted to T.
@@ -116,7 +116,7 @@ struct make_vec_e : expr_node {
     }(std::index_sequence_for<E...>{});
   }
   // Computed from its parts, as a call's result is: data.
-  constexpr int describe(ir_builder& b) const {
+  constexpr int describe(kernel_ir& b) const {
     int first = -1;
     detail::for_each(parts, [&](const auto& part) {
       const int id = part.describe(b);
@@ -143,7 +143,7 @@ struct vector_element : expr_node {
   constexpr WARDEN_HOST_DEVICE vec<T, N> eval(const C& c) const {
     return as_load().eval(c);
   }
-  constexpr int describe(ir_builder& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
 
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {

@@ -1,5 +1,5 @@
 #pragma once
-// A launch's arguments, bound once (prepare): the slots the kernel receives, what the launch-time
+// A launch's arguments, bound once (bind_and_check): the slots the kernel receives, what the launch-time
 // checks read (check::bound_argument: E100, E101 and the facts of the others) and each buffer's
 // stream ordering (memory/buffer_ordering.hpp), all by parameter position. Both backends, the
 // checks and a graph's capture read this one binding instead of walking the arguments again.
@@ -51,13 +51,13 @@ auto bind_slot(Arg& arg) {
   }
 }
 
-// The kernel's value-level description. A kernel_handle's program is a compile-time constant, so
-// it is described once per program run; a bare kernel_def (whose constants may differ between
+// The kernel's value-level description. A named_kernel's program is a compile-time constant, so
+// it is described once per program run; a bare kernel_definition (whose constants may differ between
 // objects of one type) is described at each launch, into `scratch`.
 template <class K>
-const dsl::ir_builder& description_of(const K& any_kernel, dsl::ir_builder& scratch) {
+const dsl::kernel_ir& description_of(const K& any_kernel, dsl::kernel_ir& scratch) {
   if constexpr (requires { typename K::holder; }) {
-    static const dsl::ir_builder once = K::holder::definition.describe();
+    static const dsl::kernel_ir once = K::holder::definition.describe();
     return once;
   } else {
     scratch = any_kernel.describe();
@@ -120,7 +120,7 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); touches no memory.
 template <class K, class... Args, std::size_t... I>
-auto prepare(const K& kernel, const dsl::ir_builder& ir, backend::dims3 blocks,
+auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
   auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
   bound_launch<decltype(slots), K::arity> bound{slots, {}, {}};

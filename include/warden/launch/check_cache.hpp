@@ -108,7 +108,7 @@ launch_check_cache<K::arity>& check_cache_of() {
 }
 
 // The check cache of a kernel launched as `K`: a WARDEN_KERNEL handle's description is a constant
-// of its type; a bare kernel_def's constants may differ between objects of one type, so it has none.
+// of its type; a bare kernel_definition's constants may differ between objects of one type, so it has none.
 template <class K>
 launch_check_cache<K::arity>* check_cache_for() {
   if constexpr (WARDEN_LAUNCH_CHECK_CACHE && requires { typename K::holder; }) return &check_cache_of<K>();

@@ -71,8 +71,8 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
-  dsl::ir_builder scratch;
-  auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
+  dsl::kernel_ir scratch;
+  auto bound = bind_and_check(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
   if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())

@@ -46,8 +46,8 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
-  dsl::ir_builder scratch;
-  const auto bound = prepare(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
+  dsl::kernel_ir scratch;
+  const auto bound = bind_and_check(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
   const dim3 grid(blocks.x, blocks.y, blocks.z), block(K::block_type::x, K::block_type::y, K::block_type::z);

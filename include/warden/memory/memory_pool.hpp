@@ -55,7 +55,7 @@ namespace detail {
 // records its request and where it was made), and WARDEN_POOL_DEBUG follows each translation unit's
 // NDEBUG: so they live in an inline namespace named after the mode (config.hpp, WARDEN_POOL_ABI),
 // and a debug and a release translation unit linked together get distinct types, functions and
-// default pools instead of one definition with two layouts (issue 31; docs/memory.md, "Pools").
+// default pools instead of one definition with two layouts (docs/memory.md, "Pools").
 inline namespace WARDEN_POOL_ABI {
 struct pool_segment;
 

@@ -17,7 +17,7 @@ namespace c = warden::check;
 namespace {
 
 template <class Block, class... Params, class F>
-w::dsl::ir_builder ir_of(F body) {
+w::dsl::kernel_ir ir_of(F body) {
   return w::dsl::definition_of(w::dsl::build_kernel<Block, Params...>(body)).describe();
 }
 template <class Block>

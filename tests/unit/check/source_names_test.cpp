@@ -183,7 +183,7 @@ TEST_CASE("source names: what the red team tried gives the defaults, never a wro
   // Two kernels in one text: which lambda is the body is not known.
   constexpr auto two = c::names_from_source<2>(
       "second_of(w::kernel<B, I, O>([](auto k, auto src, auto dst) { return 0; }), w::kernel<B, O, I>([](auto k, auto dst, auto src) { return 0; }))",
-      w::dsl::ir_builder{});
+      w::dsl::kernel_ir{});
   STATIC_REQUIRE(two.params[0].empty());
 }
 
