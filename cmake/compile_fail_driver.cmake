@@ -58,8 +58,11 @@ else()
   # with these very flags; a case's own #include <warden/warden.hpp> is then a no-op. It saves the
   # two seconds of parsing each of the cases would repeat, and changes no diagnostic.
   # A header edited after the PCH was built makes it stale: then the case parses the headers itself.
+  # A case that sets a pragma or configures warden before its includes must have them apply to
+  # the headers too, which a PCH parsed earlier would escape: such a case parses them itself.
   set(pch_flags "")
-  if(DEFINED PCH AND NOT PCH STREQUAL "" AND EXISTS "${PCH}.gch")
+  file(STRINGS "${SOURCE}" configures REGEX "^[ \t]*#[ \t]*(pragma|define[ \t]+WARDEN_)")
+  if(DEFINED PCH AND NOT PCH STREQUAL "" AND EXISTS "${PCH}.gch" AND NOT configures)
     set(pch_flags -include "${PCH}" -Winvalid-pch -Werror=invalid-pch)
     foreach(dir IN LISTS include_dirs)
       file(GLOB_RECURSE headers "${dir}/warden/*.hpp")
