@@ -3,8 +3,10 @@
 # whose only kernel is the warden kernel's CUDA entry) and its hand-written twin
 # (examples/*/*_twin.cu) with nvcc for sm_90 and compares
 #   * PTX instructions in the kernel's body (nvcc -ptx),
-#   * registers, shared memory and stack (nvcc --resource-usage),
-#   * SASS instructions (cuobjdump -sass), where cuobjdump is installed.
+#   * registers and shared memory (ptxas -v on that PTX, as nvcc -c would run it),
+#   * SASS instructions (cuobjdump -sass on ptxas's cubin), where cuobjdump is installed.
+# Each side is compiled once, and only through nvcc's device pass: the host pass (cudafe++, then
+# g++ on the whole program) changes no instruction of the kernel and cost three times as much.
 # Fails when a warden kernel needs more than 5% more instructions or registers than its twin, or,
 # for the known gaps listed in benchmarks/zero_cost_gaps.txt, more than the ceiling recorded there.
 # Usage: benchmarks/zero_cost.sh [nvcc]        (prints a Markdown table)
@@ -14,6 +16,8 @@ cd "$(dirname "$0")/.."
 nvcc=${1:-${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}}
 flags=(-std=c++20 --expt-relaxed-constexpr --extended-lambda -arch=sm_90 -O3 -Iinclude
        -Xcudafe=--max_cost_constexpr_call=2000000000 -Xcompiler=-fconstexpr-ops-limit=4294967295)
+ptxas=$(dirname "$nvcc")/ptxas
+[ -x "$ptxas" ] || ptxas=$(command -v ptxas)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -41,7 +45,7 @@ for name in ${ZC_ONLY:-saxpy reverse_block reduction transpose matmul stencil_2d
   for side in warden twin; do
     source=${!side}
     "$nvcc" "${flags[@]}" -ptx "$source" -o "$work/$name.$side.ptx"
-    "$nvcc" "${flags[@]}" --resource-usage -c "$source" -o "$work/$name.$side.o" >"$work/$name.$side.res" 2>&1
+    "$ptxas" -arch=sm_90 -O3 -v "$work/$name.$side.ptx" -o "$work/$name.$side.cubin" >"$work/$name.$side.res" 2>&1
   done
   pw=$(ptx_instructions "$work/$name.warden.ptx")
   pt=$(ptx_instructions "$work/$name.twin.ptx")
@@ -49,7 +53,7 @@ for name in ${ZC_ONLY:-saxpy reverse_block reduction transpose matmul stencil_2d
   read -r rt st <<<"$(resources "$work/$name.twin.res")"
   sass="not measured (no cuobjdump)"
   if command -v cuobjdump >/dev/null; then
-    sass="$(sass_instructions "$work/$name.warden.o") / $(sass_instructions "$work/$name.twin.o")"
+    sass="$(sass_instructions "$work/$name.warden.cubin") / $(sass_instructions "$work/$name.twin.cubin")"
   fi
   ratio=$(awk -v a="$pw" -v b="$pt" 'BEGIN { printf "%.3f", a / b }')
   echo "| $name | $pw | $pt | $ratio | $rw / $rt | $sw / $st | $sass |"

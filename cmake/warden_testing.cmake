@@ -18,6 +18,11 @@ if(NOT TARGET warden_catch_main)
   add_library(warden_catch_main STATIC "${PROJECT_SOURCE_DIR}/tests/support/catch_main.cpp")
   target_link_libraries(warden_catch_main PUBLIC Catch2::Catch2)
   target_compile_features(warden_catch_main PUBLIC cxx_std_20)
+  # Catch2's own runner is not what the tests examine: never optimised, and under a sanitizer not
+  # instrumented either (the sanitizers' runtimes still see its allocations), which halves its
+  # compile, the longest single step of each sanitizer build.
+  target_compile_options(warden_catch_main PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang>:-O0 -g0>
+                         $<$<AND:$<BOOL:${WARDEN_SANITIZE}>,$<CXX_COMPILER_ID:GNU,Clang>>:-fno-sanitize=all>)
 endif()
 
 # The unit tests' shared precompiled header: warden.hpp and Catch2's header, parsed once instead
@@ -128,7 +133,7 @@ endmacro()
 # case would otherwise spend half its time parsing the same headers. The driver uses it only when it
 # exists, so a case run before the build is slower, not wrong.
 set(_warden_cf_pch "")
-if(WARDEN_BUILD_TESTS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT TARGET warden_compile_fail_pch)
+if(WARDEN_BUILD_TESTS AND NOT WARDEN_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT TARGET warden_compile_fail_pch)
   set(_warden_cf_pch "${CMAKE_BINARY_DIR}/compile_fail_pch/warden_pch.hpp")
   file(GLOB_RECURSE _warden_cf_headers CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/include/warden/*.hpp")
   file(WRITE "${_warden_cf_pch}" "#include <warden/warden.hpp>\n")
@@ -140,8 +145,13 @@ if(WARDEN_BUILD_TESTS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT TARGET wa
   add_custom_target(warden_compile_fail_pch ALL DEPENDS "${_warden_cf_pch}.gch")
 endif()
 
-# One driver invocation as a test; MODE is "fail", "pass", "warn" or "quiet".
+# One driver invocation as a test; MODE is "fail", "pass", "warn", "quiet", "twins" or "cases".
+# An optional last argument names the batch file a "fail" case is judged from (FROM_BATCH).
 function(_warden_cf_add_test test_name kind compiler source expect mode one_error)
+  set(from_batch "")
+  if(ARGC GREATER 7)
+    set(from_batch "${ARGV7}")
+  endif()
   set(workdir "${CMAKE_CURRENT_BINARY_DIR}/compile_fail/${test_name}")
   set(pch "")
   if(kind STREQUAL "cxx")
@@ -151,8 +161,14 @@ function(_warden_cf_add_test test_name kind compiler source expect mode one_erro
     COMMAND ${CMAKE_COMMAND}
       -DKIND=${kind} -DCOMPILER=${compiler} -DSOURCE=${source} -DEXPECT=${expect} -DMODE=${mode}
       -DINCLUDES=${_warden_cf_includes} -DWORKDIR=${workdir} -DCUDA_ARCH=90 -DONE_ERROR=${one_error}
-      -DPCH=${pch} -P ${WARDEN_COMPILE_FAIL_DRIVER})
+      -DPCH=${pch} -DFROM_BATCH=${from_batch} -P ${WARDEN_COMPILE_FAIL_DRIVER})
 endfunction()
+
+# The compilers whose compile-fail cases are compiled together (MODE=cases) rather than one by
+# one: nvcc, whose device pass spends most of a case's time on warden's headers. (g++ cases share
+# a precompiled header instead; what is left of each is the checker's own work.)
+set(_warden_cf_batched_fail_tags nvcc)
+set(_warden_cf_batch_dir "${CMAKE_BINARY_DIR}/compile_fail")
 
 function(warden_compile_fail name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "CANARY;ONE_ERROR" "SOURCE;EXPECT;PASS_REGEX" "LABELS")
@@ -168,19 +184,93 @@ function(warden_compile_fail name)
     message(FATAL_ERROR "warden_compile_fail(${name}): EXPECT must be a code such as W003, not '${arg_EXPECT}'")
   endif()
   get_filename_component(source "${arg_SOURCE}" ABSOLUTE)
+  file(STRINGS "${source}" configures REGEX "^[ \t]*#[ \t]*(pragma|define[ \t]+WARDEN_)")
   foreach(entry IN LISTS _warden_cf_compilers)
     _warden_cf_compiler_of("${entry}")
     set(test_name "compile_fail.${name}.${tag}")
-    _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} fail ${one_error})
+    if(tag IN_LIST _warden_cf_batched_fail_tags AND NOT configures AND NOT one_error AND NOT arg_EXPECT MATCHES "^W05")
+      # Judged from its share of the batch compile_fail.cases.<tag> (the fixture that runs first).
+      # Not a ONE_ERROR case: in a batch, an error that repeats another case's is printed once,
+      # so a case's share could hold fewer errors than its own compile prints.
+      get_property(batched GLOBAL PROPERTY WARDEN_CF_CASES_${tag})
+      list(LENGTH batched index)
+      set_property(GLOBAL APPEND PROPERTY WARDEN_CF_CASES_${tag} "${source}")
+      _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} fail ${one_error}
+                          "${_warden_cf_batch_dir}/compile_fail.cases.${tag}/case_${index}.txt")
+      set_tests_properties(${test_name} PROPERTIES FIXTURES_REQUIRED warden_cf_cases_${tag})
+    else()
+      _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} fail ${one_error})
+    endif()
     set_tests_properties(${test_name} PROPERTIES LABELS "compile_fail;${arg_LABELS}")
     if(arg_CANARY)
       # A canary proves the harness itself can say no: the driver must reject the case, and the
       # test passes only when the driver's verdict is the expected rejection.
       set_tests_properties(${test_name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS_REGEX}")
-    else()
+    elseif(configures)
       _warden_cf_add_test(${test_name}.twin ${kind} ${compiler} ${source} ${arg_EXPECT} pass OFF)
       set_tests_properties(${test_name}.twin PROPERTIES LABELS "compile_fail;twin;${arg_LABELS}")
+    else()
+      set_property(GLOBAL APPEND PROPERTY WARDEN_CF_TWINS_${tag} "${source}")
     endif()
+  endforeach()
+  _warden_cf_defer_twins()
+endfunction()
+
+# The twins are compiled together, one test per compiler, compile_fail.twins.<compiler> (the
+# driver's MODE=twins): apart, each twin parsed warden's headers again, most of its cost. A case
+# that sets a pragma or a WARDEN_ setting before its includes keeps a twin test of its own, since
+# in a shared unit its setting would reach the other cases, or come too late for the headers.
+# Registered once, when the top-level directory is done and every case is known.
+function(_warden_cf_defer_twins)
+  get_property(deferred GLOBAL PROPERTY WARDEN_CF_TWINS_DEFERRED)
+  if(NOT deferred)
+    set_property(GLOBAL PROPERTY WARDEN_CF_TWINS_DEFERRED ON)
+    cmake_language(DEFER DIRECTORY "${PROJECT_SOURCE_DIR}" CALL _warden_cf_add_twin_batches)
+  endif()
+endfunction()
+
+function(_warden_cf_add_twin_batches)
+  foreach(entry IN LISTS _warden_cf_compilers)
+    _warden_cf_compiler_of("${entry}")
+    get_property(sources GLOBAL PROPERTY WARDEN_CF_TWINS_${tag})
+    if(NOT sources)
+      continue()
+    endif()
+    list(JOIN sources "|" sources)
+    set(test_name "compile_fail.twins.${tag}")
+    _warden_cf_add_test(${test_name} ${kind} ${compiler} "${sources}" twins twins OFF)
+    # The longest tests start first (CTest orders by COST where a fresh build has no timings).
+    set_tests_properties(${test_name} PROPERTIES LABELS "compile_fail;twin" COST 1000)
+  endforeach()
+  foreach(entry IN LISTS _warden_cf_compilers)
+    _warden_cf_compiler_of("${entry}")
+    get_property(sources GLOBAL PROPERTY WARDEN_CF_CASES_${tag})
+    if(NOT sources)
+      continue()
+    endif()
+    list(JOIN sources "|" sources)
+    set(test_name "compile_fail.cases.${tag}")
+    _warden_cf_add_test(${test_name} ${kind} ${compiler} "${sources}" cases cases OFF)
+    set_tests_properties(${test_name} PROPERTIES LABELS "compile_fail" COST 1000
+      FIXTURES_SETUP warden_cf_cases_${tag})
+  endforeach()
+endfunction()
+
+# warden_compile_twins_canary(NAME SOURCES <good> ... <broken>): the twins' batch must say no
+# when one twin in it does not compile, and name that one. Registered per compiler as
+# compile_fail.<NAME>.<compiler>; passes only when the driver names the last source as failing.
+function(warden_compile_twins_canary name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES")
+  list(TRANSFORM arg_SOURCES REPLACE "^(.+)$" "${CMAKE_CURRENT_SOURCE_DIR}/\\1")
+  list(GET arg_SOURCES -1 broken)
+  get_filename_component(broken "${broken}" NAME)
+  list(JOIN arg_SOURCES "|" sources)
+  foreach(entry IN LISTS _warden_cf_compilers)
+    _warden_cf_compiler_of("${entry}")
+    set(test_name "compile_fail.${name}.${tag}")
+    _warden_cf_add_test(${test_name} ${kind} ${compiler} "${sources}" twins twins OFF)
+    set_tests_properties(${test_name} PROPERTIES LABELS "compile_fail;canary"
+      PASS_REGULAR_EXPRESSION "failing-twin=[^ \n]*/${broken}")
   endforeach()
 endfunction()
 
