@@ -23,7 +23,7 @@
 #endif
 #endif
 
-// WARDEN_SEPARATE_RUNTIME: 1 to compile the launch-time checks (check/launch_checks.hpp) once per
+// WARDEN_SEPARATE_RUNTIME: 1 to compile the launch-time checks (check/launch/launch_checks.hpp) once per
 // program instead of in every file that launches: each file then declares them, and one file
 // compiles their definitions by including warden/separate_runtime.hpp (CMake: link warden::runtime,
 // which does that and sets the macro). It must have the same value in every translation unit.

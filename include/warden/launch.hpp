@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "backend/recording.hpp"
-#include "check/launch_checks.hpp"
+#include "check/launch/launch_checks.hpp"
 #include "check/rules.hpp"
 #include "dsl/program.hpp"
 #include "launch/arguments.hpp"

@@ -7,5 +7,5 @@
 #include "config.hpp"
 
 #if WARDEN_SEPARATE_RUNTIME
-#include "check/run_launch_checks.hpp"
+#include "check/launch/check_launch.hpp"
 #endif

@@ -15,7 +15,7 @@
 // clean. The right halo's guard is written `imageW - baseX > i * ROWS_BLOCKDIM_X`; earlier builds
 // narrowed only the expression imageW - baseX by it, not baseX, so the last row's right halo seemed
 // to read one halo step past the image (E101 "may reach index 2063" on 256 x 8) and the test had to
-// pad d_Src. E101 now narrows sums and differences of two sides (check/bounds.hpp). The test still
+// pad d_Src. E101 now narrows sums and differences of two sides (check/launch/interval_evaluator.hpp). The test still
 // runs the NaN-padded source as well: a load of the padding would make the result NaN.
 #include "corpus.hpp"
 

@@ -10,7 +10,8 @@
 #include <string>
 #include <tuple>
 
-#include <warden/check/bounds.hpp>
+#include <warden/check/launch/interval_evaluator.hpp>
+#include <warden/check/launch/launch_checks.hpp>
 #include <warden/check/rules.hpp>
 
 #include "random_program.hpp"

@@ -10,7 +10,7 @@
 //      range, evaluates guards and index as C++ does, and looks for two executions by different
 //      threads that store to one element. One thread storing twice to an element is no race.
 //   2. separation between blocks (rules.hpp's blocks_separated, and W010 on `b * S + f(t, i)`).
-//   3. the launch-time bounds (bounds.hpp's interval analysis, first_overrun): when first_overrun
+//   3. the launch-time bounds (check/launch/: the interval analysis, first_overrun): when first_overrun
 //      says nothing, no execution leaves [0, size); and every index lies in index_interval.
 //   4. unsigned and floating-point scalars, mixed into the three: a floating-point value parameter
 //      (no integer symbol: the checker must not rely on it) and operations computed in a 32-bit
@@ -22,7 +22,8 @@
 // the instance; a verdict that rejects where brute force finds none is imprecision, counted and
 // printed as a rate. The instances are built by hand with dsl::kernel_ir, as the fuzzer's
 // `lowering` does.
-#include <warden/check/bounds.hpp>
+#include <warden/check/launch/interval_evaluator.hpp>
+#include <warden/check/launch/launch_checks.hpp>
 #include <warden/check/rules.hpp>
 
 #include <catch2/catch.hpp>

@@ -52,6 +52,15 @@ constexpr bool depends_on_data(const kernel_ir& ir, int id) {
   }
 }
 
+// The grid dimensions a program refers to, as bits (1: x, 2: y, 4: z): those of its block ids,
+// global ids and grid extents; 0 when it refers to none (a one-block kernel).
+constexpr int grid_dims_of(const kernel_ir& ir) {
+  int dims = 0;
+  for (const auto& e : ir.exprs)
+    if (e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::grid_dim) dims |= 1 << (e.value % 3);
+  return dims;
+}
+
 // Loop `loop` if the scope is inside it (and where in the scope), else -1.
 constexpr int loop_of(const kernel_ir& ir, scope s, int loop, int* position = nullptr) {
   for (int p = s.loop_end - 1; p >= s.loop_begin; --p) {

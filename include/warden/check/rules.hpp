@@ -780,15 +780,6 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
 
 // ---- all rules ---------------------------------------------------------------------------------
 
-// The grid dimensions a program refers to, as bits (1: x, 2: y, 4: z): those of its block ids,
-// global ids and grid extents; 0 when it refers to none (a one-block kernel).
-constexpr int grid_dims_of(const kernel_ir& ir) {
-  int dims = 0;
-  for (const auto& e : ir.exprs)
-    if (e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::grid_dim) dims |= 1 << (e.value % 3);
-  return dims;
-}
-
 // With `lint`, an accepted kernel's W050 count too (check/lints.hpp), from the shared rules' footprints.
 constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
   shape.grid_dims = grid_dims_of(ir);

@@ -1,6 +1,6 @@
 #pragma once
 // dims3: a launch's geometry (grid or block extents), as both the checker's launch-time analyses
-// (check/bounds.hpp) and the backends (backend/slots.hpp) see it. A leaf header, so that check/
+// (check/launch/) and the backends (backend/slots.hpp) see it. A leaf header, so that check/
 // need not include backend/ for it.
 
 namespace warden::detail {

@@ -15,7 +15,7 @@
 
 #include "../access.hpp"
 #include "../backend/slots.hpp"
-#include "../check/launch_checks.hpp"
+#include "../check/launch/launch_checks.hpp"
 #include "../detail/pack.hpp"
 #include "../dsl/program.hpp"
 #include "../error.hpp"
@@ -117,19 +117,33 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
   }
 }
 
+// Argument I bound in one step: what the checks and stream ordering read of it, into `bound`,
+// and with the cache on, its reading (the key's part, check/launch/launch_request.hpp); then
+// its slot, returned.
+template <class Param, std::size_t I, class Bound, class Key, class Arg>
+auto bind_argument(Arg& arg, Bound& bound, Key* key) {
+  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I]);
+  if (key != nullptr) key->arguments[I] = check::read_argument(bound.checked, I);
+  return bind_slot<Param>(arg);
+}
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
-// signature passed them before (`cache`, launch/check_cache.hpp); touches no memory.
+// signature passed them before (`cache`, launch/check_cache.hpp); touches no memory. One walk
+// over the arguments binds each (slot, checks' view, ordering and reading).
 template <class K, class... Args, std::size_t... I>
 auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
-  auto slots = detail::make_pack(bind_slot<typename K::template param<I>>(args)...);
-  bound_launch<decltype(slots), K::arity> bound{slots, {}, {}};
-  (describe_argument<typename K::template param<I>>(args, bound.checked[I], bound.buffers[I]), ...);
+  using slots_type = decltype(detail::make_pack(bind_slot<typename K::template param<I>>(args)...));
+  bound_launch<slots_type, K::arity> bound{};
   launch_key<K::arity> key;
-  if (cache != nullptr) {
-    key = key_of(blocks, bound.checked);
-    if (cache->passed(key)) return bound;
-  }
+  key.grid[0] = blocks.x;
+  key.grid[1] = blocks.y;
+  key.grid[2] = blocks.z;
+  launch_key<K::arity>* reading = cache != nullptr ? &key : nullptr;
+  // Braces, not a call: their initialisers run left to right, so an argument's alias is looked
+  // for among earlier arguments already described.
+  bound.slots = slots_type{{{bind_argument<typename K::template param<I>, I>(args, bound, reading)}...}};
+  if (cache != nullptr && cache->passed(key)) return bound;
   ++full_launch_checks();
   check::launch_request request;
   request.kernel = kernel.name;
@@ -139,8 +153,14 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 bl
   request.obligations = &definition_of(kernel).obligations;
   request.block = {K::block_type::x, K::block_type::y, K::block_type::z};
   request.grid = blocks;
-  check::check_launch(request);
-  if (cache != nullptr) cache->remember(key);
+  // The key stored is the readings check_launch itself took, not the ones above: a verdict is
+  // filed under exactly what it was computed from.
+  launch_key<K::arity> checked;
+  checked.grid[0] = blocks.x;
+  checked.grid[1] = blocks.y;
+  checked.grid[2] = blocks.z;
+  check::check_launch(request, checked.arguments);
+  if (cache != nullptr) cache->remember(checked);
   return bound;
 }
 

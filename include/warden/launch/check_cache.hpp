@@ -4,12 +4,13 @@
 // (proposals/0007-launch-cost.md).
 //
 // Every launch-time check (check::check_launch) is a pure function of the kernel (its
-// description, obligations and block, fixed by its type) and of what the key below holds: the
-// grid; each buffer's size, its address modulo 16 (the vector alignment check: a vector is 2, 4,
-// 8 or 16 bytes, dsl/vector.hpp) and which earlier buffer argument has the same address (E100);
-// each integral value as the kernel receives it. Two launches with equal keys get the same
-// verdict, so a hit is exactly the check. Only launches that passed are stored; a failing one is
-// checked, and throws, every time.
+// description, obligations and block, fixed by its type), the grid and the arguments' readings
+// (check/launch/launch_request.hpp: each buffer's size, its address modulo 16 and which earlier
+// argument has the same address; each integral value as the kernel receives it), which
+// check_launch computes itself, reads the arguments through, and hands back. The key below is the
+// grid and those readings, as check_launch returned them: two launches with equal keys get the
+// same verdict, so a hit is exactly the check. Only launches that passed are stored; a failing
+// one is checked, and throws, every time.
 //
 // One cache per kernel and thread (thread_local: no lock, no sharing), a few entries replaced in
 // turn, no heap allocation. WARDEN_LAUNCH_CHECK_CACHE=0 turns it off (every launch checks).
@@ -18,7 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../check/launch_checks.hpp"
+#include "../check/launch/launch_checks.hpp"
 #include "../detail/dims3.hpp"
 
 #if !defined(WARDEN_LAUNCH_CHECK_CACHE)
@@ -27,49 +28,14 @@
 
 namespace warden::detail {
 
-// One argument as the checks' verdict depends on it.
-struct argument_key {
-  long long number = 0;        // a buffer's size, or an integral value
-  std::uint32_t same_as = 0;   // a buffer: the first argument with its address (itself if none, or null)
-  unsigned char alignment = 0; // a buffer: its address modulo 16
-  bool has_number = false;     // a value: whether it is integral (only those enter the checks)
-  friend constexpr bool operator==(const argument_key&, const argument_key&) = default;
-};
-
+// A launch's signature: the grid and each argument's reading (check::argument_reading), what
+// check::check_launch reads of them and hands back.
 template <std::size_t N>
 struct launch_key {
   int grid[3] = {0, 0, 0};
-  std::array<argument_key, N> arguments{};
+  std::array<check::argument_reading, N> arguments{};
   friend constexpr bool operator==(const launch_key&, const launch_key&) = default;
 };
-
-template <std::size_t N>
-launch_key<N> key_of(dims3 grid, const std::array<check::bound_argument, N>& arguments) {
-  launch_key<N> key;
-  key.grid[0] = grid.x;
-  key.grid[1] = grid.y;
-  key.grid[2] = grid.z;
-  for (std::size_t i = 0; i < N; ++i) {
-    const check::bound_argument& a = arguments[i];
-    argument_key& k = key.arguments[i];
-    k.same_as = static_cast<std::uint32_t>(i);
-    if (a.is_buffer) {
-      k.number = a.size;
-      k.has_number = true;
-      k.alignment = static_cast<unsigned char>(reinterpret_cast<std::uintptr_t>(a.address) % 16);
-      if (a.address != nullptr)
-        for (std::size_t j = 0; j < i; ++j)
-          if (arguments[j].is_buffer && arguments[j].address == a.address) {
-            k.same_as = static_cast<std::uint32_t>(j);
-            break;
-          }
-    } else if (a.value) {
-      k.number = *a.value;
-      k.has_number = true;
-    }
-  }
-  return key;
-}
 
 template <std::size_t N>
 class launch_check_cache {

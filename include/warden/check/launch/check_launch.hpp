@@ -1,34 +1,44 @@
 #pragma once
 // check_launch: every launch-time check over one list of bound arguments (declared with the
-// others in check/launch_checks.hpp). Inline in every file that launches, or compiled once in
+// others in launch_checks.hpp). Inline in every file that launches, or compiled once in
 // warden::runtime (WARDEN_SEPARATE_RUNTIME).
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "../config.hpp"
-#include "../error.hpp"
-#include "bounds.hpp"
+#include "../../config.hpp"
+#include "../../error.hpp"
+#include "../affine.hpp"
+#include "integer_wrap.hpp"
 #include "launch_checks.hpp"
-#include "rules.hpp"
+#include "launch_request.hpp"
+#include "loop_steps.hpp"
+#include "obligations.hpp"
+#include "overrun.hpp"
+#include "stated_facts.hpp"
 
 namespace warden::check {
 
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
+WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<argument_reading> read) {
   const std::size_t arity = launch.arguments.size();
+  // The arguments' readings, first: below, an argument's address, size and value are read only
+  // through them (its kind, whether it is a buffer and whether it is writable are its
+  // parameter's, fixed by the kernel).
+  for (std::size_t i = 0; i < arity; ++i) read[i] = read_argument(launch.arguments, i);
   const std::vector<std::string> names = parameter_names(launch.param_names);
   std::vector<std::string> kinds;
   kinds.reserve(arity);
   for (const bound_argument& a : launch.arguments) kinds.emplace_back(a.kind);
 
-  // E100: one buffer, two parameters, one of them writable.
+  // E100: one buffer, two parameters, one of them writable (two empty buffers share no memory).
   for (std::size_t a = 0; a < arity; ++a)
     for (std::size_t b = a + 1; b < arity; ++b) {
       const bound_argument &x = launch.arguments[a], &y = launch.arguments[b];
-      if (x.is_buffer && y.is_buffer && x.address != nullptr && x.address == y.address && (x.writable || y.writable))
+      if (x.is_buffer && y.is_buffer && read[b].same_as == read[a].same_as && (x.writable || y.writable))
         throw aliasing_error(launch.kernel, "one buffer is bound to " + names[a] + " (parameter " + std::to_string(a) + ", " +
                                                 kinds[a] + ") and to " + names[b] + " (parameter " + std::to_string(b) + ", " +
                                                 kinds[b] + "); a writable parameter needs a buffer of its own");
@@ -39,8 +49,8 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
   // and buffers bind whole, so this holds unless a user-supplied pool hands out less.
   for (const dsl::ir_access& a : launch.ir->accesses) {
     if (a.vector_bytes == 0 || a.memory != dsl::memory_kind::global) continue;
-    const bound_argument& x = launch.arguments[static_cast<std::size_t>(a.target)];
-    if (x.address != nullptr && reinterpret_cast<std::uintptr_t>(x.address) % a.vector_bytes != 0)
+    // (16 % vector_bytes == 0, so the address modulo 16 decides it.)
+    if (read[static_cast<std::size_t>(a.target)].alignment % a.vector_bytes != 0)
       throw bounds_error(launch.kernel, names[static_cast<std::size_t>(a.target)] + " (parameter " + std::to_string(a.target) +
                                             ") starts at an address that is not a multiple of " + std::to_string(a.vector_bytes) +
                                             " bytes, which its vector access needs");
@@ -64,8 +74,8 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch) {
   facts.values.resize(arity);
   facts.sizes.resize(arity);
   for (std::size_t i = 0; i < arity; ++i) {
-    if (launch.arguments[i].is_buffer) facts.sizes[i] = launch.arguments[i].size;
-    else facts.values[i] = launch.arguments[i].value;
+    if (launch.arguments[i].is_buffer) facts.sizes[i] = read[i].number;
+    else if (read[i].has_number) facts.values[i] = read[i].number;
   }
   // E107: the facts the kernel states (given(...)) hold for this launch.
   if (const std::string e = first_false_fact(ir, facts, names); !e.empty()) throw fact_error(launch.kernel, e);

@@ -1,0 +1,75 @@
+#pragma once
+// E104: integer operations that may wrap or overflow for this launch.
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../../config.hpp"
+#include "../../dsl/ir.hpp"
+#include "interval_evaluator.hpp"
+#include "launch_request.hpp"
+
+namespace warden::check {
+
+// The first operation carried out in an unsigned type that may wrap for this launch, or in int
+// arithmetic that may overflow, where its value decides something (an index, a guard, a loop
+// bound, a shuffle's lane), described for an E104 message; empty if none. The checker reasons about such operations as about integers: this is
+// the launch obligation that makes that sound.
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                       const std::vector<std::string>& names) {
+  interval_evaluator evaluator(ir, facts);
+  long long reached = 0;
+  auto describe = [&](int id) {
+    const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+    if (e.signed_bits > 0) {
+      const bool unbounded = reached == std::numeric_limits<long long>::min() || reached == std::numeric_limits<long long>::max();
+      return dsl::render(ir, id, names) + " is computed in a " + std::to_string(e.signed_bits) + "-bit signed type and " +
+             (unbounded ? std::string("cannot be bounded") : "may overflow it (reaching " + std::to_string(reached) + ")") +
+             " for this launch, which is undefined and wraps on the device; compute it in a 64-bit type, or guard it so that it cannot";
+    }
+    return dsl::render(ir, id, names) + " is computed in a " + std::to_string(e.unsigned_bits) + "-bit unsigned type and may " +
+           (reached < 0 ? "go below 0 (reaching " : "leave its range (reaching ") + std::to_string(reached) +
+           ") for this launch, which wraps around; compute it in a signed type, or guard it so that it cannot";
+  };
+  auto check = [&](int id, int begin, int end) {
+    const int w = id < 0 ? -1 : evaluator.first_wrap(id, begin, end, &reached);
+    return w >= 0 ? describe(w) : std::string();
+  };
+  for (const dsl::ir_access& a : ir.accesses) {
+    for (int g = a.guard_begin; g < a.guard_end; ++g)
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, a.guard_begin, g); !m.empty()) return m;
+    if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty()) return m;
+    if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty()) return m;
+  }
+  for (const dsl::ir_loop& loop : ir.loops)
+    for (int id : {loop.lo, loop.hi, loop.step})
+      if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return m;
+  // The increment i += step, in int: below hi, i + step passes INT_MAX only if hi - 1 + step does
+  // (and then i wraps to a negative value, still below hi: the loop never ends, and every bound
+  // the checker drew from it is wrong). A step of 1 never does.
+  for (const dsl::ir_loop& loop : ir.loops) {
+    const interval step = evaluator.index_interval(loop.step, loop.guard_begin, loop.guard_end);
+    if (!step.bounded() || step.hi <= 1) continue;  // an unbounded step is E103's
+    const interval hi = evaluator.index_interval(loop.hi, loop.guard_begin, loop.guard_end);
+    const long double last = hi.bounded() ? static_cast<long double>(hi.hi) - 1 + static_cast<long double>(step.hi) : 0;
+    if (hi.bounded() && last <= static_cast<long double>(std::numeric_limits<int>::max())) continue;
+    return "the loop over i" + std::to_string(loop.level) + " up to " + dsl::render(ir, loop.hi, names) + " steps by " +
+           dsl::render(ir, loop.step, names) + ", and i + step " +
+           (hi.bounded() ? "may reach " + std::to_string(static_cast<long long>(last)) : std::string("cannot be bounded")) +
+           " for this launch: past INT_MAX it wraps and the loop never ends; bound the loop's end so that it cannot";
+  }
+  for (const dsl::ir_shuffle& s : ir.shuffles) {
+    for (int g = s.guard_begin; g < s.guard_end; ++g)
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
+    if (auto m = check(s.lane, s.guard_begin, s.guard_end); !m.empty()) return m;
+  }
+  for (const dsl::ir_sync& s : ir.syncs)
+    for (int g = s.guard_begin; g < s.guard_end; ++g)
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
+  return {};
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+}  // namespace warden::check

@@ -1,0 +1,435 @@
+#pragma once
+// Launch-time bounds (E101): the largest and smallest index each access can reach, from its
+// symbolic form, the launch geometry, the value parameters and the buffer sizes, narrowed by the
+// guards that enclose it. An interval analysis over the value-level description (dsl/ir.hpp):
+//   * thread, block and global ids range over the launch; loop variables over their loop;
+//   * `when(a < b, ...)` narrows a (likewise <=, >, >=, &&, and the negations in otherwise
+//     branches) when a is made of ids, loop variables, parameters and sizes only, since those keep
+//     their value inside the guarded statements; a narrowed expression is recognised wherever it
+//     appears again, by its shape;
+//   * loaded values, thread-private variables and user functions are unbounded, so an index made
+//     of them must be clamped (min, %, &) to pass.
+// Sound: the interval always contains every index the access can take.
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../dsl/ir.hpp"
+#include "../affine.hpp"
+#include "interval.hpp"
+#include "launch_request.hpp"
+
+namespace warden::check {
+
+// Evaluates expression intervals for one access, with the narrowing its guards allow.
+class interval_evaluator {
+ public:
+  interval_evaluator(const dsl::kernel_ir& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {}
+
+  // The interval of expression `id` with the accesses' guards [guard_begin, guard_end) applied.
+  interval index_interval(int id, int guard_begin, int guard_end) {
+    narrowed_.clear();
+    for (int g = guard_begin; g < guard_end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      narrow(guard.condition, !guard.negated);
+    }
+    return eval(id);
+  }
+
+  // The first operation under `id` carried out in an unsigned type (dsl::ir_expr::unsigned_bits)
+  // that may wrap here: an operand below 0 or a result outside the type's range, with the guards
+  // [guard_begin, guard_end) applied, and the right operand of && and || narrowed by the left.
+  // Operations on loaded data are left out: they are data to the checker, whatever they compute.
+  // Returns -1 if none; *reached gets the offending end of the interval.
+  int first_wrap(int id, int guard_begin, int guard_end, long long* reached) {
+    narrowed_.clear();
+    for (int g = guard_begin; g < guard_end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      narrow(guard.condition, !guard.negated);
+    }
+    return wrap_in(id, reached);
+  }
+
+  // Can any thread pass the guards [guard_begin, guard_end) for this launch? False when they narrow
+  // some value they compare to nothing (`x < size - 1 - t` with size == 0 and t == 0).
+  bool may_run(int guard_begin, int guard_end) {
+    narrowed_.clear();
+    for (int g = guard_begin; g < guard_end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      narrow(guard.condition, !guard.negated);
+    }
+    for (int g = guard_begin; g < guard_end; ++g)
+      if (empty_somewhere(ir_.guard_pool[static_cast<std::size_t>(g)].condition)) return false;
+    return true;
+  }
+
+  // Does loop `loop` run no trip in any thread, for this launch and under the guards may_run last
+  // narrowed by (`grid_stride(k, x.size() / 4, ...)` with x.size() < 4)? Its body's accesses then
+  // never run either, and the intervals of its variable mean nothing.
+  bool never_runs(const dsl::ir_loop& loop) {
+    const interval lo = eval(loop.lo), hi = eval(loop.hi);
+    return lo.bounded() && hi.bounded() && hi.hi <= lo.lo;
+  }
+
+  interval eval(int id) {
+    // A floating-point value is no integer: no interval of integers bounds it, and a guard on an
+    // integer expression that renders alike (`t + 2` for `t + 2.9f`) says nothing about it.
+    if (ir_.exprs[static_cast<std::size_t>(id)].is_float) return interval::top();
+    interval base = eval_unnarrowed(id);
+    if (!narrowed_.empty()) {
+      auto it = narrowed_.find(key(id));
+      if (it != narrowed_.end()) base = {std::max(base.lo, it->second.lo), std::min(base.hi, it->second.hi)};
+    }
+    return base;
+  }
+
+ private:
+  bool empty_somewhere(int id) {
+    if (id < 0) return false;
+    const interval v = eval(id);
+    if (v.lo > v.hi) return true;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (is_atom(e)) return false;
+    return empty_somewhere(e.a) || empty_somewhere(e.b);
+  }
+
+  interval eval_unnarrowed(int id) {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (is_atom(e)) return atom(e);
+    switch (e.op) {
+      case ir_op::constant: return e.is_float ? interval::top() : interval::point(e.value);
+      case ir_op::block_dim: return interval::point(facts_.block[static_cast<int>(e.value)]);
+      case ir_op::grid_dim: return interval::point(facts_.grid[static_cast<int>(e.value)]);
+      case ir_op::param_value: {
+        const auto p = static_cast<std::size_t>(e.value);
+        if (p < facts_.values.size() && facts_.values[p]) return interval::point(*facts_.values[p]);
+        interval unknown = interval::top();
+        if (e.is_unsigned) unknown.lo = 0;
+        return unknown;
+      }
+      case ir_op::param_size: return interval::point(facts_.sizes[static_cast<std::size_t>(e.value)]);
+      case ir_op::load:
+      case ir_op::tile_load:
+        // A narrow integral type bounds what any load can give (uint8_t: 0..255).
+        if (e.narrow_bits > 0) {
+          const long long span = 1LL << e.narrow_bits;
+          return e.is_unsigned ? interval{0, span - 1} : interval{-span / 2, span / 2 - 1};
+        }
+        [[fallthrough]];
+      case ir_op::local_var:
+      case ir_op::call: {
+        interval unknown = interval::top();
+        if (e.is_unsigned) unknown.lo = 0;  // an unsigned value is never negative
+        return unknown;
+      }
+      case ir_op::negate: {
+        const interval a = eval(e.a);
+        return a.bounded() ? interval{-a.hi, -a.lo} : interval::top();
+      }
+      case ir_op::logical_not: return {0, 1};
+      case ir_op::bit_not: {  // ~x == -x - 1
+        const interval a = eval(e.a);
+        return a.bounded() ? interval{-a.hi - 1, -a.lo - 1} : interval::top();
+      }
+      case ir_op::select: return eval(e.b);
+      case ir_op::choice: {  // either side: the hull
+        const interval x = eval(e.a), y = eval(e.b);
+        return {std::min(x.lo, y.lo), std::max(x.hi, y.hi)};
+      }
+      default: {
+        const interval a = eval(e.a), b = e.b >= 0 ? eval(e.b) : interval::top();
+        // Carried out in an unsigned type: integer arithmetic only while no operand or result
+        // leaves the type. E104 refuses launches where that fails without data deciding it; with
+        // loaded data it is checked here: otherwise the result is anywhere in the type.
+        const bool data = e.unsigned_bits > 0 && depends_on_data(ir_, id);
+        if (data && e.unsigned_bits < 64) {
+          const long long top = (1LL << e.unsigned_bits) - 1;
+          auto inside = [&](interval v) { return v.bounded() && v.lo >= 0 && v.hi <= top; };
+          // Each operand converted to the type: where it may leave it, anywhere in it.
+          const interval ua = inside(a) ? a : interval{0, top}, ub = e.b < 0 || inside(b) ? b : interval{0, top};
+          const interval r = launch_impl::combine(e.op, ua, ub);
+          using dsl::ir_op;
+          const bool may_wrap = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
+                                e.op == ir_op::negate || e.op == ir_op::bit_not;
+          if (e.op >= ir_op::less && e.op <= ir_op::logical_or) return r;
+          if (!inside(r)) return may_wrap ? interval{0, top} : interval{std::max(0LL, r.lo), std::min(top, r.hi)};
+          return r;
+        }
+        if (data) return interval::top();
+        const interval r = launch_impl::combine(e.op, a, b);
+        // Signed arithmetic on data that may leave int: it wraps on the device (E104 looks only
+        // where no data decides), so the result is anywhere.
+        if (e.signed_bits == 32 && r.bounded() && (r.lo < std::numeric_limits<int>::min() || r.hi > std::numeric_limits<int>::max()) &&
+            depends_on_data(ir_, id))
+          return interval::top();
+        return r;
+      }
+    }
+  }
+
+  int wrap_in(int id, long long* reached) {
+    if (id < 0) return -1;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (e.op < ir_op::add) return -1;  // a leaf
+    if (e.op == ir_op::logical_and || e.op == ir_op::logical_or) {
+      if (const int w = wrap_in(e.a, reached); w >= 0) return w;
+      const auto saved = narrowed_;
+      narrow(e.a, e.op == ir_op::logical_and);  // the right side runs only when the left decides nothing
+      const int w = wrap_in(e.b, reached);
+      narrowed_ = saved;
+      return w;
+    }
+    if (const int w = wrap_in(e.a, reached); w >= 0) return w;
+    if (const int w = wrap_in(e.b, reached); w >= 0) return w;
+    const bool arithmetic = e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::mul || e.op == ir_op::shl ||
+                            e.op == ir_op::negate || e.op == ir_op::bit_not;
+    if (e.signed_bits == 32 && arithmetic && !depends_on_data(ir_, id)) {
+      // Signed overflow: undefined in C++, a wrap on the device.
+      const interval r = eval_unnarrowed(id);
+      if (!r.bounded()) {
+        // Unbounded because an input is (a loop bound the launch cannot see), or because the
+        // arithmetic itself runs past what intervals hold: it may overflow. Unbounded only
+        // because a shift's amount or a divisor is not known well enough (`1 << (i1 - 1 - i2)`),
+        // the operation is none the checker lowers to a polynomial (affine.hpp wants constant
+        // amounts and divisors), the footprints take an int result outside int as unknown
+        // (tape.hpp), and an index it reaches is E101's.
+        if (!may_overflow_unbounded(id)) return -1;
+        *reached = r.lo == std::numeric_limits<long long>::min() ? r.lo : r.hi;
+        return id;
+      }
+      if (r.lo < std::numeric_limits<int>::min() || r.hi > std::numeric_limits<int>::max()) {
+        *reached = r.lo < std::numeric_limits<int>::min() ? r.lo : r.hi;
+        return id;
+      }
+      return -1;
+    }
+    if (e.unsigned_bits == 0 || depends_on_data(ir_, id)) return -1;
+    const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
+    auto outside = [&](interval v) {
+      if (!v.bounded() || v.lo < 0) {
+        *reached = v.lo;
+        return true;
+      }
+      if (v.hi > top) {
+        *reached = v.hi;
+        return true;
+      }
+      return false;
+    };
+    if (outside(eval(e.a)) || (e.b >= 0 && outside(eval(e.b)))) return id;  // converted with a wrap
+    if (arithmetic && outside(eval_unnarrowed(id))) return id;
+    return -1;
+  }
+
+  // Why an expression's interval is unbounded: true if an input is (an id, a loop variable, a
+  // parameter without bound) or arithmetic on bounded operands ran past what intervals hold (an
+  // overflow), false if only a shift's amount or a divisor not known well enough lost it.
+  bool may_overflow_unbounded(int id) {
+    if (id < 0) return false;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.a < 0 && e.b < 0) return !eval(id).bounded();
+    const bool a_bounded = eval(e.a).bounded(), b_bounded = e.b < 0 || eval(e.b).bounded();
+    using dsl::ir_op;
+    if (a_bounded && b_bounded) {
+      const bool lossy = e.op == ir_op::shl || e.op == ir_op::shr || e.op == ir_op::div || e.op == ir_op::mod;
+      return !lossy && !eval(id).bounded();
+    }
+    return (!a_bounded && may_overflow_unbounded(e.a)) || (!b_bounded && may_overflow_unbounded(e.b));
+  }
+
+  static bool is_atom(const dsl::ir_expr& e) {
+    using dsl::ir_op;
+    return e.op == ir_op::thread_id || e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::loop_var;
+  }
+
+  // The shape of an expression: equal for two descriptions of the same expression.
+  std::string key(int id) const { return dsl::render(ir_, id, {}); }
+
+  // Whether the expression keeps its value inside a guarded region: no loads, locals or calls.
+  bool invariant(int id) const {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (e.op == ir_op::load || e.op == ir_op::tile_load || e.op == ir_op::local_var || e.op == ir_op::call) return false;
+    return (e.a < 0 || invariant(e.a)) && (e.b < 0 || invariant(e.b));
+  }
+
+  interval atom(const dsl::ir_expr& e) {
+    using dsl::ir_op;
+    const int d = static_cast<int>(e.value % 3);
+    switch (e.op) {
+      case ir_op::thread_id: return {0, facts_.block[d] - 1};
+      case ir_op::block_id: return {0, facts_.grid[d] - 1};
+      case ir_op::global_id: {
+        // block_id * block + thread_id, each as its guards narrow it: `t < 2` bounds a halo load
+        // at `global_id + block` to the first two threads of each block.
+        const char* dims[] = {".x", ".y", ".z"};
+        const interval t = narrowed_atom(std::string("thread_id") + dims[d], {0, facts_.block[d] - 1});
+        const interval b = narrowed_atom(std::string("block_id") + dims[d], {0, facts_.grid[d] - 1});
+        if (t.lo > t.hi || b.lo > b.hi) return {0, static_cast<long long>(facts_.grid[d]) * facts_.block[d] - 1};
+        return {b.lo * facts_.block[d] + t.lo, b.hi * facts_.block[d] + t.hi};
+      }
+      default: {  // loop variable: the range of its own loop
+        if (e.value >= 0 && e.value < static_cast<long long>(ir_.loops.size()))
+          return loop_range(ir_.loops[static_cast<std::size_t>(e.value)]);
+        return interval::top();
+      }
+    }
+  }
+
+  // An atom's range, narrowed by the guards that name it by this rendering.
+  interval narrowed_atom(const std::string& key, interval range) const {
+    const auto it = narrowed_.find(key);
+    if (it == narrowed_.end()) return range;
+    return {std::max(range.lo, it->second.lo), std::min(range.hi, it->second.hi)};
+  }
+
+  interval loop_range(const dsl::ir_loop& loop) {
+    const interval lo = eval(loop.lo), hi = eval(loop.hi), step = eval(loop.step);
+    if (!lo.bounded() || !step.bounded() || step.lo < 1) return interval::top();
+    if (!hi.bounded()) return {lo.lo, interval::top().hi};  // counts up from lo: a guard may bound the rest
+    // One start and one step: the last value the loop takes, not hi - 1 (`for i = 0; i < 32;
+    // i += 16` takes 0 and 16).
+    if (lo.lo == lo.hi && step.lo == step.hi && hi.hi - 1 >= lo.lo)
+      return {lo.lo, lo.lo + step.lo * ((hi.hi - 1 - lo.lo) / step.lo)};
+    return {lo.lo, std::max(lo.lo, hi.hi - 1)};
+  }
+
+  // Records what `condition == holds` says about atoms.
+  void narrow(int condition, bool holds) {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(condition)];
+    using dsl::ir_op;
+    if (e.op == ir_op::logical_not) return narrow(e.a, !holds);
+    if (e.op == ir_op::logical_and && holds) {
+      narrow(e.a, true);
+      narrow(e.b, true);
+      return;
+    }
+    if (e.op == ir_op::logical_or && !holds) {
+      narrow(e.a, false);
+      narrow(e.b, false);
+      return;
+    }
+    // A comparison with a floating-point side is carried out in floating point: `p < 3` leaves
+    // p = 2.9, so the integer step of a strict bound does not apply. Such guards narrow nothing.
+    if (e.op >= ir_op::less && e.op <= ir_op::equal &&
+        (ir_.exprs[static_cast<std::size_t>(e.a)].is_float || ir_.exprs[static_cast<std::size_t>(e.b)].is_float))
+      return;
+    if (e.op == ir_op::equal && holds) {
+      const interval left = eval(e.a), right = eval(e.b);
+      bound_atom(e.a, ir_op::greater_equal, right);
+      bound_atom(e.a, ir_op::less_equal, right);
+      bound_atom(e.b, ir_op::greater_equal, left);
+      bound_atom(e.b, ir_op::less_equal, left);
+      return;
+    }
+    if ((e.op == ir_op::not_equal && holds) || (e.op == ir_op::equal && !holds)) {
+      // x != c with x's interval ending at c: the end moves in (the otherwise branch of i == 0,
+      // with i >= 0, has i >= 1).
+      for (int side = 0; side < 2; ++side) {
+        const int subject = side == 0 ? e.a : e.b;
+        const interval other = eval(side == 0 ? e.b : e.a);
+        if (other.lo != other.hi) continue;
+        const interval now = eval(subject);
+        if (now.lo == other.lo) bound_atom(subject, ir_op::greater, other);
+        if (now.hi == other.hi) bound_atom(subject, ir_op::less, other);
+      }
+      return;
+    }
+    if (e.op < ir_op::less || e.op > ir_op::greater_equal) return;
+    if (e.unsigned_bits > 0 && depends_on_data(ir_, condition)) {  // compared in unsigned, data deciding (E104 does not look): as integers only if both sides fit
+      const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
+      const interval l = eval(e.a), r = eval(e.b);
+      if (!l.bounded() || !r.bounded() || l.lo < 0 || r.lo < 0 || l.hi > top || r.hi > top) return;
+    }
+    // Normalise to "left op right" holding, with op one of <, <=, >, >=.
+    ir_op op = e.op;
+    if (!holds) {
+      op = op == ir_op::less ? ir_op::greater_equal
+           : op == ir_op::less_equal ? ir_op::greater
+           : op == ir_op::greater ? ir_op::less_equal
+                                  : ir_op::less;
+    }
+    const interval left = eval(e.a), right = eval(e.b);
+    bound_atom(e.a, op, right);
+    const ir_op mirrored = op == ir_op::less ? ir_op::greater
+                           : op == ir_op::less_equal ? ir_op::greater_equal
+                           : op == ir_op::greater ? ir_op::less
+                                                  : ir_op::less_equal;
+    bound_atom(e.b, mirrored, left);
+  }
+
+  // Records "subject op limit", and passes it on through `x + c` and `x - c` to x.
+  void bound_atom(int subject, dsl::ir_op op, interval limit) {
+    const dsl::ir_expr& s = ir_.exprs[static_cast<std::size_t>(subject)];
+    using dsl::ir_op;
+    if (s.op == ir_op::constant || !invariant(subject)) return;
+    auto [it, inserted] = narrowed_.try_emplace(key(subject), interval::top());
+    constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
+    if (op == ir_op::less && limit.hi != max) it->second.hi = std::min(it->second.hi, limit.hi - 1);
+    if (op == ir_op::less_equal) it->second.hi = std::min(it->second.hi, limit.hi);
+    if (op == ir_op::greater && limit.lo != min) it->second.lo = std::max(it->second.lo, limit.lo + 1);
+    if (op == ir_op::greater_equal) it->second.lo = std::max(it->second.lo, limit.lo);
+    if (s.op != ir_op::add && s.op != ir_op::sub) return;
+    auto constant = [&](int id) -> std::optional<long long> {
+      const dsl::ir_expr& c = ir_.exprs[static_cast<std::size_t>(id)];
+      if (c.op == ir_op::constant && !c.is_float) return c.value;
+      return std::nullopt;
+    };
+    auto shift = [&](interval l, long long by) {
+      if (l.lo != min) l.lo -= by;
+      if (l.hi != max) l.hi -= by;
+      return l;
+    };
+    if (auto c = constant(s.b)) bound_atom(s.a, op, shift(limit, s.op == ir_op::add ? *c : -*c));  // x + c, x - c
+    else if (auto c = constant(s.a); c && s.op == ir_op::add) bound_atom(s.b, op, shift(limit, *c));  // c + x
+    else bound_sides(s, op, limit);
+  }
+
+  // a + b op limit, a - b op limit, neither side constant: each side bounded through the other's
+  // interval (`width - x > 16 * i` gives x < width - 16 * i.lo). Sound for every thread: a = s - b
+  // and b's interval holds every value b takes.
+  void bound_sides(const dsl::ir_expr& s, dsl::ir_op op, interval limit) {
+    using dsl::ir_op;
+    constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
+    const bool upper = op == ir_op::less || op == ir_op::less_equal;  // s bounded from above
+    const ir_op mirrored = op == ir_op::less ? ir_op::greater
+                           : op == ir_op::less_equal ? ir_op::greater_equal
+                           : op == ir_op::greater ? ir_op::less
+                                                  : ir_op::less_equal;
+    auto ld = [](long long v) { return static_cast<long double>(v); };
+    const interval a = eval(s.a), b = eval(s.b);
+    if (upper && limit.hi == max) return;
+    if (!upper && limit.lo == min) return;
+    if (s.op == ir_op::add) {
+      // a < L - b: above by L.hi - b.lo; below by L.lo - b.hi. Likewise b through a.
+      if (upper) {
+        if (b.lo != min && b.lo > -launch_impl::big) bound_atom(s.a, op, {min, launch_impl::clamp(ld(limit.hi) - ld(b.lo))});
+        if (a.lo != min && a.lo > -launch_impl::big) bound_atom(s.b, op, {min, launch_impl::clamp(ld(limit.hi) - ld(a.lo))});
+      } else {
+        if (b.hi != max && b.hi < launch_impl::big) bound_atom(s.a, op, {launch_impl::clamp(ld(limit.lo) - ld(b.hi)), max});
+        if (a.hi != max && a.hi < launch_impl::big) bound_atom(s.b, op, {launch_impl::clamp(ld(limit.lo) - ld(a.hi)), max});
+      }
+    } else {
+      // a - b < L: a < L + b (above by L.hi + b.hi) and b > a - L (below by a.lo - L.hi).
+      if (upper) {
+        if (b.hi != max && b.hi < launch_impl::big) bound_atom(s.a, op, {min, launch_impl::clamp(ld(limit.hi) + ld(b.hi))});
+        if (a.lo != min && a.lo > -launch_impl::big) bound_atom(s.b, mirrored, {launch_impl::clamp(ld(a.lo) - ld(limit.hi)), max});
+      } else {
+        if (b.lo != min && b.lo > -launch_impl::big) bound_atom(s.a, op, {launch_impl::clamp(ld(limit.lo) + ld(b.lo)), max});
+        if (a.hi != max && a.hi < launch_impl::big) bound_atom(s.b, mirrored, {min, launch_impl::clamp(ld(a.hi) - ld(limit.lo))});
+      }
+    }
+  }
+
+  const dsl::kernel_ir& ir_;
+  const launch_facts& facts_;
+  std::map<std::string, interval> narrowed_;
+};
+
+}  // namespace warden::check

@@ -1,0 +1,62 @@
+#pragma once
+// The launch-time checks, as launch calls them: check_launch runs them all on one list of bound
+// arguments; each first_* returns "" when the launch may run, or the detail of its error, with the
+// user's names. One check per file, here in check/launch/: stated_facts.hpp (E107),
+// integer_wrap.hpp (E104), loop_steps.hpp (E103), obligations.hpp (E106), overrun.hpp (E101),
+// over an interval analysis (interval.hpp, interval_evaluator.hpp), and check_launch.hpp, which
+// runs them in order with E100 and E102. None of them includes the static rules (check/rules.hpp;
+// scripts/include-graph holds it). Inline in every file that launches (header-only), or, with
+// WARDEN_SEPARATE_RUNTIME, compiled once per program (warden/separate_runtime.hpp), so that a
+// file that launches does not generate their code again (docs/benchmarks.md).
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "../../config.hpp"
+#include "../../dsl/ir.hpp"
+#include "../../dsl/obligation.hpp"
+#include "launch_request.hpp"
+
+namespace warden::check {
+
+// The functions live in an inline namespace named after the mode (header_only or
+// separate_runtime), so that files built in the two modes never share a symbol: a program that
+// mixes them is well-formed, and one built separate without the library fails to link.
+inline namespace WARDEN_RUNTIME_ABI {
+
+// E107: the first fact stated with given(...) that is false for this launch.
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                                const std::vector<std::string>& names);
+// E104: the first operation deciding an index, guard, loop bound or lane that may wrap or overflow.
+WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                                  const std::vector<std::string>& names);
+// E103: the first run-time loop whose step may be below 1.
+WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                              const std::vector<std::string>& names);
+// E106: the first obligation of the kernel's proof that this launch does not meet.
+WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                                      const std::vector<std::string>& names, const obligation_list& duties);
+// E101: the first access that may overrun its buffer or tile.
+WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                             const std::vector<std::string>& names, const std::vector<std::string>& kinds);
+// An obligation's condition in the user's names (w::obligations_of).
+WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
+
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+// Every launch-time check, in order: E100 (aliasing), E102 (a grid dimension the kernel never
+// names), E107 (stated facts), E104 (integer wrap), E103 (loop steps), E106 (obligations), E101
+// (bounds). Throws the first error, naming the user's buffers and values; touches no memory.
+// Writes each argument's reading to `read` (one per argument), and reads the arguments only
+// through them: besides the kernel (its description, obligations, block and names), the verdict
+// depends on the grid and `read` alone.
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<argument_reading> read);
+}
+
+}  // namespace warden::check
+
+#if !WARDEN_SEPARATE_RUNTIME
+#include "check_launch.hpp"
+#endif

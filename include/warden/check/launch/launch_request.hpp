@@ -1,0 +1,93 @@
+#pragma once
+// A launch as the launch-time checks read it: the arguments bound once per launch (the slots'
+// addresses, sizes and values), the kernel's description and obligations, the geometry, and what
+// the interval analysis takes from them (launch_facts).
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../../detail/dims3.hpp"
+#include "../../dsl/ir.hpp"
+#include "../../dsl/obligation.hpp"
+
+namespace warden::check {
+
+// What the launch knows: geometry and the integral value of every value<T> parameter (if integral).
+struct launch_facts {
+  detail::dims3 block, grid;
+  std::vector<std::optional<long long>> values;  // by parameter position
+  std::vector<long long> sizes;                  // by parameter position (buffers)
+};
+
+// The names messages give a kernel's parameters: the user's, or p0, p1, ... where none was given.
+inline std::vector<std::string> parameter_names(std::span<const std::string_view> given) {
+  std::vector<std::string> names;
+  names.reserve(given.size());
+  for (std::size_t i = 0; i < given.size(); ++i)
+    names.push_back(given[i].empty() ? "p" + std::to_string(i) : std::string(given[i]));
+  return names;
+}
+
+// One argument of a launch as the checks read it. launch builds the list once per launch, from
+// the arguments and the parameters' kinds; E100, E101 and the facts of every other check read it.
+struct bound_argument {
+  std::string_view kind;           // the parameter's kind: in, out, inout, atomic, value
+  bool is_buffer = false;
+  bool writable = false;           // out, inout, atomic
+  const void* address = nullptr;   // a buffer's memory (E100)
+  long long size = 0;              // a buffer's elements (E101)
+  std::optional<long long> value;  // an integral value, as the kernel receives it (converted to T)
+};
+
+// What the checks read of one argument: a buffer's size, its address modulo 16 (a vector access
+// moves 2, 4, 8 or 16 bytes, dsl/vector.hpp, so this decides its alignment) and the first argument
+// bound to the same memory (E100); a value's integral value as the kernel receives it. check_launch
+// reads the arguments only through their readings, which it hands back: with the grid, they are
+// the launch check cache's key (launch/check_cache.hpp), so the key cannot leave out anything the
+// checks depend on.
+struct argument_reading {
+  long long number = 0;        // a buffer's size, or an integral value
+  std::uint32_t same_as = 0;   // a buffer: the first argument with its address (itself if none, or null)
+  unsigned char alignment = 0; // a buffer: its address modulo 16
+  bool has_number = false;     // a value: whether it is integral (only those enter the checks)
+  friend constexpr bool operator==(const argument_reading&, const argument_reading&) = default;
+};
+
+// Argument i's reading; the earlier arguments are the ones an alias is looked for in.
+inline argument_reading read_argument(std::span<const bound_argument> arguments, std::size_t i) {
+  const bound_argument& a = arguments[i];
+  argument_reading r;
+  r.same_as = static_cast<std::uint32_t>(i);
+  if (a.is_buffer) {
+    r.number = a.size;
+    r.has_number = true;
+    r.alignment = static_cast<unsigned char>(reinterpret_cast<std::uintptr_t>(a.address) % 16);
+    if (a.address != nullptr)
+      for (std::size_t j = 0; j < i; ++j)
+        if (arguments[j].is_buffer && arguments[j].address == a.address) {
+          r.same_as = static_cast<std::uint32_t>(j);
+          break;
+        }
+  } else if (a.value) {
+    r.number = *a.value;
+    r.has_number = true;
+  }
+  return r;
+}
+
+// A launch as the checks see it.
+struct launch_request {
+  std::string_view kernel;                        // the kernel's name
+  std::span<const std::string_view> param_names;  // by position, one per argument; "" where the user gave none
+  std::span<const bound_argument> arguments;      // by position
+  const dsl::kernel_ir* ir = nullptr;            // the kernel's description
+  const obligation_list* obligations = nullptr;   // what its proof rests on
+  detail::dims3 block, grid;
+};
+
+}  // namespace warden::check

@@ -1,0 +1,143 @@
+#pragma once
+// E106: the conditions on the launch that the checker's proof rests on (dsl/obligation.hpp),
+// decided with this launch's numbers, and rendered in the user's names (w::obligations_of).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../config.hpp"
+#include "../../diagnostic/codes.hpp"
+#include "../../dsl/ir.hpp"
+#include "../../dsl/obligation.hpp"
+#include "../polynomial.hpp"
+#include "interval_evaluator.hpp"
+#include "launch_request.hpp"
+#include "launch_values.hpp"
+
+namespace warden::check {
+
+// The most trips loop `l` can run in any thread for this launch, or -1 if that cannot be bounded.
+inline long long most_trips(const dsl::kernel_ir& ir, const launch_facts& facts, int l) {
+  const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(l)];
+  interval_evaluator evaluator(ir, facts);
+  const interval lo = evaluator.index_interval(loop.lo, loop.guard_begin, loop.guard_end);
+  const interval hi = evaluator.index_interval(loop.hi, loop.guard_begin, loop.guard_end);
+  const interval step = evaluator.index_interval(loop.step, loop.guard_begin, loop.guard_end);
+  if (!lo.bounded() || !hi.bounded() || !step.bounded() || step.lo < 1) return -1;
+  if (hi.hi <= lo.lo) return 0;
+  return (hi.hi - lo.lo + step.lo - 1) / step.lo;
+}
+
+// A symbol of a positive obligation as the kernel's user names it, and its value for this launch.
+inline std::string symbol_name(int s, const std::vector<std::string>& names) {
+  if (symbol::is_param_value(s)) return names[static_cast<std::size_t>(s - symbol::param_value(0))];
+  if (s >= symbol::param_size(0)) return names[static_cast<std::size_t>(s - symbol::param_size(0))] + ".size()";
+  return std::string("grid_dim.") + "xyz"[s - symbol::grid_dim(0)];
+}
+inline std::optional<long long> symbol_value(int s, const launch_facts& facts) {
+  if (symbol::is_param_value(s)) {
+    const auto p = static_cast<std::size_t>(s - symbol::param_value(0));
+    return p < facts.values.size() ? facts.values[p] : std::nullopt;
+  }
+  if (s >= symbol::param_size(0)) return facts.sizes[static_cast<std::size_t>(s - symbol::param_size(0))];
+  if (s >= symbol::grid_dim(0) && s < symbol::grid_dim(3)) return facts.grid[s - symbol::grid_dim(0)];
+  return std::nullopt;
+}
+
+// "pitch - width >= 0": a positive obligation's condition (its terms >= 1), constant moved right.
+// With no positive symbol term it reads as a limit: "nj <= 50", not "-nj >= -50".
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
+  std::string left;
+  long long constant = 0;
+  bool any_positive = false;
+  for (int t = 0; t < o.term_count; ++t) any_positive = any_positive || (o.terms[t].symbols[0] >= 0 && o.terms[t].coefficient > 0);
+  const long long sign = any_positive ? 1 : -1;
+  for (int pass = 0; pass < 2; ++pass)  // positive terms first: "pitch - width", not "-width + pitch"
+  for (int t = 0; t < o.term_count; ++t) {
+    const obligation_term& term = o.terms[t];
+    if (term.symbols[0] < 0) {
+      if (pass == 0) constant += term.coefficient;
+      continue;
+    }
+    const long long c = sign * term.coefficient;
+    if ((c > 0) != (pass == 0)) continue;
+    left += left.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ");
+    if (c != 1 && c != -1) left += std::to_string(c < 0 ? -c : c) + " * ";
+    for (int k = 0; k < 3 && term.symbols[k] >= 0; ++k) left += (k > 0 ? " * " : "") + symbol_name(term.symbols[k], names);
+  }
+  if (!any_positive) return left + " <= " + std::to_string(constant - 1);
+  return left + " >= " + std::to_string(1 - constant);
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+// The value of a positive obligation's terms for this launch, or nullopt if a value is unknown.
+inline std::optional<long double> condition_value(const obligation& o, const launch_facts& facts) {
+  long double sum = 0;
+  for (int t = 0; t < o.term_count; ++t) {
+    long double product = static_cast<long double>(o.terms[t].coefficient);
+    for (int k = 0; k < 3 && o.terms[t].symbols[k] >= 0; ++k) {
+      const std::optional<long long> v = symbol_value(o.terms[t].symbols[k], facts);
+      if (!v) return std::nullopt;
+      product *= static_cast<long double>(*v);
+    }
+    sum += product;
+  }
+  return sum;
+}
+
+// "pitch = 60, width = 64": the values of a positive obligation's symbols for this launch, in the
+// order render_condition names them.
+inline std::string condition_values(const obligation& o, const launch_facts& facts, const std::vector<std::string>& names) {
+  std::vector<int> seen;
+  std::string out;
+  for (int pass = 0; pass < 2; ++pass)
+  for (int t = 0; t < o.term_count; ++t)
+    for (int k = 0; k < 3 && o.terms[t].symbols[k] >= 0 && (o.terms[t].coefficient > 0) == (pass == 0); ++k) {
+      const int s = o.terms[t].symbols[k];
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+      seen.push_back(s);
+      const std::optional<long long> v = symbol_value(s, facts);
+      out += (out.empty() ? "" : ", ") + symbol_name(s, names) + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
+    }
+  return out;
+}
+
+// The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
+// described for an E106 message; empty if all hold.
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                          const std::vector<std::string>& names, const obligation_list& duties) {
+  for (const obligation& o : duties) {
+    if (o.kind == obligation_kind::positive) {
+      const std::optional<long double> v = condition_value(o, facts);
+      if (v && *v >= 1) continue;
+      // Void when one of the two accesses runs in no thread of this launch.
+      interval_evaluator evaluator(ir, facts);
+      const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
+      const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
+      if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) continue;
+      return "the checker proved " + std::string(diagnostic::to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
+             "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
+             dsl::render(ir, c.index, names) + "] when " + render_condition(o, names) + ", which fails for this launch (" +
+             condition_values(o, facts, names) +
+             ") (w::obligations_of lists this condition): launch with values that meet it, or guard the accesses so "
+             "that no thread runs them otherwise";
+    }
+    if (o.kind != obligation_kind::trip_limit || o.loop < 0 || o.loop >= static_cast<int>(ir.loops.size())) continue;
+    const long long most = most_trips(ir, facts, o.loop);
+    if (most >= 0 && most <= o.most_trips) continue;
+    const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
+    const std::string values = launch_impl::values_read(ir, loop.hi, facts, names);
+    return "the loop over i" + std::to_string(loop.level) + " from " + dsl::render(ir, loop.lo, names) + " to " +
+           dsl::render(ir, loop.hi, names) + (most < 0 ? std::string(" cannot be bounded") : " may run " + std::to_string(most) + " trips") +
+           " for this launch" + (values.empty() ? std::string() : " (" + values + ")") + "; the checker proved " +
+           to_string(o.protects) + " for at most " + std::to_string(o.most_trips) +
+           " trips of it (w::obligations_of lists this condition): launch with fewer, or give the loop a constant trip count";
+  }
+  return {};
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+}  // namespace warden::check

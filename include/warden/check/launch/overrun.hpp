@@ -1,0 +1,97 @@
+#pragma once
+// E101: accesses that may leave their buffer or tile, and shuffle lanes outside the warp, for this
+// launch: the index intervals (interval_evaluator.hpp), and for a tile index the intervals cannot
+// follow, the checker's exact per-thread footprint.
+
+#include <string>
+#include <vector>
+
+#include "../../config.hpp"
+#include "../../dsl/ir.hpp"
+#include "../footprint.hpp"
+#include "interval_evaluator.hpp"
+#include "launch_request.hpp"
+
+namespace warden::check {
+
+// The first access that may leave its buffer or tile, described for an E101 message; empty if none.
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                 const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
+  interval_evaluator evaluator(ir, facts);
+  const char* verbs[] = {"load", "store", "atomic update"};
+  for (const dsl::ir_access& a : ir.accesses) {
+    // Guards that no thread passes for this launch (they narrow some value to nothing): the
+    // access never runs, and its index intervals, computed from empty ones, mean nothing.
+    if (!evaluator.may_run(a.guard_begin, a.guard_end)) continue;
+    bool in_empty_loop = false;
+    for (int p = a.loop_begin; p < a.loop_end && !in_empty_loop; ++p)
+      in_empty_loop = evaluator.never_runs(ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])]);
+    if (in_empty_loop) continue;
+    const interval index = evaluator.index_interval(a.index, a.guard_begin, a.guard_end);
+    long long size = 0;
+    std::string target;
+    if (a.memory == dsl::memory_kind::global) {
+      size = facts.sizes[static_cast<std::size_t>(a.target)];
+      target = names[static_cast<std::size_t>(a.target)];
+    } else {
+      if (const dsl::ir_tile* t = tile_of(ir, a.target)) size = t->rows;
+      target = "tile" + std::to_string(a.target);
+    }
+    const std::string text = target + "[" + dsl::render(ir, a.index, names) + "]";
+    // A tile index the intervals cannot follow (`t ^ j`, `(1 << d) * (2 * t + 2) - 1`) usually
+    // depends only on the thread and static loops: then the checker's per-thread footprint gives
+    // its exact range. Only computed when the intervals fail, so other launches do not pay for it.
+    if (a.memory == dsl::memory_kind::shared && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
+      const footprint exact = footprint_of(ir, block_shape{facts.block.x, facts.block.y, facts.block.z}, a);
+      if (exact.all_known) {
+        const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
+        const bool never = exact.row_lo > exact.row_hi;  // no thread runs it
+        if (!never && (exact.row_lo < 0 || exact.row_hi >= size))
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " +
+                 std::to_string(exact.row_lo < 0 ? exact.row_lo : exact.row_hi) + ", but " + target + " has " +
+                 std::to_string(size) + " rows";
+        if (!never && a.column >= 0 && (exact.col_lo < 0 || exact.col_hi >= cols))
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
+                 ", " + dsl::render(ir, a.column, names) + "): the column reaches " +
+                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")";
+        continue;
+      }
+    }
+    if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
+             ": the index is computed in floating point, which launch does not bound (its guards compare "
+             "reals, its conversion truncates); compute the index in integers";
+    if (!index.bounded())
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
+             ": the index cannot be bounded (it depends on loaded data, a thread-private variable or a "
+             "function); clamp it (min, %, &) or guard it with when(index < " + target + ".size(), ...)";
+    if (index.lo < 0 || index.hi >= size) {
+      std::string where = a.memory == dsl::memory_kind::global
+                              ? ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
+                                    kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements"
+                              : ", but " + target + " has " + std::to_string(size) + " rows";
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " +
+             std::to_string(index.lo < 0 ? index.lo : index.hi) + where;
+    }
+    if (a.column >= 0) {  // 2-D tile: the column stays inside a row
+      const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);
+      const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
+      if (!column.bounded() || column.lo < 0 || column.hi >= cols)
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
+               ", " + dsl::render(ir, a.column, names) + "): the column may leave [0, " + std::to_string(cols) + ")";
+    }
+  }
+  // A shuffle's lane operand (delta, mask or lane) must name a lane of the warp.
+  for (const dsl::ir_shuffle& s : ir.shuffles) {
+    const interval lane = evaluator.index_interval(s.lane, s.guard_begin, s.guard_end);
+    if (!lane.bounded() || lane.lo < 0 || lane.hi >= dsl::warp_lanes)
+      return std::string(dsl::name_of(s.kind)) + " lane operand " + dsl::render(ir, s.lane, names) +
+             (lane.bounded() ? " may reach " + std::to_string(lane.lo < 0 ? lane.lo : lane.hi) : std::string(" cannot be bounded")) +
+             ", outside the warp's lanes [0, 32)";
+  }
+  return {};
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+}  // namespace warden::check

@@ -1,0 +1,142 @@
+#pragma once
+// E107: the facts a kernel states with given(...), computed exactly for this launch, as the kernel
+// computes them.
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../config.hpp"
+#include "../../dsl/ir.hpp"
+#include "launch_request.hpp"
+#include "launch_values.hpp"
+
+namespace warden::check {
+
+namespace launch_impl {
+// The exact value of a launch-uniform expression (dsl::launch_uniform) for this launch, computed as
+// the kernel computes it; nullopt where it cannot be: a division by zero, a shift outside the
+// type, a signed result outside int (undefined behaviour in the kernel), or a node that is not
+// launch-uniform.
+inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts) {
+  using dsl::ir_op;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.is_float) return std::nullopt;
+  switch (e.op) {
+    case ir_op::constant: return e.value;
+    case ir_op::block_dim: return facts.block[static_cast<int>(e.value)];
+    case ir_op::grid_dim: return facts.grid[static_cast<int>(e.value)];
+    case ir_op::param_value: {
+      const auto p = static_cast<std::size_t>(e.value);
+      return p < facts.values.size() ? facts.values[p] : std::nullopt;
+    }
+    case ir_op::param_size: return facts.sizes[static_cast<std::size_t>(e.value)];
+    default: break;
+  }
+  if (e.op < ir_op::add) return std::nullopt;  // thread ids, loop variables, locals, loads, calls
+  if (e.op == ir_op::select) {  // the side chosen, alone
+    const std::optional<long long> c = exact_value(ir, e.a, facts);
+    if (!c) return std::nullopt;
+    const dsl::ir_expr& sides = ir.exprs[static_cast<std::size_t>(e.b)];
+    return exact_value(ir, *c != 0 ? sides.a : sides.b, facts);
+  }
+  const std::optional<long long> a = exact_value(ir, e.a, facts);
+  if (!a) return std::nullopt;
+  // && and || as C++ evaluates them: the right side only when the left decides nothing.
+  if (e.op == ir_op::logical_and && *a == 0) return 0;
+  if (e.op == ir_op::logical_or && *a != 0) return 1;
+  std::optional<long long> b;
+  if (e.b >= 0) {
+    b = exact_value(ir, e.b, facts);
+    if (!b) return std::nullopt;
+  }
+  const long long x = *a, y = b.value_or(0);
+  if (e.unsigned_bits > 0) {  // computed in an unsigned type: operands converted, results wrap
+    const unsigned long long mask = e.unsigned_bits >= 64 ? ~0ULL : (1ULL << e.unsigned_bits) - 1;
+    const unsigned long long u = static_cast<unsigned long long>(x) & mask;
+    const unsigned long long v = static_cast<unsigned long long>(y) & mask;
+    unsigned long long r = 0;
+    switch (e.op) {
+      case ir_op::add: r = u + v; break;
+      case ir_op::sub: r = u - v; break;
+      case ir_op::mul: r = u * v; break;
+      case ir_op::div: if (v == 0) return std::nullopt; r = u / v; break;
+      case ir_op::mod: if (v == 0) return std::nullopt; r = u % v; break;
+      case ir_op::shl: if (v >= e.unsigned_bits) return std::nullopt; r = u << v; break;
+      case ir_op::shr: if (v >= e.unsigned_bits) return std::nullopt; r = u >> v; break;
+      case ir_op::bit_and: r = u & v; break;
+      case ir_op::bit_or: r = u | v; break;
+      case ir_op::bit_xor: r = u ^ v; break;
+      case ir_op::less: return u < v;
+      case ir_op::less_equal: return u <= v;
+      case ir_op::greater: return u > v;
+      case ir_op::greater_equal: return u >= v;
+      case ir_op::equal: return u == v;
+      case ir_op::not_equal: return u != v;
+      case ir_op::min: r = u < v ? u : v; break;
+      case ir_op::max: r = u < v ? v : u; break;
+      case ir_op::negate: r = 0 - u; break;
+      case ir_op::bit_not: r = ~u; break;
+      default: return std::nullopt;
+    }
+    return static_cast<long long>(r & mask);
+  }
+  // Signed: computed exactly in long double (64-bit significand: exact wherever the result fits in
+  // int, the only results kept).
+  const long double lx = static_cast<long double>(x), ly = static_cast<long double>(y);
+  long double r = 0;
+  switch (e.op) {
+    case ir_op::add: r = lx + ly; break;
+    case ir_op::sub: r = lx - ly; break;
+    case ir_op::mul: r = lx * ly; break;
+    case ir_op::div: if (y == 0) return std::nullopt; r = static_cast<long double>(x / y); break;
+    case ir_op::mod: if (y == 0) return std::nullopt; r = static_cast<long double>(x % y); break;
+    case ir_op::shl: if (y < 0 || y >= 31 || x < 0) return std::nullopt; r = lx * static_cast<long double>(1LL << y); break;
+    case ir_op::shr: if (y < 0 || y >= 32) return std::nullopt; r = static_cast<long double>(x >> y); break;
+    case ir_op::bit_and: r = static_cast<long double>(x & y); break;
+    case ir_op::bit_or: r = static_cast<long double>(x | y); break;
+    case ir_op::bit_xor: r = static_cast<long double>(x ^ y); break;
+    case ir_op::less: return x < y;
+    case ir_op::less_equal: return x <= y;
+    case ir_op::greater: return x > y;
+    case ir_op::greater_equal: return x >= y;
+    case ir_op::equal: return x == y;
+    case ir_op::not_equal: return x != y;
+    case ir_op::logical_and:
+    case ir_op::logical_or: return y != 0;
+    case ir_op::logical_not: return x == 0;
+    case ir_op::min: r = static_cast<long double>(x < y ? x : y); break;
+    case ir_op::max: r = static_cast<long double>(x < y ? y : x); break;
+    case ir_op::negate: r = -lx; break;
+    case ir_op::bit_not: r = static_cast<long double>(~x); break;
+    default: return std::nullopt;
+  }
+  if (r < std::numeric_limits<int>::min() || r > std::numeric_limits<int>::max()) return std::nullopt;
+  return static_cast<long long>(r);
+}
+
+}  // namespace launch_impl
+
+
+// The first fact stated with given(...) that is false, or cannot be computed, for this launch,
+// described for an E107 message; empty if all hold.
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+  for (int fact : ir.stated) {
+    const std::optional<long long> v = launch_impl::exact_value(ir, fact, facts);
+    if (v && *v != 0) continue;
+    std::string values = launch_impl::values_read(ir, fact, facts, names);
+    std::vector<std::size_t> sizes;
+    launch_impl::sizes_read(ir, fact, sizes);
+    for (std::size_t p : sizes)
+      values += (values.empty() ? "" : ", ") + names[p] + ".size() = " + std::to_string(facts.sizes[p]);
+    return "the stated fact " + dsl::render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
+           " for this launch" + (values.empty() ? std::string() : " (" + values + ")") +
+           "; the checker's proof rests on it: launch with values that meet it";
+  }
+  return {};
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+}  // namespace warden::check
