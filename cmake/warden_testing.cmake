@@ -336,6 +336,12 @@ function(warden_add_example name)
   target_link_libraries(${name} PRIVATE warden::warden)
   if(needs_cuda)
     target_link_libraries(${name} PRIVATE CUDA::cudart)
+    # The nvcc-built warden programs run on warden::runtime (the launch-time checks compiled once,
+    # not by nvcc's host pass in each: about a quarter of its time, docs/benchmarks.md); the g++
+    # builds of the same programs, the GPU tests and the guide's code stay header-only.
+    if(name MATCHES "_cuda$")
+      target_link_libraries(${name} PRIVATE warden::runtime)
+    endif()
     # nvcc keeps its intermediate files (the PTX and the cubin among them) in <name>.keep/: the test
     # zero_cost.ptx compares the examples' kernels with their twins on these, instead of
     # compiling every example a second time (benchmarks/zero_cost.sh --from-build).
