@@ -128,7 +128,7 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
     if (v && *v != 0) continue;
     std::string values = launch_impl::values_read(ir, fact, facts, names);
     std::vector<std::size_t> sizes;
-    launch_impl::sizes_read(ir, fact, sizes);
+    launch_impl::parameters_read(ir, fact, dsl::ir_op::param_size, sizes);
     for (std::size_t p : sizes)
       values += (values.empty() ? "" : ", ") + names[p] + ".size() = " + std::to_string(facts.sizes[p]);
     return "the stated fact " + dsl::render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
