@@ -11,6 +11,18 @@
 #define WARDEN_EXEC_CHECK_DISABLE
 #endif
 
+// WARDEN_DEVICE_PASS: 1 in nvcc's device pass (cicc, __CUDA_ARCH__ defined), which compiles only
+// device code. There a launch instantiates the kernel's __global__ entry, with the same arguments
+// as the host pass (as CUDA requires of a launched template), and none of the host launch path:
+// binding, the launch-time checks and the cpu backend's run are host code. The kernel is still
+// checked in both passes: a body could differ under __CUDA_ARCH__, and the device pass compiles
+// what the GPU runs (docs/benchmarks.md).
+#if defined(__CUDA_ARCH__)
+#define WARDEN_DEVICE_PASS 1
+#else
+#define WARDEN_DEVICE_PASS 0
+#endif
+
 // WARDEN_CUDA_RUNTIME: 1 when the CUDA runtime API is available to this translation unit (nvcc
 // always; a host compiler when the target links CUDA::cudart and defines it to 1). It must have
 // the same value in every translation unit of a program. Without it, warden's "device" memory

@@ -88,12 +88,20 @@ template <class K, class... Args>
   requires(!std::is_same_v<std::remove_cvref_t<K>, on_cpu_t>)
 void launch(const K& kernel, const launch_config& config, Args&&... args) {
   if constexpr (detail::launchable<K>() && detail::arguments_bind<K, Args...>()) {
+#if WARDEN_DEVICE_PASS
+    // nvcc's device pass: the kernel's entry, instantiated as the host pass launches it, and nothing
+    // of the host path (config.hpp).
+    using slots_type = detail::slots_for<K, Args...>;
+    if constexpr (requires { typename K::holder; })
+      (void)&backend::program_entry<typename K::holder, slots_type>;
+    else
+      (void)&backend::program_entry_dynamic<typename K::program_type, typename K::block_type, slots_type>;
+    (void)kernel, (void)config, ((void)args, ...);
+#else
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
-    using slots_type = decltype(detail::bind_and_check(definition, std::declval<const dsl::kernel_ir&>(), {}, nullptr,
-                                                std::make_index_sequence<K::arity>{}, args...)
-                                    .slots);
+    using slots_type = detail::slots_for<K, Args...>;
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
       if constexpr (requires { typename K::holder; })
         backend::program_entry<typename K::holder, slots_type><<<g, b, 0, s>>>(slots);
@@ -106,6 +114,7 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
   }
 #endif
   detail::run_cpu(kernel, config, nullptr, args...);
+#endif  // WARDEN_DEVICE_PASS
   }
 }
 

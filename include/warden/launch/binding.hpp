@@ -127,13 +127,20 @@ auto bind_argument(Arg& arg, Bound& bound, Key* key) {
   return bind_slot<Param>(arg);
 }
 
+// The slots a launch of K with Args passes the kernel: the type of its __global__ entry's argument.
+template <class K, class... Args, std::size_t... I>
+auto slots_of(std::index_sequence<I...>)
+    -> decltype(detail::make_pack(bind_slot<typename K::template param<I>>(std::declval<Args&>())...));
+template <class K, class... Args>
+using slots_for = decltype(slots_of<K, Args...>(std::make_index_sequence<K::arity>{}));
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); touches no memory. One walk
 // over the arguments binds each (slot, checks' view, ordering and reading).
 template <class K, class... Args, std::size_t... I>
 auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
-  using slots_type = decltype(detail::make_pack(bind_slot<typename K::template param<I>>(args)...));
+  using slots_type = slots_for<K, Args...>;
   bound_launch<slots_type, K::arity> bound{};
   launch_key<K::arity> key;
   key.grid[0] = blocks.x;
