@@ -35,10 +35,11 @@
 #endif
 #endif
 
-// WARDEN_SEPARATE_RUNTIME: 1 to compile the launch-time checks (check/launch/launch_checks.hpp) once per
-// program instead of in every file that launches: each file then declares them, and one file
-// compiles their definitions by including warden/separate_runtime.hpp (CMake: link warden::runtime,
-// which does that and sets the macro). It must have the same value in every translation unit.
+// WARDEN_SEPARATE_RUNTIME: 1 to compile the launch-time checks (check/launch/launch_checks.hpp) and
+// the memory pool (memory/pool_core.hpp) once per program instead of in every file that launches
+// or allocates: each file then declares them, and one file compiles their definitions by including
+// warden/separate_runtime.hpp (CMake: link warden::runtime, which does that for both
+// WARDEN_POOL_DEBUG modes and sets the macro). It must have the same value in every translation unit.
 #if !defined(WARDEN_SEPARATE_RUNTIME)
 #define WARDEN_SEPARATE_RUNTIME 0
 #endif

@@ -123,7 +123,7 @@ class buffer {
   // Work just issued to `s` writes this buffer.
   void record_write(stream_ref s) {
     if (pool_ == nullptr) return;
-    writer_ = {s, pool_->clock().mark(s)};
+    writer_ = {s, detail::pool_clock(*pool_).mark(s)};
     has_writer_ = true;
     host_synced_ = false;
   }
@@ -131,7 +131,7 @@ class buffer {
   // Work just issued to `s` reads this buffer. Const: the uses are bookkeeping, not contents.
   void record_read(stream_ref s) const {
     if (pool_ == nullptr) return;
-    const ticket at = pool_->clock().mark(s);
+    const ticket at = detail::pool_clock(*pool_).mark(s);
     host_synced_ = false;
     for (stream_use& r : readers_)
       if (r.stream == s) {
@@ -144,17 +144,17 @@ class buffer {
   // Makes work issued to `s` from now on wait for the last writer (and, before a write, the readers).
   void order_before(stream_ref s, bool writes) const {
     if (pool_ == nullptr) return;
-    if (has_writer_) pool_->clock().order(s, writer_.stream, writer_.at);
+    if (has_writer_) detail::pool_clock(*pool_).order(s, writer_.stream, writer_.at);
     if (writes)
-      for (const stream_use& r : readers_) pool_->clock().order(s, r.stream, r.at);
+      for (const stream_use& r : readers_) detail::pool_clock(*pool_).order(s, r.stream, r.at);
   }
 
   // Blocks the host until the last writer is done (and, before a host write, the readers too).
   void wait_for_host(bool writes) const {
     if (pool_ == nullptr) return;
-    if (has_writer_) pool_->clock().wait(writer_.stream, writer_.at);
+    if (has_writer_) detail::pool_clock(*pool_).wait(writer_.stream, writer_.at);
     if (writes)
-      for (const stream_use& r : readers_) pool_->clock().wait(r.stream, r.at);
+      for (const stream_use& r : readers_) detail::pool_clock(*pool_).wait(r.stream, r.at);
   }
 
   // The link a graph keeps to this buffer (memory/capture_link.hpp), made on the first capture.
@@ -206,7 +206,7 @@ class buffer {
         return;
       }
     }
-    pool_->deallocate(allocation_, stream_);
+    detail::pool_deallocate(*pool_, allocation_, stream_);
     allocation_ = {};
   }
 
