@@ -91,7 +91,7 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if WARDEN_DEVICE_PASS
     // nvcc's device pass: the kernel's entry, instantiated as the host pass launches it, and nothing
     // of the host path (config.hpp).
-    using slots_type = detail::slots_for<K, Args...>;
+    using slots_type = detail::slots_for<K>;
     if constexpr (requires { typename K::holder; })
       (void)&backend::program_entry<typename K::holder, slots_type>;
     else
@@ -101,7 +101,7 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
 #if defined(__CUDACC__)
   if (detail::cuda_device_available()) {
     const auto& definition = definition_of(kernel);
-    using slots_type = detail::slots_for<K, Args...>;
+    using slots_type = detail::slots_for<K>;
     auto entry = [&](dim3 g, dim3 b, cudaStream_t s, const slots_type& slots) {
       if constexpr (requires { typename K::holder; })
         backend::program_entry<typename K::holder, slots_type><<<g, b, 0, s>>>(slots);

@@ -127,12 +127,13 @@ auto bind_argument(Arg& arg, Bound& bound, Key* key) {
   return bind_slot<Param>(arg);
 }
 
-// The slots a launch of K with Args passes the kernel: the type of its __global__ entry's argument.
-template <class K, class... Args, std::size_t... I>
-auto slots_of(std::index_sequence<I...>)
-    -> decltype(detail::make_pack(bind_slot<typename K::template param<I>>(std::declval<Args&>())...));
-template <class K, class... Args>
-using slots_for = decltype(slots_of<K, Args...>(std::make_index_sequence<K::arity>{}));
+// The slots a launch of K passes the kernel, one per parameter (what bind_slot makes): the type of
+// its __global__ entry's argument. It depends on the kernel alone, so nvcc's two passes, which name
+// the entry separately (launch.hpp), cannot name it with different arguments.
+template <class K, std::size_t... I>
+auto slots_of(std::index_sequence<I...>) -> detail::pack<backend::slot<typename K::template param<I>>...>;
+template <class K>
+using slots_for = decltype(slots_of<K>(std::make_index_sequence<K::arity>{}));
 
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); touches no memory. One walk
@@ -140,7 +141,7 @@ using slots_for = decltype(slots_of<K, Args...>(std::make_index_sequence<K::arit
 template <class K, class... Args, std::size_t... I>
 auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
-  using slots_type = slots_for<K, Args...>;
+  using slots_type = slots_for<K>;
   bound_launch<slots_type, K::arity> bound{};
   launch_key<K::arity> key;
   key.grid[0] = blocks.x;
