@@ -5,9 +5,10 @@ table into docs/benchmarks.md between its markers (and prints it).
     benchmarks/example_compile_report.py build/default/benchmarks/compile_cost_bench [--repetitions 3]
 
 Per example, the whole program compiled to an object at -O3 for sm_90: the warden version with
-nvcc (`<name>_cuda.cu`) and with g++ (`<name>_main.cpp`, cpu backend), the hand-written twin with
-nvcc (`<name>_twin.cu`); fastest of the repetitions, side by side in one run. Target: warden at
-most 2x its twin with nvcc.
+nvcc (`<name>_cuda.cu`, header-only and on warden::runtime) and with g++ (`<name>_main.cpp`, cpu
+backend), the hand-written twin with nvcc (`<name>_twin.cu`); fastest of the repetitions, side by
+side in one run. Targets: warden header-only at most 2x its twin with nvcc (issue 7), and saxpy on
+warden::runtime at most 3x (issue 31).
 """
 import argparse
 import datetime
@@ -17,7 +18,8 @@ import sys
 
 from report_common import fastest_times, write_section
 
-TARGET = 2.0
+TARGET = 2.0          # header-only, every example (issue 7)
+RUNTIME_TARGET = 3.0  # on warden::runtime, saxpy (issue 31, item 8)
 
 
 def main():
@@ -32,20 +34,26 @@ def main():
     for run_name, seconds in fastest_times(command, "example_compile_report").items():
         name, variant = re.match(r"examples/(\w+)/([\w+-]+)", run_name).groups()
         times.setdefault(name, {})[variant] = seconds
-    lines = ["| example | twin, nvcc s | warden, nvcc s | warden / twin (nvcc) | warden, g++ (cpu backend) s | g++ / twin nvcc |",
-             "|---|---|---|---|---|---|"]
-    ratios = []
+    lines = ["| example | twin, nvcc s | warden, nvcc s | warden / twin (nvcc) | warden on warden::runtime, nvcc s "
+             "| runtime / twin (nvcc) | warden, g++ (cpu backend) s | g++ / twin nvcc |",
+             "|---|---|---|---|---|---|---|---|"]
+    ratios, runtime_ratios = [], {}
     for name, t in times.items():
         ratio = t["warden-nvcc"] / t["twin-nvcc"]
         ratios.append(ratio)
-        lines.append(f"| {name} | {t['twin-nvcc']:.2f} | {t['warden-nvcc']:.2f} | {ratio:.2f} | {t['warden-g++']:.2f} | "
-                     f"{t['warden-g++'] / t['twin-nvcc']:.2f} |")
+        runtime_ratios[name] = t["runtime-nvcc"] / t["twin-nvcc"]
+        lines.append(f"| {name} | {t['twin-nvcc']:.2f} | {t['warden-nvcc']:.2f} | {ratio:.2f} | {t['runtime-nvcc']:.2f} | "
+                     f"{runtime_ratios[name]:.2f} | {t['warden-g++']:.2f} | {t['warden-g++'] / t['twin-nvcc']:.2f} |")
     worst = max(ratios)
     verdict = "met" if worst <= TARGET else "missed"
+    saxpy = runtime_ratios["saxpy"]
+    runtime_verdict = "met" if saxpy <= RUNTIME_TARGET else "missed"
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     machine = f"{platform.node()} ({platform.machine()})"
-    text = "\n".join(lines) + (f"\n\nTarget (warden at most {TARGET:.0f}x its twin with nvcc): **{verdict}** "
-                               f"(worst {worst:.2f}x). Command: `{' '.join(command)}` ({when}, {machine}; fastest of the repetitions).")
+    text = "\n".join(lines) + (f"\n\nTargets: header-only warden at most {TARGET:.0f}x its twin with nvcc: **{verdict}** "
+                               f"(worst {worst:.2f}x); saxpy on warden::runtime at most {RUNTIME_TARGET:.0f}x: "
+                               f"**{runtime_verdict}** ({saxpy:.2f}x, worst example {max(runtime_ratios.values()):.2f}x). "
+                               f"Command: `{' '.join(command)}` ({when}, {machine}; fastest of the repetitions).")
     write_section(args.doc, "example-compile", text)
     print(text)
     return 0
