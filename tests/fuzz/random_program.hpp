@@ -20,6 +20,7 @@
 namespace warden::fuzz {
 
 inline constexpr int buffer_size = 64;
+inline constexpr long long max_trips = 4096;  // the interpreter's patience with one loop
 
 enum class node : unsigned char {
   constant, uconstant, thread, block, global, loop_var, local_var, param_n, param_p, load_in, load_inout, load_tile, call,
@@ -58,6 +59,7 @@ struct stmt {
   stmt_kind kind = stmt_kind::sync;
   expr_ptr index, value;  // stores and atomics; sink: value
   expr_ptr condition;     // when
+  expr_ptr lo;            // loop: its start, n (null: 0); the loop counts in int, as for_range does
   int trips = 0, level = 0;  // loop (index: a run-time trip count instead of trips); scope, local: its nesting level
   // local: a long long at `level` initialised from `value`, visible in body; assign_local: local = value
   // stride_loop: for j = t; j < condition; j += trips, body[0] once per j (per thread: no barrier inside)
@@ -91,6 +93,9 @@ struct program {
   std::vector<int> tiles;      // every tile's size, by declaration (tiles[0] == tile)
   n_decl n_type = n_decl::i32;
   bool extended = false;       // uses unsigned, float, calls, nested tiles or trusted (the bridge leaves these out)
+  // A loop or local opened at the level of an enclosing one, as `for_range(k, ...)` with an outer
+  // scope's context writes it (W032: the checker must refuse it; the run shadows the outer one).
+  bool reopened = false;
   std::vector<stmt> body;
 };
 
@@ -117,14 +122,25 @@ class generator {
     tile_scope_ = {0};
     tiles_ = &p.tiles;
     extended_ = p.n_type != n_decl::i32;
+    reopened_ = false;
     const int n = 1 + pick(5);
     for (int i = 0; i < n; ++i) p.body.push_back(statement(0));
     p.extended = extended_;
+    p.reopened = reopened_;
     return p;
   }
 
  private:
   int pick(int n) { return static_cast<int>(rng_() % static_cast<unsigned>(n)); }
+  // The level a nested loop or local binds: its own (depth + 1), or now and then the level of an
+  // enclosing loop or local, as a scope opened with an outer context binds it.
+  int level_of_new_scope(int depth) {
+    std::vector<int> open = levels_;
+    open.insert(open.end(), locals_.begin(), locals_.end());
+    if (open.empty() || pick(12) != 0) return depth + 1;
+    reopened_ = extended_ = true;
+    return open[static_cast<std::size_t>(pick(static_cast<int>(open.size())))];
+  }
   expr_ptr leaf(node k, long long v = 0) {
     auto e = std::make_shared<expr>();
     e->kind = k;
@@ -317,7 +333,7 @@ class generator {
       case 7:
         if (pick(4) == 0) {  // a local: a count from somewhere, perhaps reassigned by some threads
           s.kind = stmt_kind::local;
-          s.level = depth + 1;
+          s.level = level_of_new_scope(depth);
           s.value = pick(3) == 0 ? leaf(node::thread) : block_count();
           extended_ = true;
           locals_.push_back(s.level);
@@ -364,7 +380,11 @@ class generator {
           s.index = bin(dsl::ir_op::mod, block_count(), c(3));
           extended_ = true;
         }
-        s.level = depth + 1;
+        if (pick(10) == 0) {  // from n: value<unsigned> given -1 starts at -1, and launch must see that
+          s.lo = leaf(node::param_n);
+          extended_ = true;
+        }
+        s.level = level_of_new_scope(depth);
         levels_.push_back(s.level);
         const int n = 1 + pick(3);
         for (int i = 0; i < n; ++i) s.body.push_back(statement(depth + 1));
@@ -471,6 +491,7 @@ class generator {
   type n_type_ = type::i32;
   std::vector<int> levels_;
   std::vector<int> locals_;      // the levels of the locals in scope, innermost last
+  bool reopened_ = false;
   std::vector<int> tile_scope_;  // the tiles in scope, innermost last
   std::vector<int>* tiles_ = nullptr;
   bool extended_ = false;
@@ -484,6 +505,7 @@ class lowering {
   dsl::kernel_ir run() {
     tile_ids_.assign(p_.tiles.size(), -1);
     declare_tile(0, 0);
+    b_.open_scope(0, dsl::scope_kind::tile);
     for (const stmt& s : p_.body) describe(s);
     return b_;
   }
@@ -497,7 +519,7 @@ class lowering {
       case node::block: return b_.leaf(ir_op::block_id, 0);
       case node::global: return b_.leaf(ir_op::global_id, 0);
       case node::loop_var: return b_.leaf(ir_op::loop_var, b_.loop_at(static_cast<int>(e.value)));
-      case node::local_var: return b_.leaf(ir_op::local_var, e.value);
+      case node::local_var: return b_.leaf(ir_op::local_var, b_.local_at(static_cast<int>(e.value)));
       case node::param_n: return b_.leaf(ir_op::param_value, 2, never_negative(p_.n_type));
       case node::param_p: return b_.leaf(ir_op::param_value, 3, false, true);
       case node::call: return b_.node(ir_op::call, describe(*e.a));
@@ -541,13 +563,17 @@ class lowering {
         loop.step = b_.constant(s.trips, false);
         b_.loops.push_back(loop);
         b_.loop_stack.push_back(static_cast<int>(b_.loops.size()) - 1);
+        b_.open_scope(s.level, dsl::scope_kind::loop);
         for (const stmt& x : s.body) describe(x);
+        b_.close_scope();
         b_.loop_stack.pop_back();
         return;
       }
       case stmt_kind::scope:
         declare_tile(s.tile, s.level);
+        b_.open_scope(s.level, dsl::scope_kind::tile);
         for (const stmt& x : s.body) describe(x);
+        b_.close_scope();
         b_.tile_stack.pop_back();
         return;
       case stmt_kind::sink: describe(*s.value); return;
@@ -559,13 +585,16 @@ class lowering {
         for (int l : b_.loop_stack) b_.loop_pool.push_back(l);
         local.loop_end = static_cast<int>(b_.loop_pool.size());
         b_.locals.push_back(local);
+        b_.local_stack.push_back(static_cast<int>(b_.locals.size()) - 1);
+        b_.open_scope(s.level, dsl::scope_kind::local);
         for (const stmt& x : s.body) describe(x);
+        b_.close_scope();
+        b_.local_stack.pop_back();
         return;
       }
-      case stmt_kind::assign_local:  // as assign_s describes itself
+      case stmt_kind::assign_local:  // as assign_s describes itself: the local in scope at its level
         describe(*s.value);
-        for (dsl::ir_local& local : b_.locals)
-          if (local.level == s.level) local.assigned = true;
+        if (const int local = b_.local_at(s.level); local >= 0) b_.locals[static_cast<std::size_t>(local)].assigned = true;
         return;
       case stmt_kind::atomic_add: {
         describe(*s.value);
@@ -586,12 +615,14 @@ class lowering {
       case stmt_kind::loop: {
         dsl::ir_loop loop;
         loop.level = s.level;
-        loop.lo = b_.constant(0, false);
+        loop.lo = s.lo ? describe(*s.lo) : b_.constant(0, false);
         loop.hi = s.index ? describe(*s.index) : b_.constant(s.trips, false);
         loop.step = b_.constant(1, false);
         b_.loops.push_back(loop);
         b_.loop_stack.push_back(static_cast<int>(b_.loops.size()) - 1);
+        b_.open_scope(s.level, dsl::scope_kind::loop);
         for (const stmt& x : s.body) describe(x);
+        b_.close_scope();
         b_.loop_stack.pop_back();
         return;
       }
@@ -616,6 +647,7 @@ class lowering {
 struct run_result {
   recording record;
   bool out_of_bounds = false;
+  bool too_long = false;  // a loop from n ran past max_trips: not judged (the device would run it)
   // Every access again, with whether it was made under trusted(...): the fuzzer's own oracle
   // leaves out the pairs the checker gives up (both trusted).
   struct event {
@@ -644,7 +676,7 @@ class interpreter {
   const std::vector<long long>& in() const { return in_; }
 
   run_result run() {
-    for (block_ = 0; block_ < grid_ && !result_.out_of_bounds; ++block_) {
+    for (block_ = 0; block_ < grid_ && !result_.out_of_bounds && !result_.too_long; ++block_) {
       tiles_.assign(p_.tiles.size(), {});
       for (std::size_t k = 0; k < p_.tiles.size(); ++k) {
         const auto size = static_cast<std::size_t>(p_.tiles[k]);
@@ -799,10 +831,12 @@ class interpreter {
       case stmt_kind::sink:
         for (int t : active) eval(*s.value, t);
         return;
-      case stmt_kind::local: {
+      case stmt_kind::local: {  // a new variable: an enclosing one at the same level is hidden, then back
         auto& slot = local_values_[static_cast<std::size_t>(s.level)];
+        const std::vector<long long> outer = slot;
         for (int t : active) slot[static_cast<std::size_t>(t)] = value(*s.value, t);
         for (const stmt& x : s.body) exec(x, active);
+        local_values_[static_cast<std::size_t>(s.level)] = outer;
         return;
       }
       case stmt_kind::assign_local:
@@ -824,20 +858,28 @@ class interpreter {
       case stmt_kind::loop: {
         // Each thread evaluates the trip count once, before the loop; iteration k runs the threads
         // whose count exceeds k (a barrier inside then sees the others missing).
-        std::vector<long long> trips(active.size(), s.trips);
-        long long most = s.index ? 0 : s.trips;
+        // The bounds as the loop's int counter receives them (the start is n: the same in every thread).
+        const long long lo = s.lo && !active.empty() ? static_cast<int>(value(*s.lo, active[0])) : 0;
+        std::vector<long long> trips(active.size(), std::max(0LL, s.trips - lo));
+        long long most = s.index ? 0 : trips.empty() ? 0 : trips[0];
         if (s.index)
           for (std::size_t i = 0; i < active.size(); ++i) {
-            trips[i] = value(*s.index, active[i]);
+            trips[i] = std::max(0LL, static_cast<int>(value(*s.index, active[i])) - lo);
             most = std::max(most, trips[i]);
           }
+        if (most > max_trips) {  // n = -1294967296 (3000000000 as an int): billions of trips
+          result_.too_long = true;
+          return;
+        }
+        const long long outer = loop_values_[static_cast<std::size_t>(s.level)];  // hidden inside, then back
         for (long long k = 0; k < most; ++k) {
           std::vector<int> running;
           for (std::size_t i = 0; i < active.size(); ++i)
             if (trips[i] > k) running.push_back(active[i]);
-          loop_values_[static_cast<std::size_t>(s.level)] = k;
+          loop_values_[static_cast<std::size_t>(s.level)] = lo + k;
           for (const stmt& x : s.body) exec(x, running);
         }
+        loop_values_[static_cast<std::size_t>(s.level)] = outer;
         return;
       }
       case stmt_kind::stride_loop:  // each thread its own iterations (nothing inside waits for the others)

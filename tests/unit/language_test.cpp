@@ -33,7 +33,7 @@ constexpr auto select_index_from_data = [](auto k, auto in, auto out) {
 // takes part in uniformity.
 constexpr auto select_trip_count_by_thread = [](auto k, auto out) {
   auto t = k.thread_id();
-  return w::shared<int, 64>(k, [&](auto, auto tile) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
     return w::seq(w::for_range(k, 0, w::select(t < 32, 2, 3), [&](auto, auto) { return w::seq(tile[t] = t, w::sync()); }),
                   out[k.global_id()] = tile[t]);
   });

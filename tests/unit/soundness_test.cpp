@@ -119,6 +119,97 @@ TEST_CASE("sibling scopes: each tile and each loop variable is bounded by its ow
   CHECK(overrun_of<w::block<4>, w::out<int>>(long_then_short, {32}).empty());
 }
 
+// ---- Scopes opened with an enclosing scope's context (red team, issue 32, item 0) ---------------
+//
+// `[&](auto, auto r)` leaves the loop's own context unnamed, so the inner loop is opened with the
+// outer `k`: both bind one level, `r` and `c` share a type, and the inner one hides the outer one
+// wherever both are meant. Refused (W032), whatever the scopes: loops, locals, tiles, unrolls.
+constexpr auto loop_in_loop_outer_k = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::for_range(k, 0, 4, [&](auto, auto r) {
+    return w::when(r < 2, w::for_range(k, 0, 16, [&](auto, auto c) { return out[t * 16 + c] = 1; }));
+  });
+};
+constexpr auto loop_in_loop = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::for_range(k, 0, 4, [&](auto k_row, auto r) {
+    return w::when(r < 2, w::for_range(k_row, 0, 16, [&](auto, auto c) { return out[t * 16 + c] = 1; }));
+  });
+};
+constexpr auto tile_in_tile_outer_k = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::shared<int, 64>(k, [&](auto, auto a) {
+    return w::shared<int, 8, 8>(k, [&](auto, auto b) { return w::seq(a[t] = 1, b(t / 8, t % 8) = 2, w::sync(), out[t] = a[63 - t]); });
+  });
+};
+constexpr auto tile_in_tile = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::shared<int, 64>(k, [&](auto k_a, auto a) {
+    return w::shared<int, 8, 8>(k_a, [&](auto, auto b) { return w::seq(a[t] = 1, b(t / 8, t % 8) = 2, w::sync(), out[t] = a[63 - t]); });
+  });
+};
+constexpr auto local_in_loop_outer_k = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::for_range(k, 0, 2, [&](auto, auto r) { return w::local(k, t, [&](auto, auto v) { return out[t] = v + r; }); });
+};
+constexpr auto unroll_in_local_outer_k = [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::local(k, t, [&](auto, auto v) { return w::unroll<2>(k, [&](auto, auto u) { return out[t] = v + u; }); });
+};
+
+TEST_CASE("outer context: a scope opened with an enclosing scope's context is refused (W032)", "[soundness][scopes]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(loop_in_loop_outer_k) == code::W032);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(loop_in_loop) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(tile_in_tile_outer_k) == code::W032);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(tile_in_tile) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(local_in_loop_outer_k) == code::W032);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(unroll_in_local_outer_k) == code::W032);
+  // The explanation names both scopes and the level.
+  constexpr auto text = w::check::verdict_of(w::dsl::build_kernel<w::block<64>, w::out<int>>(tile_in_tile_outer_k)).text;
+  CHECK(std::string_view(text.data, text.size) ==
+        "shared opened with the context of the enclosing shared: both bind nesting level 0, so the inner one's variable hides "
+        "the outer one's");
+}
+
+TEST_CASE("outer context: launch's bounds never take one loop's guard for another's (E101, by identity)", "[soundness][scopes]") {
+  // The hole W032 closes at compile time, at launch: `r < 2` bounds the outer loop only, so the
+  // inner c reaches 15 and out[t * 16 + c] runs past 64 elements. (When facts were keyed by an
+  // expression's text, both variables read `i0` and c was taken to stay below 2.)
+  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop_outer_k, {50}).find("reach index 63") != std::string::npos);
+  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop, {50}).find("reach index 63") != std::string::npos);
+  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop, {64}).empty());
+}
+
+// A block-uniform count in a local next to a per-thread local at the same level: each local is its
+// own declaration, so the barrier in the loop up to `count` is uniform (it was W030 when locals
+// were told apart by level only). Assigning the count per thread makes it W030 again.
+constexpr auto sibling_locals = [](auto k, auto a, auto n) {
+  auto t = k.thread_id();
+  return w::seq(w::local(k, t * 2, [&](auto, auto mine) { return a[t] = mine; }),
+                w::local(k, n % 4, [&](auto k_count, auto count) {
+                  return w::for_range(k_count, 0, count, [&](auto, auto j) { return w::seq(a[t] = a[t] + j, w::sync()); });
+                }));
+};
+constexpr auto sibling_locals_count_per_thread = [](auto k, auto a, auto n) {
+  auto t = k.thread_id();
+  return w::seq(w::local(k, t * 2, [&](auto, auto mine) { return a[t] = mine; }),
+                w::local(k, n % 4, [&](auto k_count, auto count) {
+                  return w::seq(w::when(t == 0, count = 1),
+                                w::for_range(k_count, 0, count, [&](auto, auto j) { return w::seq(a[t] = a[t] + j, w::sync()); }));
+                }));
+};
+WARDEN_KERNEL(sibling_locals_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(sibling_locals));
+
+TEST_CASE("sibling scopes: each local is its own declaration (W030)", "[soundness][scopes]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(sibling_locals) == code::none);
+  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(sibling_locals_count_per_thread) == code::W030);
+  auto a = w::to_device(std::vector<int>(64, 0));
+  CHECK(w::record(sibling_locals_k, w::grid(1), a, 7).clean());
+  w::launch(w::on_cpu, sibling_locals_k, w::grid(1), a, 7);
+  const std::vector<int> out = w::to_host(a);
+  CHECK(out[5] == 10 + 0 + 1 + 2);  // mine = 10, then j = 0, 1, 2 (7 % 4 = 3 trips)
+}
+
 // ---- 6. Launch inputs: what the kernel cannot know is checked before anything runs -------------
 
 WARDEN_KERNEL(fill_k, w::kernel<w::block<256>, w::out<int>>([](auto k, auto out) {
@@ -157,6 +248,25 @@ WARDEN_KERNEL(strided_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(str
 WARDEN_KERNEL(strided_guarded_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto step) {
   return w::when(step > 0, strided_sum(k, out, step));
 }));
+
+// A loop from a value<unsigned> start: a host's `center - radius` that wrapped gives 4294967295,
+// which the loop's int counter receives as -1. Launch reasons on the bound's own value, so a bound
+// an int cannot hold is refused (E104) rather than judged as a loop that never runs.
+WARDEN_KERNEL(window_from_k, w::kernel<w::block<1>, w::inout<int>, w::value<unsigned>>([](auto k, auto a, auto start) {
+  return w::for_range(k, start, 4, [&](auto, auto j) { return a[j] = 1; });
+}));
+
+TEST_CASE("launch inputs: loop bounds are judged as the loop's int counter receives them (E104)", "[soundness][launch]") {
+  auto a = w::to_device(std::vector<int>(4, 0));
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, window_from_k, w::grid(1), a, 4294967295u),
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] window_from_k: the loop over i0 starts at p1, which is "
+                                                "4294967295 for this launch: its int counter receives -1 instead"));
+  CHECK_THROWS_AS(w::launch(w::on_cpu, window_from_k, w::grid(1), a, 2147483648u), w::wrap_error);
+  CHECK(std::vector<int>(w::to_host(a)) == std::vector<int>(4, 0));  // refused before anything ran
+  w::launch(w::on_cpu, window_from_k, w::grid(1), a, 1u);
+  CHECK(w::to_host(a) == std::vector<int>{0, 1, 1, 1});
+  CHECK(w::record(window_from_k, w::grid(1), a, 2147483647u).clean());  // the largest start an int holds: no trip
+}
 
 TEST_CASE("launch inputs: a run-time loop step below 1 is refused before the loop could hang (E103)", "[soundness][launch]") {
   w::device_buffer<int> out(32);

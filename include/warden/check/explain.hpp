@@ -133,6 +133,11 @@ struct explainer {
           out << ", which may differ within a warp";
         break;
       }
+      case diagnostic::code::W032:
+        out << dsl::name_of(ir.reopened_inner) << " opened with the context of the enclosing "
+            << dsl::name_of(ir.reopened_outer) << ": both bind nesting level " << f.element
+            << ", so the inner one's variable hides the outer one's";
+        break;
       case diagnostic::code::W012:
         access(out, f.first);
         if (const auto s = statement(f.first); !s.empty()) quote(out, s);

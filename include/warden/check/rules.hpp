@@ -798,6 +798,13 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
 // With `lint`, an accepted kernel's W050 count too (check/lints.hpp), from the shared rules' footprints.
 constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
   shape.grid_dims = grid_dims_of(ir);
+  // Before any rule: with two scopes at one level, a variable's type names either, and every
+  // rule below would reason about the wrong one.
+  if (ir.reopened_level >= 0) {
+    finding f{diagnostic::code::W032};
+    f.element = ir.reopened_level;
+    return f;
+  }
   if (finding f = check_barriers(ir)) return f;
   if (finding f = check_shuffles(ir, shape)) return f;
   if (finding f = check_data_indices(ir)) return f;

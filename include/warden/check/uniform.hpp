@@ -39,15 +39,10 @@ constexpr bool uniform(const kernel_ir& ir, scope s, int id) {
     case ir_op::load: case ir_op::tile_load:
       return uniform_load(ir, s, ir.accesses[static_cast<std::size_t>(e.value)]);
     case ir_op::local_var: {
-      // A local never assigned after its declaration holds its initial value: uniform when that
-      // is (every declaration at this level must be, as the variable does not name which one).
-      bool any = false;
-      for (const auto& local : ir.locals) {
-        if (local.level != e.value) continue;
-        any = true;
-        if (local.assigned || !uniform(ir, scope{local.loop_begin, local.loop_end}, local.init)) return false;
-      }
-      return any;
+      // A local never assigned after its declaration holds its initial value: uniform when that is.
+      if (e.value < 0 || e.value >= static_cast<long long>(ir.locals.size())) return false;
+      const auto& local = ir.locals[static_cast<std::size_t>(e.value)];
+      return !local.assigned && uniform(ir, scope{local.loop_begin, local.loop_end}, local.init);
     }
     case ir_op::loop_var: {
       int position = 0;

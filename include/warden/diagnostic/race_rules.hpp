@@ -48,6 +48,7 @@ template <class What, bool Found = true> struct W021_loop_carried_shared_race { 
 template <class What, bool Found = true> struct W022_uninitialised_shared_load { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W022)); };
 template <class What, bool Found = true> struct W030_barrier_divergence { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W030)); };
 template <class What, bool Found = true> struct W031_shuffle_divergence { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W031)); };
+template <class What, bool Found = true> struct W032_outer_context { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W032)); };
 template <class What, bool Found = true> struct W040_atomic_plain_mix { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W040)); };
 
 }  // namespace warden::diagnostic

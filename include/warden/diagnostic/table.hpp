@@ -86,6 +86,10 @@
   "a warp shuffle that part of a warp skips, or in a block of partial warps", \
   "keep it out of conditions and loops that differ within a warp (t < 32 is fine, i < n is not), in a block of whole warps", \
   "the checker")
+#define WARDEN_DIAGNOSTIC_W032 (W032, race, outer_context, "outer-context", \
+  "a scope (for_range, grid_stride, unroll, local, registers, a shuffle, shared) opened with the context of an enclosing scope, whose variable it then hides", \
+  "open it with the context its enclosing lambda receives: name that lambda's first parameter, [&](auto k, auto j) { return w::for_range(k, ...); }", \
+  "the checker")
 #define WARDEN_DIAGNOSTIC_W040 (W040, race, atomic_plain_mix, "atomic-plain-mix", \
   "one element is accessed atomically and plainly in one phase", \
   "make every access atomic, or separate them with sync()", \
@@ -115,8 +119,8 @@
   "pass a positive step, or guard the loop", \
   "`loop_error`")
 #define WARDEN_DIAGNOSTIC_E104 (E104, launch, integer_wrap, "integer-wrap", \
-  "an operation carried out in an unsigned type (an index, guard, loop bound or lane) may wrap around for this launch, or int arithmetic there may overflow", \
-  "compute the index in int within its range, or pass values that keep it there", \
+  "an operation carried out in an unsigned type (an index, guard, loop bound or lane) may wrap around for this launch, int arithmetic there may overflow, or a loop bound does not fit the loop's int counter", \
+  "compute the index in int within its range, or pass values that keep it there (a loop's bounds in int)", \
   "`wrap_error`")
 #define WARDEN_DIAGNOSTIC_E105 (E105, launch, pool_space, "pool-space", \
   "a buffer the host indexes (pinned, managed, host) from a pool of memory the host cannot reach", \
@@ -143,7 +147,7 @@
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
   X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W009) X(W010) X(W011) X(W012) X(W020) \
-  X(W021) X(W022) X(W030) X(W031) X(W040) X(W050) X(W051) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
+  X(W021) X(W022) X(W030) X(W031) X(W032) X(W040) X(W050) X(W051) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
   X(E106) X(E107) X(E108) X(E109)
 
 // ---- reading a row ---------------------------------------------------------------------------

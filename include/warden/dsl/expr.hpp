@@ -110,7 +110,7 @@ struct var_e : expr_node {
     return c.template var<L, T>();
   }
   constexpr int describe(kernel_ir& b) const {
-    return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, Loop ? b.loop_at(L) : L, std::is_unsigned_v<T>);
+    return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, Loop ? b.loop_at(L) : b.local_at(L), std::is_unsigned_v<T>);
   }
 };
 

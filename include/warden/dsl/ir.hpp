@@ -20,7 +20,7 @@ enum class ir_op : unsigned char {
   thread_id, block_id, block_dim, grid_dim, global_id,  // value = dimension
   param_value, param_size,                              // value = parameter position
   loop_var,                                             // value = the loop (index into loops)
-  local_var,                                            // value = scope level
+  local_var,                                            // value = the local (index into locals)
   load, tile_load,                                      // a loaded value (data); value = access record
   call,                                                 // a user function of its arguments (data)
   add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
@@ -137,6 +137,13 @@ struct ir_local {
   bool assigned = false;
 };
 
+// What opened a scope, for W032's message.
+enum class scope_kind : unsigned char { loop, grid_stride, unroll, local, shuffle, tile };
+constexpr const char* name_of(scope_kind kind) {
+  constexpr const char* names[] = {"for_range", "grid_stride", "unroll", "local or registers", "a shuffle", "shared"};
+  return names[static_cast<int>(kind)];
+}
+
 struct kernel_ir {
   std::vector<ir_expr> exprs;
   std::vector<ir_access> accesses;
@@ -155,6 +162,14 @@ struct kernel_ir {
   std::vector<ir_guard> guard_stack;
   std::vector<int> loop_stack;  // indices into loops
   std::vector<int> tile_stack;  // indices into tiles: the tiles in scope
+  std::vector<int> local_stack;  // indices into locals: the locals in scope
+  // The levels the scopes around the statement bind, outermost first. A scope opened with the
+  // context of an enclosing scope binds a level already open: its variable and the enclosing
+  // one's share a type, so the inner hides the outer wherever both are meant (W032).
+  std::vector<int> open_levels;
+  std::vector<scope_kind> open_kinds;
+  int reopened_level = -1;  // W032: the first level bound again inside itself, and by what
+  scope_kind reopened_inner = scope_kind::loop, reopened_outer = scope_kind::loop;
   int phase = 0;
   int position = 0;
   int trusted_depth = 0;  // > 0 inside trusted(...)
@@ -171,6 +186,28 @@ struct kernel_ir {
     for (auto it = tile_stack.rbegin(); it != tile_stack.rend(); ++it)
       if (tiles[static_cast<std::size_t>(*it)].level == level) return *it;
     return -1;
+  }
+
+  constexpr int local_at(int level) const {
+    for (auto it = local_stack.rbegin(); it != local_stack.rend(); ++it)
+      if (locals[static_cast<std::size_t>(*it)].level == level) return *it;
+    return -1;
+  }
+
+  // Enters a scope that binds `level`; the first scope that binds a level already open is W032's.
+  constexpr void open_scope(int level, scope_kind kind) {
+    for (std::size_t i = 0; i < open_levels.size() && reopened_level < 0; ++i)
+      if (open_levels[i] == level) {
+        reopened_level = level;
+        reopened_inner = kind;
+        reopened_outer = open_kinds[i];
+      }
+    open_levels.push_back(level);
+    open_kinds.push_back(kind);
+  }
+  constexpr void close_scope() {
+    open_levels.pop_back();
+    open_kinds.pop_back();
   }
 
   // Pushes a guard for each conjunct of `condition` (a && b && c: three); returns how many.
@@ -336,10 +373,14 @@ constexpr void render_to(detail::text_buffer& out, const kernel_ir& ir, int id, 
       if (user != nullptr && !user->loop(static_cast<int>(e.value)).empty()) out << user->loop(static_cast<int>(e.value));
       else out << 'i' << (e.value >= 0 ? ir.loops[static_cast<std::size_t>(e.value)].level : -1);
       return;
-    case ir_op::local_var:
-      if (user != nullptr && !user->local(static_cast<int>(e.value)).empty()) out << user->local(static_cast<int>(e.value));
-      else out << "local" << e.value;
+    case ir_op::local_var: {
+      // Named by its level (a level's locals share a name: check/source_names.hpp).
+      const int level = e.value >= 0 && e.value < static_cast<long long>(ir.locals.size())
+                            ? ir.locals[static_cast<std::size_t>(e.value)].level : -1;
+      if (user != nullptr && !user->local(level).empty()) out << user->local(level);
+      else out << "local" << level;
       return;
+    }
     case ir_op::load:
     case ir_op::tile_load: {
       const ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];

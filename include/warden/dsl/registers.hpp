@@ -73,7 +73,7 @@ struct unroll_s : stmt_node {
     loop.lo = b.constant(0, false);
     loop.hi = b.constant(N, false);
     loop.step = b.constant(1, false);
-    describe_loop(b, loop, body);
+    describe_loop(b, loop, body, scope_kind::unroll);
   }
 };
 
@@ -130,7 +130,7 @@ struct register_read_e : expr_node {
     return c.template var<L, register_array<T, Size>>()[flat_index<Stride>(row, col, c)];
   }
   // A thread's own value, as a local's: data to the checker.
-  constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::local_var, L, std::is_unsigned_v<T>); }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::local_var, b.local_at(L), std::is_unsigned_v<T>); }
 };
 
 // Element (row, col) of a register array, as an operand (its value) or the target of `=`, `+=`.
@@ -173,8 +173,7 @@ struct register_assign_s : stmt_node {
   }
   constexpr void describe(kernel_ir& b) const {
     value.describe(b);
-    for (ir_local& local : b.locals)
-      if (local.level == L) local.assigned = true;
+    if (const int local = b.local_at(L); local >= 0) b.locals[static_cast<std::size_t>(local)].assigned = true;
   }
 };
 

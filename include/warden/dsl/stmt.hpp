@@ -190,10 +190,8 @@ struct assign_s : stmt_node {
   }
   constexpr void describe(kernel_ir& b) const {
     value.describe(b);
-    // Which declaration at level L this is cannot be told apart from a sibling's here: every
-    // local declared so far at L counts as assigned (they are only less uniform for it).
-    for (ir_local& local : b.locals)
-      if (local.level == L) local.assigned = true;
+    // The declaration in scope at level L: a sibling's at the same level keeps its own verdict.
+    if (const int local = b.local_at(L); local >= 0) b.locals[static_cast<std::size_t>(local)].assigned = true;
   }
 };
 
@@ -332,9 +330,11 @@ struct given_s : stmt_node {
 
 // Records a loop and describes its body inside it.
 template <class Body>
-constexpr void describe_loop(kernel_ir& b, const ir_loop& loop, const Body& body) {
+constexpr void describe_loop(kernel_ir& b, const ir_loop& loop, const Body& body, scope_kind kind = scope_kind::loop) {
   b.enter_loop(loop);
+  b.open_scope(loop.level, kind);
   body.describe(b);
+  b.close_scope();
   b.loop_stack.pop_back();
 }
 
@@ -387,7 +387,7 @@ struct grid_stride_s : stmt_node {
     loop.lo = b.leaf(ir_op::global_id, 0);
     loop.hi = n.describe(b);
     loop.step = b.node(ir_op::mul, b.leaf(ir_op::grid_dim, 0), b.leaf(ir_op::block_dim, 0));
-    describe_loop(b, loop, body);
+    describe_loop(b, loop, body, scope_kind::grid_stride);
   }
 };
 
@@ -411,7 +411,11 @@ struct local_s : stmt_node {
     for (int l : b.loop_stack) b.loop_pool.push_back(l);
     local.loop_end = static_cast<int>(b.loop_pool.size());
     b.locals.push_back(local);
+    b.local_stack.push_back(static_cast<int>(b.locals.size()) - 1);
+    b.open_scope(L, scope_kind::local);
     body.describe(b);
+    b.close_scope();
+    b.local_stack.pop_back();
   }
 };
 
@@ -450,7 +454,11 @@ struct shuffle_s : stmt_node {
     received.level = L;
     received.assigned = true;
     b.locals.push_back(received);
+    b.local_stack.push_back(static_cast<int>(b.locals.size()) - 1);
+    b.open_scope(L, scope_kind::shuffle);
     body.describe(b);
+    b.close_scope();
+    b.local_stack.pop_back();
   }
 };
 
@@ -469,7 +477,9 @@ struct shared_s : stmt_node {
   constexpr void describe(kernel_ir& b) const {
     b.tiles.push_back({L, Rows, Cols, Pad, static_cast<int>(sizeof(T))});
     b.tile_stack.push_back(static_cast<int>(b.tiles.size()) - 1);
+    b.open_scope(L, scope_kind::tile);
     body.describe(b);
+    b.close_scope();
     b.tile_stack.pop_back();
   }
 };

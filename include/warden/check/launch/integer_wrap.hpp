@@ -46,6 +46,24 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
   for (const dsl::ir_loop& loop : ir.loops)
     for (int id : {loop.lo, loop.hi, loop.step})
       if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return m;
+  // A loop runs with its bounds converted to its int counter (a value<unsigned> start of
+  // 4294967295, a host's `center - radius` that wrapped, starts at -1), while every check reasons
+  // on the bound's own value: the two agree only while that value fits an int.
+  for (const dsl::ir_loop& loop : ir.loops) {
+    const char* roles[] = {"starts at ", "ends at ", "steps by "};
+    const int bounds[] = {loop.lo, loop.hi, loop.step};
+    for (int r = 0; r < 3; ++r) {
+      const interval v = evaluator.index_interval(bounds[r], loop.guard_begin, loop.guard_end);
+      if (!v.bounded()) continue;  // data, or past any range: reasoned about as unknown already
+      constexpr long long int_min = std::numeric_limits<int>::min(), int_max = std::numeric_limits<int>::max();
+      if (v.lo >= int_min && v.hi <= int_max) continue;
+      const long long reached = v.hi > int_max ? v.hi : v.lo;
+      return "the loop over i" + std::to_string(loop.level) + " " + roles[r] + dsl::render(ir, bounds[r], names) +
+             ", which is " + std::to_string(reached) + " for this launch: its int counter receives " +
+             std::to_string(static_cast<int>(static_cast<unsigned>(static_cast<unsigned long long>(reached)))) +
+             " instead; pass the bound as an int, or a value that fits one";
+    }
+  }
   // The increment i += step, in int: below hi, i + step passes INT_MAX only if hi - 1 + step does
   // (and then i wraps to a negative value, still below hi: the loop never ends, and every bound
   // the checker drew from it is wrong). A step of 1 never does.

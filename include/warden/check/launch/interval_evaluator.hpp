@@ -248,8 +248,21 @@ class interval_evaluator {
     return e.op == ir_op::thread_id || e.op == ir_op::block_id || e.op == ir_op::global_id || e.op == ir_op::loop_var;
   }
 
-  // The shape of an expression: equal for two descriptions of the same expression.
-  std::string key(int id) const { return dsl::render(ir_, id, {}); }
+  // The identity of an expression: equal for two descriptions of the same expression, and only
+  // for those. Built from the nodes themselves, never from a rendering: two loops at one nesting
+  // level render alike (i1), as do `t + 2` and `t + 2.9f`.
+  std::string key(int id) const {
+    if (id < 0) return "_";
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    std::string k = std::to_string(static_cast<int>(e.op)) + ':' + std::to_string(e.value) + ':' +
+                    std::to_string((e.is_float ? 1 : 0) | (e.is_unsigned ? 2 : 0)) + ':' + std::to_string(e.unsigned_bits) +
+                    ':' + std::to_string(e.signed_bits) + ':' + std::to_string(e.narrow_bits);
+    if (e.a < 0 && e.b < 0) return k;
+    return k + '(' + key(e.a) + ',' + key(e.b) + ')';
+  }
+  static std::string atom_key(dsl::ir_op op, int dimension) {
+    return std::to_string(static_cast<int>(op)) + ':' + std::to_string(dimension) + ":0:0:0:0";
+  }
 
   // Whether the expression keeps its value inside a guarded region: no loads, locals or calls.
   bool invariant(int id) const {
@@ -268,9 +281,8 @@ class interval_evaluator {
       case ir_op::global_id: {
         // block_id * block + thread_id, each as its guards narrow it: `t < 2` bounds a halo load
         // at `global_id + block` to the first two threads of each block.
-        const char* dims[] = {".x", ".y", ".z"};
-        const interval t = narrowed_atom(std::string("thread_id") + dims[d], {0, facts_.block[d] - 1});
-        const interval b = narrowed_atom(std::string("block_id") + dims[d], {0, facts_.grid[d] - 1});
+        const interval t = narrowed_atom(atom_key(dsl::ir_op::thread_id, d), {0, facts_.block[d] - 1});
+        const interval b = narrowed_atom(atom_key(dsl::ir_op::block_id, d), {0, facts_.grid[d] - 1});
         if (t.lo > t.hi || b.lo > b.hi) return {0, static_cast<long long>(facts_.grid[d]) * facts_.block[d] - 1};
         return {b.lo * facts_.block[d] + t.lo, b.hi * facts_.block[d] + t.hi};
       }
@@ -282,7 +294,7 @@ class interval_evaluator {
     }
   }
 
-  // An atom's range, narrowed by the guards that name it by this rendering.
+  // An atom's range, narrowed by the guards that name it (key above).
   interval narrowed_atom(const std::string& key, interval range) const {
     const auto it = narrowed_.find(key);
     if (it == narrowed_.end()) return range;
