@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
       if (one_block && l.grid > 1) continue;
       if (refused_before_running(ir, verdict, p, l)) continue;  // launch throws before running
       auto result = w::fuzz::interpreter(p, l.grid, l.n, seed + static_cast<unsigned>(k), l.p).run();
-      if (result.too_long) continue;  // neither side judged
+      if (result.too_long && !result.out_of_bounds) continue;  // cut short: neither side judged
       if (result.out_of_bounds) {  // launch must throw E101 before running it
         const std::vector<std::string> names = {"inout", "in", "n", "p"}, kinds = {"buffer", "buffer", "value", "value"};
         if (w::check::first_overrun(ir, facts_of(p, l), names, kinds).empty()) {

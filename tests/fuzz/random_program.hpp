@@ -647,7 +647,7 @@ class lowering {
 struct run_result {
   recording record;
   bool out_of_bounds = false;
-  bool too_long = false;  // a loop from n ran past max_trips: not judged (the device would run it)
+  bool too_long = false;  // a loop from n ran past max_trips: cut there; judged only if it overran
   // Every access again, with whether it was made under trusted(...): the fuzzer's own oracle
   // leaves out the pairs the checker gives up (both trusted).
   struct event {
@@ -867,12 +867,13 @@ class interpreter {
             trips[i] = std::max(0LL, static_cast<int>(value(*s.index, active[i])) - lo);
             most = std::max(most, trips[i]);
           }
-        if (most > max_trips) {  // n = -1294967296 (3000000000 as an int): billions of trips
-          result_.too_long = true;
-          return;
+        if (most > max_trips) {  // n = -1294967296 (3000000000 as an int): billions of trips; the first
+          if (result_.too_long) return;  // ones still run, and an overrun among them is judged (one such
+          result_.too_long = true;       // loop at a time: two nested would run max_trips squared)
+          most = max_trips;
         }
         const long long outer = loop_values_[static_cast<std::size_t>(s.level)];  // hidden inside, then back
-        for (long long k = 0; k < most; ++k) {
+        for (long long k = 0; k < most && !result_.out_of_bounds; ++k) {
           std::vector<int> running;
           for (std::size_t i = 0; i < active.size(); ++i)
             if (trips[i] > k) running.push_back(active[i]);

@@ -256,7 +256,20 @@ WARDEN_KERNEL(window_from_k, w::kernel<w::block<1>, w::inout<int>, w::value<unsi
   return w::for_range(k, start, 4, [&](auto, auto j) { return a[j] = 1; });
 }));
 
+// A bound read from data is no launch's choice: `counts[t] + 1u` may reach 2^32 - 1 whatever the
+// launch, so it is not E104's; launch's intervals take such a loop's variable as unknown instead.
+WARDEN_KERNEL(count_loop_k, w::kernel<w::block<4>, w::in<unsigned>, w::inout<int>>([](auto k, auto counts, auto a) {
+  auto t = k.thread_id();
+  return w::when(t < counts.size() && t < a.size(),
+                 w::for_range(k, 0, counts[t] + 1u, [&](auto, auto) { return a[t] = a[t] + 1; }));
+}));
+
 TEST_CASE("launch inputs: loop bounds are judged as the loop's int counter receives them (E104)", "[soundness][launch]") {
+  auto counts = w::to_device(std::vector<unsigned>{0, 1, 2, 3});
+  auto b = w::to_device(std::vector<int>(4, 0));
+  w::launch(w::on_cpu, count_loop_k, w::grid(1), counts, b);  // data bounds: not refused
+  CHECK(w::to_host(b) == std::vector<int>{1, 2, 3, 4});
+
   auto a = w::to_device(std::vector<int>(4, 0));
   CHECK_THROWS_WITH(w::launch(w::on_cpu, window_from_k, w::grid(1), a, 4294967295u),
                     Catch::Matchers::StartsWith("E104 [integer-wrap] window_from_k: the loop over i0 starts at p1, which is "

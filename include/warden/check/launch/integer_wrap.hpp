@@ -48,13 +48,16 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
       if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return m;
   // A loop runs with its bounds converted to its int counter (a value<unsigned> start of
   // 4294967295, a host's `center - radius` that wrapped, starts at -1), while every check reasons
-  // on the bound's own value: the two agree only while that value fits an int.
+  // on the bound's own value: the two agree only while that value fits an int. A bound read from
+  // data is no launch's choice (`counts[t] + 1u` may reach 2^32 - 1 whatever the launch): the
+  // intervals take such a loop's variable as unknown instead (interval_evaluator::loop_range).
   for (const dsl::ir_loop& loop : ir.loops) {
     const char* roles[] = {"starts at ", "ends at ", "steps by "};
     const int bounds[] = {loop.lo, loop.hi, loop.step};
     for (int r = 0; r < 3; ++r) {
+      if (depends_on_data(ir, bounds[r])) continue;
       const interval v = evaluator.index_interval(bounds[r], loop.guard_begin, loop.guard_end);
-      if (!v.bounded()) continue;  // data, or past any range: reasoned about as unknown already
+      if (!v.bounded()) continue;  // past any range: reasoned about as unknown already
       constexpr long long int_min = std::numeric_limits<int>::min(), int_max = std::numeric_limits<int>::max();
       if (v.lo >= int_min && v.hi <= int_max) continue;
       const long long reached = v.hi > int_max ? v.hi : v.lo;

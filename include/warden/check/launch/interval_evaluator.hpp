@@ -72,6 +72,9 @@ class interval_evaluator {
   // never run either, and the intervals of its variable mean nothing.
   bool never_runs(const dsl::ir_loop& loop) {
     const interval lo = eval(loop.lo), hi = eval(loop.hi);
+    // Only on bounds the int counter receives unchanged: a start of 4294967295 is -1 (E104).
+    constexpr long long int_min = std::numeric_limits<int>::min(), int_max = std::numeric_limits<int>::max();
+    if (lo.lo < int_min || lo.hi > int_max || hi.lo < int_min || hi.hi > int_max) return false;
     return lo.bounded() && hi.bounded() && hi.hi <= lo.lo;
   }
 
@@ -304,6 +307,14 @@ class interval_evaluator {
   interval loop_range(const dsl::ir_loop& loop) {
     const interval lo = eval(loop.lo), hi = eval(loop.hi), step = eval(loop.step);
     if (!lo.bounded() || !step.bounded() || step.lo < 1) return interval::top();
+    // The counter is an int: a start or step outside int reaches it converted (4294967295 as -1),
+    // which no interval of the unconverted value bounds; an end above INT_MAX only comes down, so
+    // the range below still holds, but one below INT_MIN goes up. (E104 refuses such bounds
+    // unless data gives them.)
+    auto fits_int = [](const interval& v) {
+      return v.lo >= std::numeric_limits<int>::min() && v.hi <= std::numeric_limits<int>::max();
+    };
+    if (!fits_int(lo) || !fits_int(step) || (hi.bounded() && hi.lo < std::numeric_limits<int>::min())) return interval::top();
     if (!hi.bounded()) return {lo.lo, interval::top().hi};  // counts up from lo: a guard may bound the rest
     // One start and one step: the last value the loop takes, not hi - 1 (`for i = 0; i < 32;
     // i += 16` takes 0 and 16).
