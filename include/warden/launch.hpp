@@ -51,6 +51,11 @@ std::string obligations_of(const K& kernel) {
   std::string out;
   for (int fact : ir.stated) out += "given " + dsl::render(ir, fact, names) + " (stated; launch checks it, E107)\n";
   for (const check::obligation& o : definition.obligations) {
+    if (o.kind == check::obligation_kind::shared_at_launch) {
+      out += std::string(diagnostic::to_string(o.protects)) +
+             " holds on the tiles if no two threads meet in one barrier phase, listed by launch with its own values\n";
+      continue;
+    }
     if (o.kind == check::obligation_kind::positive) {
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];

@@ -8,6 +8,7 @@
 // Bounds come from the static block shape, static trip counts, and the guards around an access
 // (`col < n` bounds `col` by n - 1), so `row * n + col` under `col < n` is proved injective.
 
+#include <climits>
 #include <optional>
 #include <vector>
 
@@ -19,8 +20,20 @@ namespace warden::check {
 using dsl::kernel_ir;
 using dsl::ir_op;
 
+// What a launch fixes and the compiler cannot know: the integral value of each value parameter
+// (absent_number where it has none), each buffer's size and the grid. The shared-memory listing
+// reads them where the checker handed the launch its question (check_shared, launch/shared_races.hpp).
+inline constexpr long long absent_number = LLONG_MIN;
+struct launch_numbers {
+  std::vector<long long> values;  // by parameter position
+  std::vector<long long> sizes;   // by parameter position
+  long long grid[3] = {1, 1, 1};
+};
+
 struct block_shape {
   int x = 1, y = 1, z = 1;
+  // Set only when launch decides: every parameter, size and grid extent is then a number.
+  const launch_numbers* numbers = nullptr;
   // The grid dimensions the kernel refers to (block ids, global ids, grid extents), as bits (1: x,
   // 2: y, 4: z); the others must be 1 at launch (checked there, E102), so their block ids are 0.
   // A kernel laid out along y alone is judged as one along x.

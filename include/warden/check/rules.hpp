@@ -8,29 +8,15 @@
 #include "affine.hpp"
 #include "uniform.hpp"
 #include "bank_conflicts.hpp"
+#include "finding.hpp"
 #include "footprint.hpp"
+#include "shared_listing.hpp"
 #include "../dsl/obligation.hpp"
 #include "order.hpp"
 #include "../diagnostic/codes.hpp"
 
 namespace warden::check {
 
-// A finding names its rule by its code in the one table (diagnostic/codes.hpp): a row of kind
-// race, or diagnostic::code::none for a kernel the rules accept.
-struct finding {
-  diagnostic::code code = diagnostic::code::none;
-  int first = -1, second = -1;  // accesses
-  int sync = -1;                // W030: the barrier
-  int expr = -1;                // W030, W031: the thread-dependent condition or bound; W012: the index
-  int loop = -1;                // W021, W030, W031: the loop
-  bool across_blocks = false;   // W010, W011, W040: threads of different blocks
-  long long element = -1;       // shared memory: an element both touch
-  int thread1 = -1, thread2 = -1;
-  int shuffle = -1;             // W031: the shuffle (then `element` is the block's thread count)
-  // An accepted kernel (code none): the conditions on the launch its proof rests on (E106).
-  obligation_list obligations{};
-  constexpr explicit operator bool() const { return code != diagnostic::code::none; }
-};
 
 constexpr scope scope_of(const dsl::ir_access& a, const std::vector<long long>* pins = nullptr) {
   return {a.loop_begin, a.loop_end, pins};
@@ -168,160 +154,91 @@ constexpr finding check_data_indices(const kernel_ir& ir) {
   return {};
 }
 
-// ---- shared memory: per-thread footprints (footprint.hpp) -----------------------------------
+// What the launch knows of a tile access: everything the listing reads is fixed by the block
+// (known_here), some of it only by the launch's numbers (known_at_launch), or some of it by
+// neither (block ids, data, locals, selects, a trusted access standing for any element).
+enum launch_knowledge : int { known_here = 0, known_at_launch = 1, known_never = 2 };
 
-// Can loop number `depth` of the context run two or more iterations?
-constexpr bool may_repeat(const kernel_ir& ir, block_shape shape, const context& c, int depth) {
-  const auto trips = static_trip_count(ir, shape, ir.loop_pool[static_cast<std::size_t>(c.loop_begin + depth)]);
-  return !trips || *trips >= 2;
-}
-
-constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memory_kind::shared; }
-
-// `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
-// (footprint.hpp); the loops so listed are added to `*assumed`. With `lint`, a listing that finds
-// nothing also counts W050's ways on its footprints (bank_conflicts.hpp), built once for both.
-constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, long long assumed_trips,
-                                       unsigned long long* assumed, shared_lint* lint = nullptr,
-                                       bool* too_large = nullptr) {
-  const int n = static_cast<int>(ir.accesses.size());
-  std::vector<footprint> prints(static_cast<std::size_t>(n));
-  std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
-  // A listing that grew past its budget proves nothing either way (check_shared keeps the first
-  // finding): stop at once rather than list and search every other access (a register-tiled
-  // matmul's failing check spent three quarters of its time there).
-  bool gave_up = false;  // only where the caller asked to hear of it (`too_large`)
-  auto give_up = [&] {
-    *too_large = true;
-    return finding{};
-  };
-  auto print = [&](int i) -> const footprint& {
-    if (!done[static_cast<std::size_t>(i)]) {
-      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
-      if (assumed != nullptr) *assumed |= prints[static_cast<std::size_t>(i)].assumed_loops;
-      gave_up = gave_up || (too_large != nullptr && prints[static_cast<std::size_t>(i)].too_large);
-      done[static_cast<std::size_t>(i)] = 1;
-    }
-    return prints[static_cast<std::size_t>(i)];
-  };
-
-  // W022: a load no store can precede. Per tile, the first store position at each element
-  // (an unknown index stores everywhere); a load is covered by a store before it, or by one later
-  // in a loop around both (an earlier iteration).
-  std::vector<int> tiles_done;
-  for (int i = 0; i < n; ++i) {
-    const auto& a = ir.accesses[static_cast<std::size_t>(i)];
-    // An atomic update reads its element as a load does (a privatised histogram's bins must be
-    // zeroed in an earlier phase).
-    if (!is_shared(a) || a.kind == dsl::access_kind::store) continue;
-    bool seen = false;
-    for (int t : tiles_done) seen = seen || t == a.target;
-    if (seen) continue;
-    tiles_done.push_back(a.target);
-    const dsl::ir_tile* tile = tile_of(ir, a.target);
-    if (tile == nullptr) continue;
-    constexpr int never = 1 << 30;
-    detail::scratch<int> first(static_cast<int>(tile_elements(*tile)), never);
-    int first_anywhere = never;
-    for (int j = 0; j < n; ++j) {
-      const auto& s = ir.accesses[static_cast<std::size_t>(j)];
-      if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
-      const footprint& stores = print(j);
-      if (gave_up) return give_up();
-      int* first_at = first.data();
-      for (int p = 0; p < stores.passes; ++p) {
-        const long long* pass = stores.pass(p);
-        for (int t = 0; t < stores.threads; ++t) {
-          const long long e = pass[t];
-          if (e == no_instance) continue;
-          int& slot = e < 0 ? first_anywhere : first_at[e];
-          slot = s.position < slot ? s.position : slot;
-        }
-      }
-    }
-    for (int l = i; l < n; ++l) {
-      const auto& load = ir.accesses[static_cast<std::size_t>(l)];
-      if (!is_shared(load) || load.target != a.target || load.kind == dsl::access_kind::store || load.trusted) continue;
-      const footprint& loads = print(l);
-      if (gave_up) return give_up();
-      const int* first_at = first.data();
-      for (int p = 0; p < loads.passes; ++p)
-        for (int thread = 0; thread < loads.threads; ++thread) {
-          const long long element = loads.pass(p)[thread];
-          if (element < 0 || first_anywhere < load.position || first_at[element] < load.position) continue;
-          // A store after the load in program order covers it only from an earlier iteration.
-          bool covered = false;
-          for (int j = 0; j < n && !covered; ++j) {
-            const auto& s = ir.accesses[static_cast<std::size_t>(j)];
-            if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
-            if (common_loops(ir, context_of(load), context_of(s)) == 0) continue;
-            const footprint& later = print(j);
-            if (gave_up) return give_up();
-            for (int p2 = 0; p2 < later.passes && !covered; ++p2) {
-              const long long* pass = later.pass(p2);
-              for (int t = 0; t < later.threads && !covered; ++t) covered = pass[t] == unknown_element || pass[t] == element;
-            }
-          }
-          if (covered) continue;
-          finding f{diagnostic::code::W022, l};
-          f.element = element;
-          f.thread1 = thread;
-          return f;
-        }
+constexpr launch_knowledge launch_known(const kernel_ir& ir, int id) {
+  if (id < 0) return known_here;
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.is_float) return known_never;
+  switch (e.op) {
+    case ir_op::constant: case ir_op::thread_id: case ir_op::block_dim: case ir_op::loop_var: return known_here;
+    case ir_op::param_value: case ir_op::param_size: case ir_op::grid_dim: return known_at_launch;
+    case ir_op::block_id: case ir_op::global_id: case ir_op::load: case ir_op::tile_load: case ir_op::local_var:
+    case ir_op::call: case ir_op::select: case ir_op::choice: return known_never;
+    default: {
+      if (e.op < ir_op::add) return known_never;
+      const launch_knowledge a = launch_known(ir, e.a), b = launch_known(ir, e.b);
+      return a > b ? a : b;
     }
   }
+}
 
-  // W020 / W021: two threads, one element, one phase. A trusted access gives up only the pairs
-  // of trusted accesses; with the others it takes part at an element not known.
-  std::vector<footprint> forgotten(static_cast<std::size_t>(n));
-  std::vector<char> forgotten_done(static_cast<std::size_t>(n), 0);
-  auto pair_print = [&](int i) -> const footprint& {
-    if (!ir.accesses[static_cast<std::size_t>(i)].trusted) return print(i);
-    if (!forgotten_done[static_cast<std::size_t>(i)]) {
-      // (Built afresh, not copied: a footprint's spare capacity is uninitialised, which constant
-      // evaluation refuses to copy.)
-      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
-      if (assumed != nullptr) *assumed |= forgotten[static_cast<std::size_t>(i)].assumed_loops;
-      gave_up = gave_up || (too_large != nullptr && forgotten[static_cast<std::size_t>(i)].too_large);
-      forgotten[static_cast<std::size_t>(i)].forget_elements();
-      forgotten_done[static_cast<std::size_t>(i)] = 1;
+// The same for everything an access's footprint reads: index, column, guards, and the bounds of
+// the loops around it. A guard that data decides (a compare-and-swap's `a > b`) leaves the listing
+// exact enough: it takes the access to run, as a guard it cannot read always is.
+constexpr launch_knowledge launch_known(const kernel_ir& ir, const dsl::ir_access& a) {
+  if (a.trusted) return known_never;
+  launch_knowledge k = a.column >= 0 ? launch_known(ir, a.column) : known_here;
+  auto take = [&](launch_knowledge x) { k = x > k ? x : k; };
+  take(launch_known(ir, a.index));
+  for (int g = a.guard_begin; g < a.guard_end; ++g) {
+    const launch_knowledge guard = launch_known(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition);
+    if (guard != known_never) take(guard);
+  }
+  for (int p = a.loop_begin; p < a.loop_end; ++p) {
+    const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+    if (loop.grid_stride) return known_never;
+    take(launch_known(ir, loop.lo));
+    take(launch_known(ir, loop.hi));
+    take(launch_known(ir, loop.step));
+  }
+  return k;
+}
+
+// Can the launch list every tile access exactly? `*reads_launch`: some of them read a launch number.
+constexpr bool launch_decides_shared(const kernel_ir& ir, bool* reads_launch) {
+  for (const auto& a : ir.accesses) {
+    if (!is_shared(a)) continue;
+    const launch_knowledge k = launch_known(ir, a);
+    if (k == known_never) return false;
+    *reads_launch = *reads_launch || k == known_at_launch;
+  }
+  return true;
+}
+
+// The thread-instances a listing of the tile accesses holds (threads x static trips, a loop the
+// compiler cannot count as one pass), and the most the compile-time listing takes on when the
+// launch could decide instead: a bitonic sort whose stages a parameter bounds lists 512 threads
+// x 10 stages x 32 halvings for each of six accesses, minutes of constant evaluation.
+inline constexpr long long max_compile_listing = 1 << 18;
+constexpr long long shared_listing_work(const kernel_ir& ir, block_shape shape) {
+  long long work = 0;
+  for (const auto& a : ir.accesses) {
+    if (!is_shared(a)) continue;
+    long long passes = 1;
+    for (int p = a.loop_begin; p < a.loop_end && passes <= max_compile_listing; ++p) {
+      const auto trips = static_trip_count(ir, shape, ir.loop_pool[static_cast<std::size_t>(p)]);
+      passes *= trips && *trips > 1 ? *trips : 1;
     }
-    return forgotten[static_cast<std::size_t>(i)];
-  };
-  for (int i = 0; i < n; ++i)
-    for (int j = i; j < n; ++j) {
-      const auto& a = ir.accesses[static_cast<std::size_t>(i)];
-      const auto& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
-      if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
-      // Atomic updates never race among themselves; an atomic and a plain access of one element
-      // in one phase do (W040, as for buffers).
-      const bool atomic_a = a.kind == dsl::access_kind::atomic, atomic_c = c.kind == dsl::access_kind::atomic;
-      if (atomic_a && atomic_c) continue;
-      const dsl::ir_tile* tile = tile_of(ir, a.target);
-      if (tile == nullptr) continue;
-      const context ca = context_of(a), cc = context_of(c);
-      const int common = common_loops(ir, ca, cc);
-      for (int relation = -1; relation < common; ++relation) {
-        if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
-                         : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
-          continue;
-        finding f{atomic_a != atomic_c ? diagnostic::code::W040 : relation < 0 ? diagnostic::code::W020 : diagnostic::code::W021, i, j};
-        if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
-        const footprint& print_a = pair_print(i);
-        const footprint& print_c = pair_print(j);
-        if (gave_up) return give_up();
-        if (const meeting m = find_meeting(print_a, print_c, common, relation, tile_elements(*tile))) {
-          f.thread1 = m.thread1;
-          f.thread2 = m.thread2;
-          f.element = m.element;
-          return f;
-        }
-      }
-    }
-  if (lint != nullptr) *lint = first_bank_conflict(ir, print);
-  if (gave_up) return give_up();
-  return {};
+    work += passes * shape.threads();
+    if (work > max_compile_listing) return work;
+  }
+  return work;
+}
+
+// An accepted verdict that leaves the tiles to the launch (dsl/obligation.hpp, shared_at_launch).
+constexpr finding handed_to_launch(diagnostic::code protects, int first, int second) {
+  finding f;
+  obligation o;
+  o.kind = obligation_kind::shared_at_launch;
+  o.protects = protects;
+  o.first = first;
+  o.second = second;
+  f.obligations.add(o);
+  return f;
 }
 
 // Shared memory. A loop whose trip count only the launch knows is first taken as "some
@@ -331,16 +248,34 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
 // level). So the loops are listed again iteration by iteration, up to assumed_trip_limit: if no
 // meeting remains, the kernel is accepted with the obligation that those loops run no more trips
 // (checked at launch, E106); if one remains, it is reported with the iteration where it happens.
+//
+// What the listing cannot decide for every value, the launch can: where every tile access is made
+// of thread ids, loop counters, constants and launch numbers (launch_decides_shared), a meeting
+// that rests on a launch number (the pair found reads one) is handed to the launch, which lists
+// again with its own numbers (launch/shared_races.hpp) and refuses only a launch in which two
+// threads do meet (E106). So does a listing past its compile-time budget (max_compile_listing).
+// A meeting of two accesses that read no launch number happens in every launch: refused here.
 constexpr finding check_shared(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
+  bool reads_launch = false;
+  const bool launch_decides = shape.numbers == nullptr && launch_decides_shared(ir, &reads_launch) && reads_launch;
+  if (launch_decides && shared_listing_work(ir, shape) > max_compile_listing) return handed_to_launch(diagnostic::code::W020, -1, -1);
   const finding first = check_shared_listing(ir, shape, 0, nullptr, lint);
-  const bool meeting = first.code == diagnostic::code::W020 || first.code == diagnostic::code::W021 || (first.code == diagnostic::code::W040 && first.element >= 0);
-  if (!meeting) return first;
+  auto is_meeting = [](const finding& f) {
+    return f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021 || (f.code == diagnostic::code::W040 && f.element >= 0);
+  };
+  if (!is_meeting(first)) return first;
+  auto handed_or = [&](const finding& f) {
+    if (!launch_decides || !is_meeting(f)) return f;
+    const bool definite = launch_known(ir, ir.accesses[static_cast<std::size_t>(f.first)]) == known_here &&
+                          launch_known(ir, ir.accesses[static_cast<std::size_t>(f.second)]) == known_here;
+    return definite ? f : handed_to_launch(f.code, f.first, f.second);
+  };
   unsigned long long assumed = 0;
   bool too_large = false;
   finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed, lint, &too_large);
   // A listing that gave up proves nothing either way: the first finding stands.
-  if (assumed == 0 || too_large) return first;
-  if (listed) return listed;
+  if (assumed == 0 || too_large) return handed_or(first);
+  if (listed) return handed_or(listed);
   for (int l = 0; l < 64 && l < static_cast<int>(ir.loops.size()); ++l) {
     if ((assumed >> l & 1) == 0) continue;
     obligation o;

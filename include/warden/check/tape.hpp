@@ -42,6 +42,19 @@ class tape {
         if (!e.is_float) out = add_slot(slot::constant, false, e.value);
         break;
       case ir_op::block_dim: out = add_slot(slot::constant, false, shape_.extent(d)); break;
+      case ir_op::param_value:
+      case ir_op::param_size:
+      case ir_op::grid_dim:
+        // Unknown to the compiler; a number when launch decides (block_shape::numbers).
+        if (shape_.numbers != nullptr && !e.is_float) {
+          const launch_numbers& n = *shape_.numbers;
+          const auto p = static_cast<std::size_t>(e.value);
+          const long long v = e.op == ir_op::grid_dim     ? n.grid[d]
+                              : e.op == ir_op::param_size ? (p < n.sizes.size() ? n.sizes[p] : absent_number)
+                                                          : (p < n.values.size() ? n.values[p] : absent_number);
+          if (v != absent_number) out = add_slot(slot::constant, false, v);
+        }
+        break;
       case ir_op::thread_id: out = shape_.extent(d) == 1 ? add_slot(slot::constant, false, 0) : add_slot(slot::thread, true, d); break;
       case ir_op::loop_var: {
         int position = 0;

@@ -16,12 +16,18 @@
 //     guards exclude every thread). The checker proved the two apart under it: a row stride
 //     above the row it strides over (`dst[pitch * y + x]` under `x < width`: pitch - width + 1 >= 1),
 //     a stride that is not 0 (`m[size * (x + 1) + t]`: size >= 1).
+//   * shared_at_launch: no two threads of a block meet on a tile in one barrier phase, decided by
+//     launch with its own numbers. The tile accesses' indices, guards and loop bounds are made of
+//     thread ids, loop counters, constants and launch numbers (value parameters, sizes, grid
+//     extents), so launch lists every thread's footprint exactly, as the checker would have with
+//     those numbers written in; the checker could not decide it for every value (or the listing
+//     was past its compile-time budget). `first`, `second`: the pair the checker saw meet, if any.
 
 #include "../diagnostic/codes.hpp"
 
 namespace warden::dsl {
 
-enum class obligation_kind : unsigned char { trip_limit, positive };
+enum class obligation_kind : unsigned char { trip_limit, positive, shared_at_launch };
 
 // A term of a polynomial: coefficient times up to three symbols (check/polynomial.hpp's ids).
 struct obligation_term {
@@ -59,6 +65,7 @@ struct obligation_list {
   static constexpr bool same(const obligation& x, const obligation& y) {
     if (x.kind != y.kind) return false;
     if (x.kind == obligation_kind::trip_limit) return x.loop == y.loop;
+    if (x.kind == obligation_kind::shared_at_launch) return true;  // one listing answers them all
     if (x.term_count != y.term_count || x.first != y.first || x.second != y.second) return false;
     for (int t = 0; t < x.term_count; ++t) {
       if (x.terms[t].coefficient != y.terms[t].coefficient) return false;

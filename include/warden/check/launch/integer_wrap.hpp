@@ -7,10 +7,63 @@
 
 #include "../../config.hpp"
 #include "../../dsl/ir.hpp"
+#include "../footprint.hpp"
 #include "interval_evaluator.hpp"
+#include "launch_values.hpp"
 #include "launch_request.hpp"
 
 namespace warden::check {
+
+namespace launch_impl {
+// Exactly, for this launch: does no operation under `id` (written in access `at`) leave its type,
+// in any thread of a block and any iteration? The intervals cannot see `2 * t - (t & m)` stay at
+// or above 0; a listing of every thread's value, as the shared-memory rules list footprints, can,
+// where the expression reads only thread ids, loop counters, constants and the launch's numbers.
+// False where some value cannot be listed (a block id, data, a loop of unknown trips).
+inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& at, int id) {
+  const launch_numbers numbers = numbers_of(facts);
+  block_shape shape{facts.block.x, facts.block.y, facts.block.z};
+  shape.grid_dims = grid_dims_of(ir);
+  shape.numbers = &numbers;
+  std::vector<char> seen(ir.exprs.size(), 0);
+  // The range of node n over every thread and iteration that runs `at`, or false if unknown.
+  auto range = [&](int n, long long& lo, long long& hi) {
+    dsl::ir_access probe = at;
+    probe.memory = dsl::memory_kind::global;  // a value, not an element: no tile to fit
+    probe.index = n;
+    probe.column = -1;
+    const footprint f = footprint_of(ir, shape, probe);
+    if (!f.all_known) return false;
+    lo = f.row_lo;
+    hi = f.row_hi;
+    return true;
+  };
+  auto walk = [&](auto& self, int n) -> bool {
+    if (n < 0 || seen[static_cast<std::size_t>(n)]) return true;
+    seen[static_cast<std::size_t>(n)] = 1;
+    const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(n)];
+    if (e.op < dsl::ir_op::add) return true;  // a leaf: a launch number is its type's already
+    if (!self(self, e.a) || !self(self, e.b)) return false;
+    long long lo = 0, hi = 0;
+    if (e.unsigned_bits > 0) {
+      const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
+      for (int operand : {e.a, e.b}) {
+        if (operand < 0) continue;
+        if (!range(operand, lo, hi)) return false;
+        if (lo <= hi && (lo < 0 || hi > top)) return false;
+      }
+      if (!range(n, lo, hi)) return false;
+      return lo > hi || (lo >= 0 && hi <= top);
+    }
+    if (e.signed_bits == 32) {
+      if (!range(n, lo, hi)) return false;
+      return lo > hi || (lo >= std::numeric_limits<int>::min() && hi <= std::numeric_limits<int>::max());
+    }
+    return true;
+  };
+  return walk(walk, id);
+}
+}  // namespace launch_impl
 
 // The first operation carried out in an unsigned type that may wrap for this launch, or in int
 // arithmetic that may overflow, where its value decides something (an index, a guard, a loop
@@ -40,8 +93,10 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
   for (const dsl::ir_access& a : ir.accesses) {
     for (int g = a.guard_begin; g < a.guard_end; ++g)
       if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, a.guard_begin, g); !m.empty()) return m;
-    if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty()) return m;
-    if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty()) return m;
+    // Where the intervals see a wrap, an index that only thread ids, loop counters and the
+    // launch's numbers make is listed exactly before the launch is refused.
+    if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.index)) return m;
+    if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.column)) return m;
   }
   for (const dsl::ir_loop& loop : ir.loops)
     for (int id : {loop.lo, loop.hi, loop.step})

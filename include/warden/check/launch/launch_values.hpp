@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../../dsl/ir.hpp"
+#include "../affine.hpp"
 #include "launch_request.hpp"
 
 namespace warden::check {
@@ -37,6 +38,18 @@ inline std::string values_read(const dsl::kernel_ir& ir, int id, const launch_fa
   }
   return out;
 }
+// Every number a launch fixes, as the listing reads them (affine.hpp, launch_numbers).
+inline launch_numbers numbers_of(const launch_facts& facts) {
+  launch_numbers n;
+  n.values.reserve(facts.values.size());
+  for (const auto& v : facts.values) n.values.push_back(v ? *v : absent_number);
+  n.sizes = facts.sizes;
+  n.grid[0] = facts.grid.x;
+  n.grid[1] = facts.grid.y;
+  n.grid[2] = facts.grid.z;
+  return n;
+}
+
 }  // namespace launch_impl
 
 }  // namespace warden::check

@@ -14,6 +14,7 @@
 #include "interval_evaluator.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
+#include "shared_races.hpp"
 
 namespace warden::check {
 
@@ -110,6 +111,10 @@ inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
                                           const std::vector<std::string>& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
+    if (o.kind == obligation_kind::shared_at_launch) {
+      if (std::string e = first_shared_race(ir, facts, names); !e.empty()) return e;
+      continue;
+    }
     if (o.kind == obligation_kind::positive) {
       const std::optional<long double> v = condition_value(o, facts);
       if (v && *v >= 1) continue;

@@ -1,7 +1,7 @@
 #pragma once
 // E101: accesses that may leave their buffer or tile, and shuffle lanes outside the warp, for this
 // launch: the index intervals (interval_evaluator.hpp), and for a tile index the intervals cannot
-// follow, the checker's exact per-thread footprint.
+// follow, the checker's exact per-thread footprint with the launch's numbers.
 
 #include <string>
 #include <vector>
@@ -11,6 +11,7 @@
 #include "../footprint.hpp"
 #include "interval_evaluator.hpp"
 #include "launch_request.hpp"
+#include "launch_values.hpp"
 
 namespace warden::check {
 
@@ -19,6 +20,7 @@ inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
                                  const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
   interval_evaluator evaluator(ir, facts);
+  const launch_numbers numbers = launch_impl::numbers_of(facts);
   const char* verbs[] = {"load", "store", "atomic update"};
   for (const dsl::ir_access& a : ir.accesses) {
     // Guards that no thread passes for this launch (they narrow some value to nothing): the
@@ -43,7 +45,9 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
     // depends only on the thread and static loops: then the checker's per-thread footprint gives
     // its exact range. Only computed when the intervals fail, so other launches do not pay for it.
     if (a.memory == dsl::memory_kind::shared && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
-      const footprint exact = footprint_of(ir, block_shape{facts.block.x, facts.block.y, facts.block.z}, a);
+      block_shape shape{facts.block.x, facts.block.y, facts.block.z};
+      shape.numbers = &numbers;  // the launch's values written in (`t & (stride - 1)` with stride known)
+      const footprint exact = footprint_of(ir, shape, a);
       if (exact.all_known) {
         const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
         const bool never = exact.row_lo > exact.row_hi;  // no thread runs it

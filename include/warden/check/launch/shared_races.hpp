@@ -1,0 +1,67 @@
+#pragma once
+// E106 for a kernel whose tiles the checker left to the launch (dsl/obligation.hpp,
+// shared_at_launch): the shared-memory listing again, with this launch's numbers written in.
+
+#include <string>
+#include <vector>
+
+#include "../../dsl/ir.hpp"
+#include "../affine.hpp"
+#include "../shared_listing.hpp"
+#include "launch_request.hpp"
+#include "launch_values.hpp"
+
+namespace warden::check {
+
+namespace launch_impl {
+// "stride = 3, n = 64": the values the two accesses' footprints read.
+inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& c,
+                                  const launch_facts& facts, const std::vector<std::string>& names) {
+  std::vector<std::size_t> params;
+  auto read = [&](int id) { parameters_read(ir, id, dsl::ir_op::param_value, params); };
+  for (const dsl::ir_access* x : {&a, &c}) {
+    read(x->index);
+    read(x->column);
+    for (int g = x->guard_begin; g < x->guard_end; ++g) read(ir.guard_pool[static_cast<std::size_t>(g)].condition);
+    for (int p = x->loop_begin; p < x->loop_end; ++p) {
+      const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+      read(loop.lo);
+      read(loop.hi);
+      read(loop.step);
+    }
+  }
+  std::string out;
+  for (std::size_t p : params) {
+    const std::optional<long long> v = p < facts.values.size() ? facts.values[p] : std::nullopt;
+    out += (out.empty() ? "" : ", ") + names[p] + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
+  }
+  return out;
+}
+}  // namespace launch_impl
+
+// Two threads of a block that meet on a tile in one barrier phase for this launch, described for
+// an E106 message; empty if none do.
+inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+  const launch_numbers numbers = launch_impl::numbers_of(facts);
+  block_shape shape{facts.block.x, facts.block.y, facts.block.z};
+  shape.grid_dims = grid_dims_of(ir);
+  shape.numbers = &numbers;
+  const finding f = check_shared_listing(ir, shape, 0, nullptr, nullptr, nullptr, /*races_only=*/true);
+  if (!f) return {};
+  const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
+  const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(f.second)];
+  const char* verbs[] = {"load", "store", "atomic update"};
+  auto text = [&](const dsl::ir_access& x) {
+    return std::string(verbs[static_cast<int>(x.kind)]) + " tile" + std::to_string(x.target) + "[" + dsl::render(ir, x.index, names) +
+           (x.column >= 0 ? ", " + dsl::render(ir, x.column, names) : std::string()) + "]";
+  };
+  const std::string values = launch_impl::values_of_pair(ir, a, c, facts, names);
+  const std::string where = f.element >= 0 ? " at element " + std::to_string(f.element) : std::string(" at an element the listing cannot name");
+  const std::string when = f.code == diagnostic::code::W021 ? " in consecutive iterations of a loop with barriers" : " in one barrier phase";
+  return "the checker left " + std::string(diagnostic::to_string(f.code)) + " on the tiles to the launch (their indices read the launch's numbers), and for this launch" +
+         (values.empty() ? std::string() : " (" + values + ")") + " threads " + std::to_string(f.thread1) + " and " +
+         std::to_string(f.thread2) + " meet" + where + when + ": " + text(a) + " and " + text(c) +
+         " (w::obligations_of lists this condition): launch with other values, or order the two accesses with sync()";
+}
+
+}  // namespace warden::check

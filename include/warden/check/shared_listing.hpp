@@ -1,0 +1,174 @@
+#pragma once
+// The shared-memory rules' listing (W022, W020, W021, W040 on tiles): every thread's footprint of
+// every tile access, and two threads that meet in one barrier phase. The static rules run it with
+// what the compiler knows (rules.hpp, check_shared); launch runs it again with the launch's
+// numbers where the checker handed it the question (launch/shared_races.hpp).
+
+#include <vector>
+
+#include "affine.hpp"
+#include "bank_conflicts.hpp"
+#include "finding.hpp"
+#include "footprint.hpp"
+#include "order.hpp"
+
+namespace warden::check {
+
+// ---- shared memory: per-thread footprints (footprint.hpp) -----------------------------------
+
+// Can loop number `depth` of the context run two or more iterations?
+constexpr bool may_repeat(const kernel_ir& ir, block_shape shape, const context& c, int depth) {
+  const auto trips = static_trip_count(ir, shape, ir.loop_pool[static_cast<std::size_t>(c.loop_begin + depth)]);
+  return !trips || *trips >= 2;
+}
+
+constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memory_kind::shared; }
+
+// `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
+// (footprint.hpp); the loops so listed are added to `*assumed`. With `lint`, a listing that finds
+// nothing also counts W050's ways on its footprints (bank_conflicts.hpp), built once for both.
+// `races_only`: W020, W021 and W040 alone (launch's question), not W022.
+constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, long long assumed_trips,
+                                       unsigned long long* assumed, shared_lint* lint = nullptr,
+                                       bool* too_large = nullptr, bool races_only = false) {
+  const int n = static_cast<int>(ir.accesses.size());
+  std::vector<footprint> prints(static_cast<std::size_t>(n));
+  std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
+  // A listing that grew past its budget proves nothing either way (check_shared keeps the first
+  // finding): stop at once rather than list and search every other access (a register-tiled
+  // matmul's failing check spent three quarters of its time there).
+  bool gave_up = false;  // only where the caller asked to hear of it (`too_large`)
+  auto give_up = [&] {
+    *too_large = true;
+    return finding{};
+  };
+  auto print = [&](int i) -> const footprint& {
+    if (!done[static_cast<std::size_t>(i)]) {
+      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
+      if (assumed != nullptr) *assumed |= prints[static_cast<std::size_t>(i)].assumed_loops;
+      gave_up = gave_up || (too_large != nullptr && prints[static_cast<std::size_t>(i)].too_large);
+      done[static_cast<std::size_t>(i)] = 1;
+    }
+    return prints[static_cast<std::size_t>(i)];
+  };
+
+  // W022: a load no store can precede. Per tile, the first store position at each element
+  // (an unknown index stores everywhere); a load is covered by a store before it, or by one later
+  // in a loop around both (an earlier iteration).
+  std::vector<int> tiles_done;
+  for (int i = 0; i < n && !races_only; ++i) {
+    const auto& a = ir.accesses[static_cast<std::size_t>(i)];
+    // An atomic update reads its element as a load does (a privatised histogram's bins must be
+    // zeroed in an earlier phase).
+    if (!is_shared(a) || a.kind == dsl::access_kind::store) continue;
+    bool seen = false;
+    for (int t : tiles_done) seen = seen || t == a.target;
+    if (seen) continue;
+    tiles_done.push_back(a.target);
+    const dsl::ir_tile* tile = tile_of(ir, a.target);
+    if (tile == nullptr) continue;
+    constexpr int never = 1 << 30;
+    detail::scratch<int> first(static_cast<int>(tile_elements(*tile)), never);
+    int first_anywhere = never;
+    for (int j = 0; j < n; ++j) {
+      const auto& s = ir.accesses[static_cast<std::size_t>(j)];
+      if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
+      const footprint& stores = print(j);
+      if (gave_up) return give_up();
+      int* first_at = first.data();
+      for (int p = 0; p < stores.passes; ++p) {
+        const long long* pass = stores.pass(p);
+        for (int t = 0; t < stores.threads; ++t) {
+          const long long e = pass[t];
+          if (e == no_instance) continue;
+          int& slot = e < 0 ? first_anywhere : first_at[e];
+          slot = s.position < slot ? s.position : slot;
+        }
+      }
+    }
+    for (int l = i; l < n; ++l) {
+      const auto& load = ir.accesses[static_cast<std::size_t>(l)];
+      if (!is_shared(load) || load.target != a.target || load.kind == dsl::access_kind::store || load.trusted) continue;
+      const footprint& loads = print(l);
+      if (gave_up) return give_up();
+      const int* first_at = first.data();
+      for (int p = 0; p < loads.passes; ++p)
+        for (int thread = 0; thread < loads.threads; ++thread) {
+          const long long element = loads.pass(p)[thread];
+          if (element < 0 || first_anywhere < load.position || first_at[element] < load.position) continue;
+          // A store after the load in program order covers it only from an earlier iteration.
+          bool covered = false;
+          for (int j = 0; j < n && !covered; ++j) {
+            const auto& s = ir.accesses[static_cast<std::size_t>(j)];
+            if (!is_shared(s) || s.target != a.target || s.kind == dsl::access_kind::load) continue;
+            if (common_loops(ir, context_of(load), context_of(s)) == 0) continue;
+            const footprint& later = print(j);
+            if (gave_up) return give_up();
+            for (int p2 = 0; p2 < later.passes && !covered; ++p2) {
+              const long long* pass = later.pass(p2);
+              for (int t = 0; t < later.threads && !covered; ++t) covered = pass[t] == unknown_element || pass[t] == element;
+            }
+          }
+          if (covered) continue;
+          finding f{diagnostic::code::W022, l};
+          f.element = element;
+          f.thread1 = thread;
+          return f;
+        }
+    }
+  }
+
+  // W020 / W021: two threads, one element, one phase. A trusted access gives up only the pairs
+  // of trusted accesses; with the others it takes part at an element not known.
+  std::vector<footprint> forgotten(static_cast<std::size_t>(n));
+  std::vector<char> forgotten_done(static_cast<std::size_t>(n), 0);
+  auto pair_print = [&](int i) -> const footprint& {
+    if (!ir.accesses[static_cast<std::size_t>(i)].trusted) return print(i);
+    if (!forgotten_done[static_cast<std::size_t>(i)]) {
+      // (Built afresh, not copied: a footprint's spare capacity is uninitialised, which constant
+      // evaluation refuses to copy.)
+      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
+      if (assumed != nullptr) *assumed |= forgotten[static_cast<std::size_t>(i)].assumed_loops;
+      gave_up = gave_up || (too_large != nullptr && forgotten[static_cast<std::size_t>(i)].too_large);
+      forgotten[static_cast<std::size_t>(i)].forget_elements();
+      forgotten_done[static_cast<std::size_t>(i)] = 1;
+    }
+    return forgotten[static_cast<std::size_t>(i)];
+  };
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < n; ++j) {
+      const auto& a = ir.accesses[static_cast<std::size_t>(i)];
+      const auto& c = ir.accesses[static_cast<std::size_t>(j)];
+      if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
+      if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
+      // Atomic updates never race among themselves; an atomic and a plain access of one element
+      // in one phase do (W040, as for buffers).
+      const bool atomic_a = a.kind == dsl::access_kind::atomic, atomic_c = c.kind == dsl::access_kind::atomic;
+      if (atomic_a && atomic_c) continue;
+      const dsl::ir_tile* tile = tile_of(ir, a.target);
+      if (tile == nullptr) continue;
+      const context ca = context_of(a), cc = context_of(c);
+      const int common = common_loops(ir, ca, cc);
+      for (int relation = -1; relation < common; ++relation) {
+        if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
+                         : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
+          continue;
+        finding f{atomic_a != atomic_c ? diagnostic::code::W040 : relation < 0 ? diagnostic::code::W020 : diagnostic::code::W021, i, j};
+        if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
+        const footprint& print_a = pair_print(i);
+        const footprint& print_c = pair_print(j);
+        if (gave_up) return give_up();
+        if (const meeting m = find_meeting(print_a, print_c, common, relation, tile_elements(*tile))) {
+          f.thread1 = m.thread1;
+          f.thread2 = m.thread2;
+          f.element = m.element;
+          return f;
+        }
+      }
+    }
+  if (lint != nullptr) *lint = first_bank_conflict(ir, print);
+  if (gave_up) return give_up();
+  return {};
+}
+
+}  // namespace warden::check
