@@ -254,7 +254,9 @@ constexpr finding handed_to_launch(diagnostic::code protects, int first, int sec
 // that rests on a launch number (the pair found reads one) is handed to the launch, which lists
 // again with its own numbers (launch/shared_races.hpp) and refuses only a launch in which two
 // threads do meet (E106). So does a listing past its compile-time budget (max_compile_listing).
-// A meeting of two accesses that read no launch number happens in every launch: refused here.
+// A meeting of two accesses that read no launch number happens in every launch, and one found at
+// a known element in an iteration listed by assumed trips in every launch that runs that far:
+// both refused here.
 constexpr finding check_shared(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
   bool reads_launch = false;
   const bool launch_decides = shape.numbers == nullptr && launch_decides_shared(ir, &reads_launch) && reads_launch;
@@ -275,7 +277,9 @@ constexpr finding check_shared(const kernel_ir& ir, block_shape shape, shared_li
   finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed, lint, &too_large);
   // A listing that gave up proves nothing either way: the first finding stands.
   if (assumed == 0 || too_large) return handed_or(first);
-  if (listed) return handed_or(listed);
+  // Listed iteration by iteration, a meeting at a known element happens in every launch whose
+  // loop runs that far: reported with it, as before (a halving tree without its barrier).
+  if (listed) return listed.element >= 0 ? listed : handed_or(listed);
   for (int l = 0; l < 64 && l < static_cast<int>(ir.loops.size()); ++l) {
     if ((assumed >> l & 1) == 0) continue;
     obligation o;
