@@ -49,7 +49,7 @@ using dsl::ir_op;
 
 // ---- abstract expressions, described into an kernel_ir the way the kernel language does -------
 
-enum class kind : unsigned char { konst, fconst, tid, bid, bdim, gdim, gid, par_n, par_p, size, loopv, bin, neg };
+enum class kind : unsigned char { konst, fconst, tid, bid, bdim, gdim, gid, par_n, par_p, size, loopv, bin, neg, sel };
 
 struct ex;
 using expr = std::shared_ptr<const ex>;
@@ -60,6 +60,7 @@ struct ex {
   bool unsigned_literal = false;  // `3u`
   ir_op op = ir_op::add;
   expr a, b;
+  expr c;  // sel: a ? b : c
 };
 
 expr leaf(kind k, long long v = 0) {
@@ -92,13 +93,18 @@ expr add(expr a, expr b) { return bin(ir_op::add, std::move(a), std::move(b)); }
 expr sub(expr a, expr b) { return bin(ir_op::sub, std::move(a), std::move(b)); }
 expr mul(expr a, expr b) { return bin(ir_op::mul, std::move(a), std::move(b)); }
 expr neg(expr a) { return std::make_shared<ex>(ex{kind::neg, 0, 0, false, ir_op::negate, std::move(a), nullptr}); }
+expr sel(expr condition, expr x, expr y) {
+  auto e = std::make_shared<ex>(ex{kind::sel, 0, 0, false, ir_op::select, std::move(condition), std::move(x)});
+  e->c = std::move(y);
+  return e;
+}
 expr negation(expr a) { return std::make_shared<ex>(ex{kind::neg, 0, 0, false, ir_op::logical_not, std::move(a), nullptr}); }
 
 // The highest loop an expression refers to, or -1.
 int loops_in(const expr& e) {
   if (!e) return -1;
   if (e->k == kind::loopv) return static_cast<int>(e->v);
-  return std::max(loops_in(e->a), loops_in(e->b));
+  return std::max({loops_in(e->a), loops_in(e->b), loops_in(e->c)});
 }
 
 struct loop_spec {
@@ -167,6 +173,19 @@ class describer {
         }
         t = ta == type::boolean ? type::i32 : ta;
         return ir.node(ir_op::negate, a, -1, t == type::f64, t == type::u32 ? 32 : 0);
+      }
+      case kind::sel: {
+        // As dsl::select_e describes it: the condition, then a choice node of the two arms, the
+        // select in the arms' common type (unsigned bits where it is unsigned).
+        type tc{}, ta{}, tb{};
+        const int c = (*this)(e->a, tc);
+        const int a = (*this)(e->b, ta);
+        const int b = (*this)(e->c, tb);
+        if (ta == type::boolean) ta = type::i32;
+        if (tb == type::boolean) tb = type::i32;
+        t = ta == type::f64 || tb == type::f64 ? type::f64 : ta == type::u32 || tb == type::u32 ? type::u32 : type::i32;
+        const int pair = ir.node(ir_op::choice, a, b, t == type::f64);
+        return ir.node(ir_op::select, c, pair, t == type::f64, t == type::u32 ? 32 : 0);
       }
       case kind::bin: {
         type ta{}, tb{};
@@ -352,6 +371,17 @@ class machine {
       case ir_op::param_size: r.i = l_.size; return r;
       case ir_op::loop_var: r.i = e_.it[e.value]; return r;
       default: break;
+    }
+    if (e.op == ir_op::select) {  // the arm chosen, in the select's type
+      const dsl::ir_expr& pair = b_.ir.exprs[static_cast<std::size_t>(e.b)];
+      value v = eval(eval(e.a).truth() ? pair.a : pair.b);
+      if (e.is_float && !v.fl) {
+        v.fl = true;
+        v.f = static_cast<double>(v.i);
+      } else if (e.unsigned_bits == 32 && !v.fl) {
+        v.i = static_cast<long long>(static_cast<std::uint32_t>(v.i));
+      }
+      return v;
     }
     const value a = eval(e.a);
     if (e.op == ir_op::logical_and) return a.truth() ? value{eval(e.b).truth() ? 1 : 0} : value{0};
@@ -927,7 +957,7 @@ class generator {
   expr any_expr(int depth) {
     if (depth == 0 || r_.chance(25)) return atom();
     const expr x = any_expr(depth - 1);
-    switch (r_.pick(14)) {
+    switch (r_.pick(15)) {
       case 0: case 1: return add(x, any_expr(depth - 1));
       case 2: case 3: return sub(x, any_expr(depth - 1));
       case 4: return mul(x, K(r_.between(-3, 4)));
@@ -939,6 +969,16 @@ class generator {
       case 10: return bin(ir_op::bit_and, x, K(r_.between(0, 15)));
       case 11: return bin(ir_op::shl, x, K(r_.between(0, 2)));
       case 12: return bin(ir_op::shr, x, K(r_.between(0, 2)));
+      case 13:
+        if (r_.chance(50)) {
+          // A select whose condition speaks of an arm: a clamp (`x < l ? x : l - 1`, `x >= 0 ? x : 0`)
+          // or its wrong twin, which only the condition's narrowing can bound.
+          const expr limit = r_.chance(50) ? any_expr(0) : K(r_.between(-2, 12));
+          const ir_op cmp = r_.chance(50) ? ir_op::less : ir_op::greater_equal;
+          const expr other = r_.chance(60) ? add(limit, K(r_.between(-2, 1))) : any_expr(depth - 1);
+          return r_.chance(50) ? sel(bin(cmp, x, limit), x, other) : sel(bin(cmp, x, limit), other, x);
+        }
+        [[fallthrough]];
       default: return neg(x);
     }
   }

@@ -8,6 +8,7 @@
 
 #include "../support/verdict_probe.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -262,6 +263,36 @@ TEST_CASE("precision: the right operand of && and || runs under the left one (E1
   CHECK(w::record(positive_or_k, w::grid(2), in, out).clean());
   CHECK_THROWS_WITH(w::record(positive_load_first_k, w::grid(2), in, out),
                     Catch::Matchers::StartsWith("E101 [out-of-bounds] positive_load_first_k: load p0[global_id.x] may reach index 127"));
+}
+
+// ---- E101 through a select (issue 32, item 3) ----------------------------------------------------
+//
+// A neighbour clamped by a select, as a stencil's edge is written (`i + 1 < n ? i + 1 : n - 1`):
+// each arm is bounded under its side of the condition, so the load stays below n with no guard
+// the original lacks. Its twin, whose arms are the wrong way round, reaches n and is refused.
+constexpr auto right_neighbour = [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  auto n = in.size();
+  return w::when(i < n, out[i] = in[w::select(i + 1 < n, i + 1, n - 1)]);
+};
+constexpr auto right_neighbour_swapped = [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  auto n = in.size();
+  return w::when(i < n, out[i] = in[w::select(i + 1 < n, n - 1, i + 1)]);
+};
+WARDEN_KERNEL(right_neighbour_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>(right_neighbour));
+WARDEN_KERNEL(right_neighbour_swapped_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>(right_neighbour_swapped));
+
+TEST_CASE("precision: a select is bounded arm by arm under its condition (E101)", "[precision][bounds]") {
+  std::vector<int> data(100);
+  for (int i = 0; i < 100; ++i) data[static_cast<std::size_t>(i)] = i * 2;
+  auto in = w::to_device(data);
+  w::device_buffer<int> out(100);
+  CHECK(w::record(right_neighbour_k, w::grid(2), in, out).clean());  // 128 threads, 100 elements
+  const std::vector<int> got = w::to_host(out);
+  for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(i)] == data[static_cast<std::size_t>(std::min(i + 1, 99))]);
+  CHECK_THROWS_WITH(w::record(right_neighbour_swapped_k, w::grid(2), in, out),
+                    Catch::Matchers::StartsWith("E101 [out-of-bounds] right_neighbour_swapped_k: load p0["));
 }
 
 // ---- 6. A uniform switch next to a whole-warp guard (issue 20, safe idioms) ---------------------

@@ -324,7 +324,9 @@ struct select_e : expr_node {
     builder.guard_stack.pop_back();
     using R = decltype(true ? std::declval<value_type_of<A>>() : std::declval<value_type_of<B>>());
     const int pair = builder.node(ir_op::choice, x, y, std::is_floating_point_v<R>);
-    return builder.node(ir_op::select, cond, pair, std::is_floating_point_v<R>);
+    // In an unsigned type, an arm of another type arrives converted (`c ? -1 : 5u` is 4294967295).
+    constexpr int unsigned_bits = std::is_unsigned_v<R> && !std::is_same_v<R, bool> ? static_cast<int>(sizeof(R) * 8) : 0;
+    return builder.node(ir_op::select, cond, pair, std::is_floating_point_v<R>, unsigned_bits);
   }
 };
 

@@ -139,7 +139,21 @@ class interval_evaluator {
         const interval a = eval(e.a);
         return a.bounded() ? interval{-a.hi - 1, -a.lo - 1} : interval::top();
       }
-      case ir_op::select: return eval(e.b);
+      case ir_op::select: {
+        // Each arm under its side of the condition (`select(i < n, i, n - 1)` stays below n), as
+        // a when(...).otherwise(...) narrows its branches; an arm the condition leaves no value
+        // for is never chosen.
+        const dsl::ir_expr& pair = ir_.exprs[static_cast<std::size_t>(e.b)];
+        const interval x = arm(e.a, true, pair.a), y = arm(e.a, false, pair.b);
+        interval r = x.lo > x.hi ? y : y.lo > y.hi ? x : interval{std::min(x.lo, y.lo), std::max(x.hi, y.hi)};
+        // Chosen in an unsigned type (`c ? -1 : 5u`): an arm outside it arrives converted (E104
+        // refuses that where no data decides it).
+        if (e.unsigned_bits > 0 && e.unsigned_bits < 64) {
+          const long long top = (1LL << e.unsigned_bits) - 1;
+          if (!r.bounded() || r.lo < 0 || r.hi > top) r = {0, top};
+        }
+        return r;
+      }
       case ir_op::choice: {  // either side: the hull
         const interval x = eval(e.a), y = eval(e.b);
         return {std::min(x.lo, y.lo), std::max(x.hi, y.hi)};
@@ -175,11 +189,42 @@ class interval_evaluator {
     }
   }
 
+  // The interval of `id` where `condition == holds`: the guards' narrowing plus the condition's.
+  interval arm(int condition, bool holds, int id) {
+    const auto saved = narrowed_;
+    narrow(condition, holds);
+    const interval v = eval(id);
+    narrowed_ = saved;
+    return v;
+  }
+
   int wrap_in(int id, long long* reached) {
     if (id < 0) return -1;
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
     using dsl::ir_op;
     if (e.op < ir_op::add) return -1;  // a leaf
+    if (e.op == ir_op::select) {
+      // Each arm runs only where the condition chooses it, and arrives in the select's type.
+      if (const int w = wrap_in(e.a, reached); w >= 0) return w;
+      const dsl::ir_expr& pair = ir_.exprs[static_cast<std::size_t>(e.b)];
+      for (int side = 0; side < 2; ++side) {
+        const int chosen = side == 0 ? pair.a : pair.b;
+        const auto saved = narrowed_;
+        narrow(e.a, side == 0);
+        int w = wrap_in(chosen, reached);
+        if (w < 0 && e.unsigned_bits > 0 && e.unsigned_bits < 64 && !depends_on_data(ir_, chosen)) {
+          const interval v = eval(chosen);
+          const long long top = (1LL << e.unsigned_bits) - 1;
+          if (v.lo <= v.hi && (!v.bounded() || v.lo < 0 || v.hi > top)) {
+            *reached = !v.bounded() || v.lo < 0 ? v.lo : v.hi;
+            w = id;
+          }
+        }
+        narrowed_ = saved;
+        if (w >= 0) return w;
+      }
+      return -1;
+    }
     if (e.op == ir_op::logical_and || e.op == ir_op::logical_or) {
       if (const int w = wrap_in(e.a, reached); w >= 0) return w;
       const auto saved = narrowed_;

@@ -39,7 +39,9 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
     const std::optional<long long> c = exact_value(ir, e.a, facts);
     if (!c) return std::nullopt;
     const dsl::ir_expr& sides = ir.exprs[static_cast<std::size_t>(e.b)];
-    return exact_value(ir, *c != 0 ? sides.a : sides.b, facts);
+    const std::optional<long long> v = exact_value(ir, *c != 0 ? sides.a : sides.b, facts);
+    if (!v || e.unsigned_bits == 0 || e.unsigned_bits >= 64) return v;
+    return static_cast<long long>(static_cast<unsigned long long>(*v) & ((1ULL << e.unsigned_bits) - 1));  // converted
   }
   const std::optional<long long> a = exact_value(ir, e.a, facts);
   if (!a) return std::nullopt;
