@@ -4,6 +4,7 @@
 #   warden_add_gpu_test(NAME SOURCES ...)              CUDA test, label `gpu`, *skipped* without a device
 #   warden_compile_fail(NAME SOURCE EXPECT W0xx)       must-not-compile case plus its compiling twin
 #   warden_compile_warn(NAME SOURCE EXPECT W05x)       must-warn case (a lint) plus its quiet twin
+#   warden_record_compile_cost(TARGET)                 keep each compile's CPU time and memory (corpus_compile_cost)
 #
 # Labels in use: unit (unit-stress, unit-nvcc), compile_fail, compile_warn, twin, canary, gpu, example, package, zero_cost.
 
@@ -368,4 +369,18 @@ function(warden_write_example_manifests dir)
     string(TOLOWER "${kind}" prefix)
     file(GENERATE OUTPUT "${dir}/${prefix}manifest.txt" CONTENT "${content}\n")
   endforeach()
+endfunction()
+
+# The corpus's compile-time budget (issue 32, item 4; corpus_compile_cost in tests/CMakeLists.txt):
+# a corpus target compiles through scripts/compile-cost-launcher, which keeps the CPU seconds and
+# peak memory of each g++ compile in ${CMAKE_BINARY_DIR}/compile-costs. The measurement rides on
+# the build itself: nothing is compiled twice.
+find_program(WARDEN_TIME_PROGRAM NAMES time PATHS /usr/bin NO_DEFAULT_PATH)
+set(WARDEN_COMPILE_COSTS "${CMAKE_BINARY_DIR}/compile-costs")
+function(warden_record_compile_cost target)
+  if(TARGET ${target} AND WARDEN_TIME_PROGRAM AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
+      "${PROJECT_SOURCE_DIR}/scripts/compile-cost-launcher;${WARDEN_COMPILE_COSTS};${WARDEN_TIME_PROGRAM}")
+    set_property(GLOBAL APPEND PROPERTY WARDEN_COMPILE_COST_TARGETS ${target})
+  endif()
 endfunction()

@@ -149,3 +149,34 @@ TEST_CASE("exact at launch: E104 and E101 list an index that only thread ids and
     CHECK(std::string(e.what()).rfind("E104", 0) == 0);
   }
 }
+
+namespace {
+// A listing past the compile-time budget (1,024 threads x 300 trips): handed to the launch
+// untried, which then judges W022 too. tile[t + m] reads what tile[t] stored for m = 0, and
+// elements nothing stored for m = 1024.
+constexpr auto offset_reads = [](auto k, auto out, auto m) {
+  return w::shared<int, 2048>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::seq(tile[t] = t, w::sync(),
+                  w::for_range(k, 0, 300, [&](auto, auto) { return out[t] = out[t] + tile[t + m]; }));
+  });
+};
+}  // namespace
+
+WARDEN_KERNEL(offset_reads_k, w::kernel<w::block<1024>, w::inout<int>, V>(offset_reads).named("offset_reads", "out", "m"));
+
+TEST_CASE("shared_at_launch: a listing past the compile-time budget is the launch's, W022 included", "[shared_at_launch]") {
+  STATIC_REQUIRE(code_of<w::block<1024>, w::inout<int>, V>(offset_reads) == code::none);
+  auto out = w::to_device(std::vector<int>(1024, 0));
+  CHECK(w::record(offset_reads_k, w::grid(1), out, 0).clean());
+  CHECK(w::to_host(out)[5] == 5 * 300);
+  try {
+    w::launch(w::on_cpu, offset_reads_k, w::grid(1), out, 1024);
+    FAIL("a launch that reads unwritten shared memory ran");
+  } catch (const w::obligation_error& e) {
+    const std::string what = e.what();
+    CAPTURE(what);
+    CHECK(what.find("past its compile-time budget") != std::string::npos);
+    CHECK(what.find("(m = 1024) W022: load tile0[thread_id.x + m] reads element 1024 in thread 0") != std::string::npos);
+  }
+}

@@ -21,7 +21,8 @@
 //     thread ids, loop counters, constants and launch numbers (value parameters, sizes, grid
 //     extents), so launch lists every thread's footprint exactly, as the checker would have with
 //     those numbers written in; the checker could not decide it for every value (or the listing
-//     was past its compile-time budget). `first`, `second`: the pair the checker saw meet, if any.
+//     was past its compile-time budget). `first`, `second`: the pair the checker saw meet; -1 when
+//     it listed nothing (the budget), and launch then judges W022 too.
 
 #include "../diagnostic/codes.hpp"
 

@@ -112,7 +112,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
                                           const std::vector<std::string>& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
     if (o.kind == obligation_kind::shared_at_launch) {
-      if (std::string e = first_shared_race(ir, facts, names); !e.empty()) return e;
+      if (std::string e = first_shared_race(ir, facts, names, /*with_w022=*/o.first < 0); !e.empty()) return e;
       continue;
     }
     if (o.kind == obligation_kind::positive) {

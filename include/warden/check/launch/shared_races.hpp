@@ -40,21 +40,31 @@ inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access
 }  // namespace launch_impl
 
 // Two threads of a block that meet on a tile in one barrier phase for this launch, described for
-// an E106 message; empty if none do.
-inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+// an E106 message; empty if none do. `with_w022`: also a load no store precedes, for a kernel the
+// checker handed over without listing it at all (past its compile-time budget), which therefore
+// never had W022 judged.
+inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names,
+                                     bool with_w022 = false) {
   const launch_numbers numbers = launch_impl::numbers_of(facts);
   block_shape shape{facts.block.x, facts.block.y, facts.block.z};
   shape.grid_dims = grid_dims_of(ir);
   shape.numbers = &numbers;
-  const finding f = check_shared_listing(ir, shape, 0, nullptr, nullptr, nullptr, /*races_only=*/true);
+  const finding f = check_shared_listing(ir, shape, 0, nullptr, nullptr, nullptr, /*races_only=*/!with_w022);
   if (!f) return {};
-  const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
-  const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(f.second)];
   const char* verbs[] = {"load", "store", "atomic update"};
   auto text = [&](const dsl::ir_access& x) {
     return std::string(verbs[static_cast<int>(x.kind)]) + " tile" + std::to_string(x.target) + "[" + dsl::render(ir, x.index, names) +
            (x.column >= 0 ? ", " + dsl::render(ir, x.column, names) : std::string()) + "]";
   };
+  const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
+  if (f.code == diagnostic::code::W022) {
+    const std::string values = launch_impl::values_of_pair(ir, a, a, facts, names);
+    return "the checker left the tiles to the launch (their listing was past its compile-time budget), and for this launch" +
+           (values.empty() ? std::string() : " (" + values + ")") + " W022: " + text(a) + " reads element " +
+           std::to_string(f.element) + " in thread " + std::to_string(f.thread1) +
+           ", which no store can precede: store the element before the barrier that precedes the load";
+  }
+  const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(f.second)];
   const std::string values = launch_impl::values_of_pair(ir, a, c, facts, names);
   const std::string where = f.element >= 0 ? " at element " + std::to_string(f.element) : std::string(" at an element the listing cannot name");
   const std::string when = f.code == diagnostic::code::W021 ? " in consecutive iterations of a loop with barriers" : " in one barrier phase";
