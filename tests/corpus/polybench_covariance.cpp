@@ -60,7 +60,7 @@ WARDEN_KERNEL(reduce_k, w::kernel<B32x8, V, V, w::in<float>, w::inout<float>>(re
 WARDEN_KERNEL(covar_k, w::kernel<B256, V, V, w::inout<float>, w::in<float>>(w::testing::trusting(covar_kernel))
                            .named("covar_kernel", "m", "n", "symmat", "data"));
 
-TEST_CASE("corpus polybench covariance: mean and reduce accepted, covar refused; all clean and equal to the reference",
+TEST_CASE("corpus polybench covariance: mean and reduce accepted, covar refused, all clean and equal to the reference",
           "[corpus][polybench]") {
   STATIC_REQUIRE(code_of<B256, V, V, w::inout<float>, w::in<float>>(mean_kernel) == code::none);
   STATIC_REQUIRE(code_of<B32x8, V, V, w::in<float>, w::inout<float>>(reduce_kernel) == code::none);

@@ -105,7 +105,7 @@ TEST_CASE("asynchronous transfers through pinned staging", "[transfer]") {
   CHECK(seen == data);
 }
 
-TEST_CASE("host access waits for the last writer; the free is ordered after every use", "[buffer]") {
+TEST_CASE("host access waits for the last writer, the free is ordered after every use", "[buffer]") {
   auto state = std::make_shared<warden::testing::scripted_clock::shared_state>();
   warden::memory_pool pool(std::make_unique<warden::testing::scripted_clock>(state), warden::host_resource{});
   const warden::stream_ref writer(reinterpret_cast<void*>(0x5001));

@@ -235,7 +235,7 @@ TEST_CASE("a padded 2-D tile on a 2-D grid: transpose, with partial edge tiles",
 }
 
 // A 1-D grid_for(n) on a 2-D block used to cover x only, silently; it is refused (E102).
-TEST_CASE("grid_for(n) on a 2-D block is refused; extents per dimension are checked", "[kernel][grid]") {
+TEST_CASE("grid_for(n) on a 2-D block is refused, extents per dimension are checked", "[kernel][grid]") {
   const int n = 40;
   auto din = w::to_device(std::vector<float>(n * n));
   w::device_buffer<float> dout(n * n);

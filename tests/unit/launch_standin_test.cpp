@@ -167,7 +167,7 @@ struct grid_probe {
   }
 };
 
-TEST_CASE("cuda launch path: grid_for(nx, ny) covers a 2-D block; grid_for(n) on it is refused", "[standin][launch]") {
+TEST_CASE("cuda launch path: grid_for(nx, ny) covers a 2-D block, grid_for(n) on it is refused", "[standin][launch]") {
   standin::reset();
   auto in = w::to_device(std::vector<float>(40 * 40, 1.f));
   w::device_buffer<float> out(40 * 40);

@@ -383,7 +383,7 @@ TEST_CASE("floating-point parameters: t < 2.5 lets t = 2 run, b * 2.5 + t meets 
 
 // ---- 5. Escape hatches are the listed ones --------------------------------------------------------
 
-TEST_CASE("escape hatches: build_kernel's kernels are recorded but never launched; call() is stateless", "[soundness][escape]") {
+TEST_CASE("escape hatches: build_kernel's kernels are recorded but never launched, call() is stateless", "[soundness][escape]") {
   constexpr auto two_threads_per_element = [](auto k, auto out) { return out[k.global_id() / 2] = 1; };
   constexpr auto unchecked = w::dsl::build_kernel<w::block<64>, w::out<int>>(two_threads_per_element);
   STATIC_REQUIRE(w::dsl::is_unchecked<decltype(unchecked)::program_type>);

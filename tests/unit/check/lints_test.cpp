@@ -103,7 +103,7 @@ TEST_CASE("W050: a 1-D tile indexed t * stride: ways as the brute force counts t
   CHECK(ways_of_strided_tile<double, 2>() == 2);
 }
 
-TEST_CASE("W050: a broadcast is no conflict; a 1-D tile[t * 2] fires", "[check][lints]") {
+TEST_CASE("W050: a broadcast is no conflict, a 1-D tile[t * 2] fires", "[check][lints]") {
   const auto broadcast = lints<w::block<64>, w::out<float>>([](auto k, auto out) {
     return w::shared<float, 64>(k, [&](auto k, auto tile) {
       auto t = k.thread_id();
@@ -232,7 +232,7 @@ TEST_CASE("W051: sectors of in[i * stride] as the brute force counts them, float
   CHECK(strided_load<double, 4>().sectors == 32);
 }
 
-TEST_CASE("W051: only what it can count: a value<int> pitch is not judged; 2-D blocks", "[check][lints]") {
+TEST_CASE("W051: only what it can count: a value<int> pitch is not judged, 2-D blocks", "[check][lints]") {
   // in[i * n]: the coefficient of the thread id is a parameter's value.
   const auto pitched = lints<w::block<256>, w::in<float>, w::out<float>, w::value<int>>([](auto k, auto in, auto out, auto n) {
     auto i = k.global_id();

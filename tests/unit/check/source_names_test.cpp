@@ -60,7 +60,7 @@ TEST_CASE("source names: buffers, index aliases, loop variables and tiles as the
   CHECK(std::string(tile_plain.view()) == "tile0: store tile0[thread_id.x] vs load tile0[31 - thread_id.x]: threads 0 and 31 meet at element 0 in one phase");
 }
 
-TEST_CASE("source names: helper lambdas are not scopes; a for_down's counter keeps its default name", "[check][names]") {
+TEST_CASE("source names: helper lambdas are not scopes, a for_down's counter keeps its default name", "[check][names]") {
   constexpr auto v = text_of<w::block<64>, w::inout<int>>(helpers, helpers_text);
   const std::string text(v.view());
   INFO(text);
@@ -197,7 +197,7 @@ WARDEN_KERNEL(copy_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k
 constexpr auto unnamed_body = [](auto k, auto from, auto to) { return to[k.global_id()] = from[k.global_id()]; };
 inline constexpr auto unnamed_k = w::kernel<w::block<64>, w::in<int>, w::out<int>>(unnamed_body);
 
-TEST_CASE("source names: WARDEN_KERNEL keeps its source; a body defined elsewhere has none", "[check][names]") {
+TEST_CASE("source names: WARDEN_KERNEL keeps its source, a body defined elsewhere has none", "[check][names]") {
   constexpr std::string_view source = c::kernel_source_of<copy_k_warden_kernel>::text;
   STATIC_REQUIRE(source.find("[](auto k, auto from, auto to)") != std::string_view::npos);
   STATIC_REQUIRE(c::kernel_source_of<copy_k_warden_kernel>::kernel == "copy_k");
