@@ -9,12 +9,11 @@
 // Verdict: REFUSED AT COMPILE TIME, W011 [read-write-race] on the top row: load
 // matrix[layer * n + i] vs store matrix[layer * n + i], "threads of different blocks may meet".
 // Two rings' top rows cannot meet (first <= i < last = n - 1 - layer keeps |i - i'| < n, so
-// layer * n + i = layer' * n + i' forces layer = layer'); the checker does not use the loop's
-// bounds that depend on the thread. Under trusted(...) the original is still REFUSED AT LAUNCH
+// layer * n + i = layer' * n + i' forces layer = layer'); the checker does not prove it (the
+// loop's bounds move with the thread). Under trusted(...) the original is still REFUSED AT LAUNCH
 // (E101): the bounds analysis takes (last - offset) * n + first, whose value is (n - 1 - i) * n +
 // layer >= 0, below 0 (-7, -96, -462 for n = 7, 16, 33: it bounds last and offset apart, though
-// both move with the thread). So
-// the original cannot run in warden as written. The one change that lets it run: last - offset
+// both move with the thread). So the original cannot run in warden as written. The one change that lets it run: last - offset
 // written n - 1 - i (the same value); that body is W011 too, and under trusted(...) runs clean on
 // the original's launch (two turns, odd and even n) and equals the reference.
 #include "../corpus/corpus.hpp"
@@ -71,7 +70,7 @@ TEST_CASE("hecbench rotate_matrix_parallel: refused at compile time (W011, rings
           "[corpus2][hecbench]") {
   // "load matrix[layer * n + i] vs store matrix[layer * n + i]: threads of different blocks may
   // meet": the top rows of two rings, layer * n + i with first <= i < last = n - 1 - layer, differ
-  // (|i - i'| < n), but the checker does not bring in the loop's thread-dependent bounds.
+  // (|i - i'| < n), which the checker does not prove (the loop's bounds move with the thread).
   STATIC_REQUIRE(code_of<Blk, w::inout<float>, V>(rotate_matrix_parallel) == code::W011);
 
   STATIC_REQUIRE(code_of<Blk, w::inout<float>, V>(rotate_simplified) == code::W011);
