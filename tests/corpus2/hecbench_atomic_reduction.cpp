@@ -69,7 +69,7 @@ WARDEN_KERNEL(atomic_reduction_v2_k,
 WARDEN_KERNEL(atomic_reduction_v2_bound_k, w::kernel<Blk, w::in<int>, w::atomic<int>, V>(atomic_reduction_v2_bound)
                                                .named("atomic_reduction_v2", "in", "out", "arrayLength"));
 
-TEST_CASE("hecbench atomic_reduction accepted, clean, equal to the reference; atomic_reduction_v2 accepted but refused at launch (E101)",
+TEST_CASE("hecbench atomic_reduction accepted, clean, equal to the reference - atomic_reduction_v2 accepted but refused at launch (E101)",
           "[corpus2][hecbench]") {
   STATIC_REQUIRE(code_of<Blk, w::in<int>, w::atomic<int>, V>(atomic_reduction) == code::none);
   STATIC_REQUIRE(code_of<Blk, w::in<int>, w::atomic<int>, V>(atomic_reduction_v2) == code::none);

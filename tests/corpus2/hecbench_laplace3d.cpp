@@ -146,7 +146,7 @@ std::vector<float> reference(int NX, int NY, int NZ, const std::vector<float>& u
 
 }  // namespace
 
-TEST_CASE("hecbench laplace3d: accepted, every launch with NZ >= 2 refused (E106); trusted runs, no race, equals the reference",
+TEST_CASE("hecbench laplace3d: accepted, every launch with NZ >= 2 refused (E106) - trusted runs, no race, equals the reference",
           "[corpus2][hecbench]") {
   STATIC_REQUIRE(code_of<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d) == code::none);
   const std::string ob = w::obligations_of(laplace3d_k);

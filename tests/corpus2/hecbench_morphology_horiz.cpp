@@ -106,7 +106,7 @@ bool has(const w::recording& r, w::conflict_kind kind) {
 
 }  // namespace
 
-TEST_CASE("hecbench vhgw_horiz (racy, issue #255): refused at compile time (W030; isolated, W020 on the scan's race), the recording "
+TEST_CASE("hecbench vhgw_horiz (racy, issue #255): refused at compile time (W030 - isolated, W020 on the scan's race), the recording "
           "shows the race",
           "[corpus2][hecbench][racy]") {
   // The original: the barriers sit under the early return's condition, which differs between

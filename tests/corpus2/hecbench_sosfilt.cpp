@@ -181,7 +181,7 @@ std::vector<float> reference(int n_signals, int n_samples, int n_sections, int z
 
 }  // namespace
 
-TEST_CASE("hecbench sosfilt (racy, issue #256): refused at compile time (W020); with its tiles split, W020 on the issue's race; "
+TEST_CASE("hecbench sosfilt (racy, issue #256): refused at compile time (W020) - with its tiles split, W020 on the issue's race - "
           "the trusted original records the race",
           "[corpus2][hecbench][racy]") {
   // The original: W020 on s_out[tx] = 0 vs s_zi[tx * zi_width + i] = ... (smem[n_sections + tx * zi_width + i]):

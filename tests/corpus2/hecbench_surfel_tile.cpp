@@ -151,8 +151,8 @@ bool has(const w::recording& r, w::conflict_kind kind) {
 
 }  // namespace
 
-TEST_CASE("hecbench surfel_render_tile (racy, issue #253): refused at compile time (W030; without the early return W021), the "
-          "recording shows the race; the fix is accepted and equals the reference",
+TEST_CASE("hecbench surfel_render_tile (racy, issue #253): refused at compile time (W030 - without the early return W021), the "
+          "recording shows the race - the fix is accepted and equals the reference",
           "[corpus2][hecbench][racy]") {
   // The original: sync() under the early return's guard x < w && y < h (W030), checked first.
   STATIC_REQUIRE(code_of<SURFEL_PARAMS>(surfel_render_tile) == code::W030);
