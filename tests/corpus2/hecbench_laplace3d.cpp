@@ -29,7 +29,8 @@
 // original's pitch = NX the third is NX * NY * (1 - NZ) >= 0, false for every NZ >= 2, and the
 // second is false for NY < 8: so every real launch of the original is REFUSED AT LAUNCH (E106).
 // The stores are in fact disjoint (active guards i < NX <= pitch and j < NY, so each plane's
-// stores stay within NY * pitch): the checker does not bring the guard j < NY to this pair.
+// stores stay within NY * pitch); the obligations read as if the guard j < NY were not used for
+// this pair (an inference from their form, not traced in the checker).
 // A degenerate launch with NZ = 1 passes the obligations and runs.
 //
 // Also found (not a race): the original loads shared memory nothing stored. At trip 0 each thread
