@@ -21,9 +21,11 @@
 // file (same block, one tile) locate the cause: any shared store at the thread id plus a run-time
 // value parameter is W020, even tile[tx + n] with no guard and n a value<int> itself, while a
 // constant offset (tile[tx - 250] under tx >= 250) passes the race rules and a guard on n alone
-// (tile[tx] under tx < n) is accepted. So the cause is not the division: the shared-race rule does
-// not prove two threads' indices apart once they hold a run-time value (why, the probes do not
-// tell: a value common to both threads cancels in the difference). The same body under
+// (tile[tx] under tx < n) is accepted; tile[tx + n] stays W020 with w::given(n == 4, ...) and with
+// n a value<unsigned>, while the global store out[global_id + n] is accepted. So the cause is not
+// the division: the shared-race rule does not prove two threads' indices apart once they hold a
+// run-time value (why, the probes do not tell: a value common to both threads cancels in the
+// difference). The same body under
 // trusted(...) runs clean on the original's launches (the four mask widths, two input widths) and
 // equals the reference.
 #include "../corpus/corpus.hpp"
