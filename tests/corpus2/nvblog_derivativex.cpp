@@ -14,8 +14,9 @@
 // threads i < 4 store the halo columns 0 .. 3 and mx + 4 .. mx + 7 while reading columns
 // mx - 1 .. mx + 2 and 5 .. 8, which no thread stores in that phase; after a second barrier every
 // thread reads its nine columns. Blocks write disjoint rows of df. The sample's launch runs clean
-// and matches a plain periodic stencil. (The file's lPencils kernels are not ported: runTest
-// launches them with grid_sp / block_sp as well, a configuration they are not written for.)
+// and matches a plain periodic stencil. (At this commit runTest launches the lPencils kernels
+// with grid_sp / block_sp too; a later commit, 3069da6b, gives each kernel its own configuration,
+// with the same one for derivative_x. derivative_y_lPencils is nvblog_derivativeylpencils.cpp.)
 #include "../corpus/corpus.hpp"
 
 #include <cmath>
