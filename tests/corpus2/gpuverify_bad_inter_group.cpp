@@ -30,7 +30,7 @@ using Blk = w::block<128>;
 
 WARDEN_KERNEL(foo_trusting_k, w::kernel<Blk, w::inout<int>>(w::testing::trusting(foo)).named("foo", "A"));
 
-TEST_CASE("corpus2 gpuverify warpsync/bad_inter_group: racy between blocks, refused W011; the race is real", "[corpus2][gpuverify]") {
+TEST_CASE("corpus2 gpuverify warpsync/bad_inter_group: racy between blocks, refused W011, the race is real", "[corpus2][gpuverify]") {
   // Block b loads A[(b + 1) * 128 + t], which block b + 1 updates; blocks never synchronise.
   STATIC_REQUIRE(code_of<Blk, w::inout<int>>(foo) == code::W011);
   for (int blocks : {128, 4}) {

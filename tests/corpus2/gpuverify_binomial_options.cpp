@@ -131,7 +131,7 @@ float reference(float s, float x, float vdt, float pu, float pd) {
 WARDEN_KERNEL(binomial_trusting_k, w::kernel<Blk, F, F, F, F, F, w::out<float>, w::inout<float>>(w::testing::trusting(binomial_options_kernel))
                                       .named("binomial_options_kernel", "s", "x", "vdt", "pu_by_df", "pd_by_df", "call_value", "call_buffer"));
 
-TEST_CASE("corpus2 gpuverify C++AMP binomial_options_kernel (SMALL): race-free, refused W022 (a real uninitialised load); trusting() runs race-free",
+TEST_CASE("corpus2 gpuverify C++AMP binomial_options_kernel (SMALL): race-free, refused W022 (a real uninitialised load), trusting() runs race-free",
           "[corpus2][gpuverify]") {
   // Thread 15 loads call_a[16] (and call_b[16]), which no thread ever stores.
   STATIC_REQUIRE(code_of<Blk, F, F, F, F, F, w::out<float>, w::inout<float>>(binomial_options_kernel) == code::W022);

@@ -33,7 +33,7 @@ using Blk = w::block<32>;
 
 WARDEN_KERNEL(race_trusting_k, w::kernel<Blk, w::inout<int>>(w::testing::trusting(race)).named("race", "A"));
 
-TEST_CASE("corpus2 gpuverify cooperative_groups/fail/race: racy, refused W011; the race is real", "[corpus2][gpuverify]") {
+TEST_CASE("corpus2 gpuverify cooperative_groups/fail/race: racy, refused W011, the race is real", "[corpus2][gpuverify]") {
   // Thread idx loads A[idx + 1], which thread idx + 1 stores in the same phase.
   STATIC_REQUIRE(code_of<Blk, w::inout<int>>(race) == code::W011);
   for (int blocks : {2, 4}) {

@@ -69,7 +69,7 @@ WARDEN_KERNEL(histo_merge_k, w::kernel<Blk, w::in<unsigned>, w::out<unsigned>>(h
 WARDEN_KERNEL(histo_merge_mutation_trusting_k, w::kernel<Blk, w::in<unsigned>, w::out<unsigned>>(w::testing::trusting(histo_merge_mutation))
                                                   .named("histo_merge_kernel", "partial_result", "histogram_amp"));
 
-TEST_CASE("corpus2 gpuverify C++AMP histo_merge_kernel: accepted, clean, equal to the reference; its REMOVE_BARRIER mutation refused W020",
+TEST_CASE("corpus2 gpuverify C++AMP histo_merge_kernel: accepted, clean, equal to the reference, its REMOVE_BARRIER mutation refused W020",
           "[corpus2][gpuverify]") {
   STATIC_REQUIRE(code_of<Blk, w::in<unsigned>, w::out<unsigned>>(histo_merge) == code::none);
   // Without the barrier, s_data[tid] is stored (before the loop, and by each step) in the phase

@@ -67,7 +67,7 @@ WARDEN_KERNEL(boxblur15_k, w::kernel<Blk15, w::out<float>, w::in<float>, V, V>(b
 WARDEN_KERNEL(boxblur17_trusting_k, w::kernel<Blk17, w::out<float>, w::in<float>, V, V>(w::testing::trusting(boxblur))
                                         .named("boxblur", "blurimage", "img", "originX", "originY"));
 
-TEST_CASE("corpus2 gpuverify C++AMP imgblur boxblur: accepted on the sample's 15 x 15 launch (one obligation); the suite's 17 x 17 block refused W010",
+TEST_CASE("corpus2 gpuverify C++AMP imgblur boxblur: accepted on the sample's 15 x 15 launch (one obligation), the suite's 17 x 17 block refused W010",
           "[corpus2][gpuverify]") {
   STATIC_REQUIRE(code_of<Blk15, w::out<float>, w::in<float>, V, V>(boxblur) == code::none);
   // With a 17-wide block a second block column would store the next row's pixels; for 15 the

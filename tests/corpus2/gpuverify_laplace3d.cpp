@@ -164,7 +164,7 @@ WARDEN_KERNEL(laplace3d_clamped_trusting_k,
               w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(w::testing::trusting(laplace3d_clamped_halo))
                   .named("GPU_laplace3d", "NX", "NY", "NZ", "pitch", "d_u1", "d_u2"));
 
-TEST_CASE("corpus2 gpuverify LPS GPU_laplace3d: race-free, refused W020 (interior vs halo nodes); trusting() runs race-free",
+TEST_CASE("corpus2 gpuverify LPS GPU_laplace3d: race-free, refused W020 (interior vs halo nodes), trusting() runs race-free",
           "[corpus2][gpuverify]") {
   // The interior node ind and another thread's halo node ind_h (a select on threadIdx.y < 2 of
   // two formulas with % and /) are both stored in the first phase of a plane.

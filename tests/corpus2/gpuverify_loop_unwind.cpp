@@ -33,7 +33,7 @@ using Blk = w::block<512>;
 
 WARDEN_KERNEL(hello_trusting_k, w::kernel<Blk, w::in<float>>(w::testing::trusting(helloCUDA)).named("helloCUDA", "A"));
 
-TEST_CASE("corpus2 gpuverify loop_unwind: racy on shared memory, refused W020; the race is real", "[corpus2][gpuverify]") {
+TEST_CASE("corpus2 gpuverify loop_unwind: racy on shared memory, refused W020, the race is real", "[corpus2][gpuverify]") {
   // All 512 threads of a block store B[i] in one phase.
   STATIC_REQUIRE(code_of<Blk, w::in<float>>(helloCUDA) == code::W020);
   auto da = w::to_device(std::vector<float>{0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f});

@@ -41,7 +41,7 @@ using V = w::value<int>;
 
 WARDEN_KERNEL(inline_test_trusting_k, w::kernel<Blk, w::inout<int>, V>(w::testing::trusting(inline_test)).named("inline_test", "A", "offset"));
 
-TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offset > 0, refused W011; the race is real",
+TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offset > 0, refused W011, the race is real",
           "[corpus2][gpuverify]") {
   // Thread t loads A[t + offset], which thread t + offset updates in the same phase.
   STATIC_REQUIRE(code_of<Blk, w::inout<int>, V>(inline_test) == code::W011);

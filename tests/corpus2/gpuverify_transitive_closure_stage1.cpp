@@ -79,7 +79,7 @@ std::vector<unsigned> sparse_graph() {
 WARDEN_KERNEL(stage1_trusting_k, w::kernel<Blk, w::inout<unsigned>, V>(w::testing::trusting(stage1))
                                      .named("transitive_closure_stage1_kernel", "graph", "passnum"));
 
-TEST_CASE("corpus2 gpuverify C++AMP TransitiveClosure stage1: race-free, refused W020 (data-guarded store); trusting() runs clean",
+TEST_CASE("corpus2 gpuverify C++AMP TransitiveClosure stage1: race-free, refused W020 (data-guarded store), trusting() runs clean",
           "[corpus2][gpuverify]") {
   // Thread (y, x) may store tile(y, x) in the phase where (y, x') loads tile(y, k): only the tile's
   // values keep (y, k) from storing, which the checker cannot see.

@@ -41,7 +41,7 @@ using V = w::value<int>;
 
 WARDEN_KERNEL(example_trusting_k, w::kernel<Blk, w::out<float>, V>(w::testing::trusting(example)).named("example", "A", "x"));
 
-TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, refused W010; the race is real",
+TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, refused W010, the race is real",
           "[corpus2][gpuverify]") {
   // Stores A[15 + x] (thread 15) and A[200] (thread 200) in one phase: equal when x = 185.
   STATIC_REQUIRE(code_of<Blk, w::out<float>, V>(example) == code::W010);

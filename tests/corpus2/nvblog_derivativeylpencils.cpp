@@ -116,7 +116,7 @@ std::vector<float> reference(const std::vector<float>& f, const float c[4]) {
 WARDEN_KERNEL(derivative_y_trips_k, w::kernel<Blk, w::in<float>, w::out<float>, F, F, F, F>(derivative_y_by_trips)
                                        .named("derivative_y_lPencils", "f", "df", "c_ay", "c_by", "c_cy", "c_dy"));
 
-TEST_CASE("corpus2 nvblog derivative_y_lPencils: accepted under three obligations, the sample's launch refused E106; "
+TEST_CASE("corpus2 nvblog derivative_y_lPencils: accepted under three obligations, the sample's launch refused E106, "
           "counted in trips it runs clean",
           "[corpus2][nvblog]") {
   STATIC_REQUIRE(code_of<Blk, w::in<float>, w::out<float>, F, F, F, F>(derivative_y_lPencils) == code::none);

@@ -68,7 +68,7 @@ using Blk1024 = w::block<1024>;
 WARDEN_KERNEL(stable512_k, w::kernel<Blk512, STABLE_PARAMS>(device_reduce_stable_kernel).named("device_reduce_stable_kernel", "in", "out", "N"));
 WARDEN_KERNEL(stable1024_k, w::kernel<Blk1024, STABLE_PARAMS>(device_reduce_stable_kernel).named("device_reduce_stable_kernel", "in", "out", "N"));
 
-TEST_CASE("corpus2 nvblog device_reduce_stable_kernel: accepted; the first launch runs, the second (out, out) is refused E100",
+TEST_CASE("corpus2 nvblog device_reduce_stable_kernel: accepted, the first launch runs, the second (out, out) is refused E100",
           "[corpus2][nvblog]") {
   STATIC_REQUIRE(code_of<Blk512, STABLE_PARAMS>(device_reduce_stable_kernel) == code::none);
   STATIC_REQUIRE(code_of<Blk1024, STABLE_PARAMS>(device_reduce_stable_kernel) == code::none);

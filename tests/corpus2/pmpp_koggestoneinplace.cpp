@@ -53,7 +53,7 @@ using V = w::value<int>;
 WARDEN_KERNEL(kogge_stone_unchecked, w::kernel<Blk, w::in<double>, w::out<double>, V>(w::testing::trusting(kogge_stone_by_block))
                                          .named("ch8__kogge_stone_scan_by_block_kernel", "input", "output", "length"));
 
-TEST_CASE("corpus2 pmpp Kogge-Stone in place (3rd edition): racy, refused W020; the recording shows the race", "[corpus2][pmpp]") {
+TEST_CASE("corpus2 pmpp Kogge-Stone in place (3rd edition): racy, refused W020, the recording shows the race", "[corpus2][pmpp]") {
   // The load section_sums[t - stride] and the store section_sums[t] of one step meet: thread t
   // stores element t while thread t + stride loads it, in one barrier phase.
   STATIC_REQUIRE(code_of<Blk, w::in<double>, w::out<double>, V>(kogge_stone_by_block) == code::W020);

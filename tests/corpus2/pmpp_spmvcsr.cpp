@@ -83,7 +83,7 @@ csr make(int rows, int cols) {
 
 }  // namespace
 
-TEST_CASE("corpus2 pmpp csr_spmv: accepted, refused at launch E101; with its indices guarded and clamped, clean", "[corpus2][pmpp]") {
+TEST_CASE("corpus2 pmpp csr_spmv: accepted, refused at launch E101, with its indices guarded and clamped, clean", "[corpus2][pmpp]") {
   STATIC_REQUIRE(code_of<CSR_PARAMS>(csr_spmv) == code::none);
   STATIC_REQUIRE(code_of<CSR_PARAMS>(csr_spmv_guarded) == code::none);
   CHECK(w::obligations_of(csr_k).empty());

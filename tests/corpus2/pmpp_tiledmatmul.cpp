@@ -117,7 +117,7 @@ auto grid_of(int m, int o) { return w::grid((o + TILE_WIDTH - 1) / TILE_WIDTH, (
 
 }  // namespace
 
-TEST_CASE("corpus2 pmpp TiledMatrixMulKernel: accepted; runs clean when n is whole tiles, refused E101 otherwise", "[corpus2][pmpp]") {
+TEST_CASE("corpus2 pmpp TiledMatrixMulKernel: accepted, runs clean when n is whole tiles, refused E101 otherwise", "[corpus2][pmpp]") {
   STATIC_REQUIRE(code_of<Blk, w::in<float>, w::in<float>, w::out<float>, V, V, V>(TiledMatrixMulKernel) == code::none);
   CHECK(w::obligations_of(tiled_k).empty());
   // n in whole tiles (m and o need not be): clean, equal to the reference.
