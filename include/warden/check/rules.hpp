@@ -254,22 +254,35 @@ constexpr finding handed_to_launch(diagnostic::code protects, int first, int sec
 // that rests on a launch number (the pair found reads one) is handed to the launch, which lists
 // again with its own numbers (launch/shared_races.hpp) and refuses only a launch in which two
 // threads do meet (E106). So does a listing past its compile-time budget (max_compile_listing).
-// A meeting of two accesses that read no launch number happens in every launch, and one found at
-// a known element in an iteration listed by assumed trips in every launch that runs that far:
-// both refused here.
+// A meeting at a known element of two accesses whose indices read no launch number, and one found
+// at a known element in an iteration listed by assumed trips, happen in every launch whose loops
+// run that far: both refused here.
 constexpr finding check_shared(const kernel_ir& ir, block_shape shape, shared_lint* lint = nullptr) {
   bool reads_launch = false;
   const bool launch_decides = shape.numbers == nullptr && launch_decides_shared(ir, &reads_launch) && reads_launch;
-  if (launch_decides && shared_listing_work(ir, shape) > max_compile_listing) return handed_to_launch(diagnostic::code::W020, -1, -1);
+  // Past the budget, handed over untried only where the listing could not be exact here anyway
+  // (some tile index reads a launch number): one whose indices the block alone fixes is listed.
+  bool index_reads_launch = false;
+  for (const auto& a : ir.accesses)
+    index_reads_launch = index_reads_launch || (is_shared(a) && (launch_known(ir, a.index) == known_at_launch ||
+                                                                 (a.column >= 0 && launch_known(ir, a.column) == known_at_launch)));
+  if (launch_decides && index_reads_launch && shared_listing_work(ir, shape) > max_compile_listing)
+    return handed_to_launch(diagnostic::code::W020, -1, -1);
   const finding first = check_shared_listing(ir, shape, 0, nullptr, lint);
   auto is_meeting = [](const finding& f) {
     return f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021 || (f.code == diagnostic::code::W040 && f.element >= 0);
   };
   if (!is_meeting(first)) return first;
+  // Definite: a meeting at a known element of two accesses whose indices read no launch number.
+  // Their guards or loop bounds may (a missing barrier at the end of a K loop meets as soon as
+  // the loop makes two trips, which nearly every launch does): refused here, as a bug.
+  auto index_known_here = [&](int access) {
+    const auto& a = ir.accesses[static_cast<std::size_t>(access)];
+    return launch_known(ir, a.index) == known_here && (a.column < 0 || launch_known(ir, a.column) == known_here);
+  };
   auto handed_or = [&](const finding& f) {
     if (!launch_decides || !is_meeting(f)) return f;
-    const bool definite = launch_known(ir, ir.accesses[static_cast<std::size_t>(f.first)]) == known_here &&
-                          launch_known(ir, ir.accesses[static_cast<std::size_t>(f.second)]) == known_here;
+    const bool definite = f.element >= 0 && index_known_here(f.first) && index_known_here(f.second);
     return definite ? f : handed_to_launch(f.code, f.first, f.second);
   };
   unsigned long long assumed = 0;
