@@ -68,7 +68,7 @@ TEST_CASE("corpus polybench covariance: mean and reduce accepted, covar refused,
   constexpr auto v = w::check::verdict_of(w::dsl::build_kernel<B256, V, V, w::inout<float>, w::in<float>>(covar_kernel));
   const std::string why(v.text.view());
   INFO(why);
-  CHECK(why == "inout#2: store inout#2[(global_id.x * 40) + i0] vs store inout#2[(global_id.x * 40) + i0]: threads of different blocks "
+  CHECK(why == "inout#2: store inout#2[global_id.x * 40 + i0] vs store inout#2[global_id.x * 40 + i0]: threads of different blocks "
                "may meet");
   CHECK(w::obligations_of(mean_k).empty());
   const std::string ob = w::obligations_of(reduce_k);
