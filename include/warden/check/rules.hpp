@@ -10,7 +10,7 @@
 #include "bank_conflicts.hpp"
 #include "finding.hpp"
 #include "footprint.hpp"
-#include "shared_listing.hpp"
+#include "tile_listing.hpp"
 #include "../dsl/obligation.hpp"
 #include "order.hpp"
 #include "../diagnostic/codes.hpp"

@@ -7,7 +7,7 @@
 
 #include "../../dsl/ir.hpp"
 #include "../affine.hpp"
-#include "../shared_listing.hpp"
+#include "../tile_listing.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
 
