@@ -15,6 +15,11 @@
 # MODE=warn: (warden_compile_warn) compiled with -DWARDEN_DEFECT; passes only when it compiles AND
 #            a warning line names EXPECT as a lint ("warning: ... W050 [bank-conflict] ...").
 # MODE=quiet: the warning case's twin, without the macro: must compile with no lint (W05x) at all.
+# MODE=warn_cases: many warning cases, with -DWARDEN_DEFECT, in one unit (as MODE=cases); the unit
+#            must compile. Each case's warnings go to WORKDIR/case_<n>.txt, and its own test runs
+#            MODE=warn with -DFROM_BATCH=<that file>.
+# MODE=quiet_twins: many warning cases' twins in one unit (as MODE=twins), judged as MODE=quiet:
+#            the unit must compile with no lint at all, so each twin is quiet.
 
 cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...)
 
@@ -31,7 +36,7 @@ foreach(dir IN LISTS include_dirs)
 endforeach()
 
 set(defect_flags "")
-if(MODE STREQUAL "fail" OR MODE STREQUAL "warn" OR MODE STREQUAL "cases")
+if(MODE STREQUAL "fail" OR MODE STREQUAL "warn" OR MODE STREQUAL "cases" OR MODE STREQUAL "warn_cases")
   set(defect_flags "-DWARDEN_DEFECT=1")
 endif()
 
@@ -46,7 +51,7 @@ file(MAKE_DIRECTORY "${WORKDIR}")
 # A case's own files are its source and the quoted headers no other case in the batch includes:
 # MODE=cases gives each error of the batch to the case whose own file its text names.
 set(batched_sources "")
-if(MODE STREQUAL "twins" OR MODE STREQUAL "cases")
+if(MODE MATCHES "^(twins|cases|warn_cases|quiet_twins)$")
   string(REPLACE "|" ";" batched_sources "${SOURCE}")
   set(angle_includes "")
   set(quoted_includes "")
@@ -99,6 +104,8 @@ if(MODE STREQUAL "twins" OR MODE STREQUAL "cases")
   set(SOURCE "${WORKDIR}/${MODE}.cpp")
   if(MODE STREQUAL "twins")
     set(MODE pass)
+  elseif(MODE STREQUAL "quiet_twins")
+    set(MODE quiet)
   endif()
 endif()
 if(KIND STREQUAL "nvcc")
@@ -111,7 +118,7 @@ if(KIND STREQUAL "nvcc")
   if(NOT DEFINED CUDA_ARCH)
     set(CUDA_ARCH 90)
   endif()
-  if(MODE STREQUAL "warn" OR MODE STREQUAL "quiet" OR EXPECT MATCHES "^W05")
+  if(MODE MATCHES "^(warn|quiet|warn_cases)$" OR EXPECT MATCHES "^W05")
     set(output_flags -c "${SOURCE}" -o "${WORKDIR}/case.o")
   else()
     set(output_flags -ptx "${SOURCE}" -o "${WORKDIR}/case.ptx")
@@ -162,6 +169,9 @@ if(DEFINED FROM_BATCH AND NOT FROM_BATCH STREQUAL "")
   endif()
   file(READ "${FROM_BATCH}" out)
   set(rc 1)
+  if(MODE STREQUAL "warn")
+    set(rc 0)  # the batch (MODE=warn_cases) compiled, or it failed and this test did not run
+  endif()
   get_filename_component(batch_dir "${FROM_BATCH}" DIRECTORY)
   set(shown_command "the batch's, in ${batch_dir}/output.txt")
 endif()
@@ -176,7 +186,12 @@ endif()
 # MODE=cases: every error of the batch goes to one case, the one whose own file the error's text
 # (its line and the instantiation context under it) names; case_<n>.txt holds case n's errors,
 # empty when it has none. An error no case claims fails the batch: it would be judged nowhere.
-if(MODE STREQUAL "cases")
+if(MODE STREQUAL "warn_cases" AND NOT rc EQUAL 0)
+  message("${out}")
+  message(FATAL_ERROR "verdict=warning-case-does-not-compile\nthe warning cases compiled together (${SOURCE}) do not "
+                      "compile; a lint must warn, not fail.\n  command: ${shown_command}")
+endif()
+if(MODE STREQUAL "cases" OR MODE STREQUAL "warn_cases")
   string(REPLACE ";" "," out_no_semicolons "${out}")
   string(REPLACE "[" "(" out_no_semicolons "${out_no_semicolons}")
   string(REPLACE "]" ")" out_no_semicolons "${out_no_semicolons}")
@@ -262,10 +277,11 @@ if(MODE STREQUAL "warn" OR MODE STREQUAL "quiet")
   set(line_number 0)
   foreach(line IN LISTS lines)
     math(EXPR line_number "${line_number} + 1")
-    if(line MATCHES "W05[0-9] \\[[a-z-]+\\]")
+    # (A batch's share has its brackets as parentheses: MODE=warn_cases above.)
+    if(line MATCHES "W05[0-9] [[(][a-z-]+[])]")
       math(EXPR lints "${lints} + 1")
     endif()
-    if(found_at STREQUAL "" AND line MATCHES "warning" AND line MATCHES "${EXPECT} \\[[a-z-]+\\]")
+    if(found_at STREQUAL "" AND line MATCHES "warning" AND line MATCHES "${EXPECT} [[(][a-z-]+[])]")
       set(found_at ${line_number})
     endif()
   endforeach()

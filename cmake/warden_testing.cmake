@@ -259,6 +259,20 @@ function(_warden_cf_add_twin_batches)
       endif()
     endforeach()
   endforeach()
+  # The lint cases batched under nvcc (warden_compile_warn): the cases' unit is their fixture.
+  foreach(entry IN LISTS _warden_cf_compilers)
+    _warden_cf_compiler_of("${entry}")
+    get_property(sources GLOBAL PROPERTY WARDEN_CW_CASES_${tag})
+    if(NOT sources)
+      continue()
+    endif()
+    list(JOIN sources "|" sources)
+    _warden_cf_add_test(compile_warn.cases.${tag} ${kind} ${compiler} "${sources}" W050 warn_cases OFF)
+    set_tests_properties(compile_warn.cases.${tag} PROPERTIES LABELS "compile_warn" COST 1000
+                         FIXTURES_SETUP warden_cw_cases_${tag})
+    _warden_cf_add_test(compile_warn.quiet.${tag} ${kind} ${compiler} "${sources}" W050 quiet_twins OFF)
+    set_tests_properties(compile_warn.quiet.${tag} PROPERTIES LABELS "compile_warn;twin" COST 1000)
+  endforeach()
 endfunction()
 
 # warden_compile_twins_canary(NAME SOURCES <good> ... <broken>): the twins' batch must say no
@@ -285,7 +299,10 @@ endfunction()
 #                                         compiles AND a warning line carries <code> [short-name];
 #   compile_warn.<NAME>.<compiler>.quiet  compiles SOURCE without the macro; passes only if it
 #                                         compiles with no lint (W05x) in the output.
-# Same driver and command lines as warden_compile_fail (MODE=warn / quiet).
+# Same driver and command lines as warden_compile_fail (MODE=warn / quiet). Under nvcc, whose lint
+# cases compile the whole object (the host compiler prints the lints), the cases are compiled in
+# one unit, compile_warn.cases.nvcc, each judged on its share (as compile_fail.cases.<tag>), and
+# the twins in another, compile_warn.quiet.nvcc, which must print no lint at all.
 function(warden_compile_warn name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;EXPECT" "LABELS")
   if(NOT arg_SOURCE OR NOT arg_EXPECT)
@@ -298,11 +315,22 @@ function(warden_compile_warn name)
   foreach(entry IN LISTS _warden_cf_compilers)
     _warden_cf_compiler_of("${entry}")
     set(test_name "compile_warn.${name}.${tag}")
-    _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} warn OFF)
-    set_tests_properties(${test_name} PROPERTIES LABELS "compile_warn;${arg_LABELS}")
-    _warden_cf_add_test(${test_name}.quiet ${kind} ${compiler} ${source} ${arg_EXPECT} quiet OFF)
-    set_tests_properties(${test_name}.quiet PROPERTIES LABELS "compile_warn;twin;${arg_LABELS}")
+    if(tag STREQUAL "nvcc")
+      get_property(batched GLOBAL PROPERTY WARDEN_CW_CASES_${tag})
+      list(LENGTH batched index)
+      set_property(GLOBAL APPEND PROPERTY WARDEN_CW_CASES_${tag} "${source}")
+      _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} warn OFF
+                          "${_warden_cf_batch_dir}/compile_warn.cases.${tag}/case_${index}.txt")
+      set_tests_properties(${test_name} PROPERTIES LABELS "compile_warn;${arg_LABELS}"
+                           FIXTURES_REQUIRED warden_cw_cases_${tag})
+    else()
+      _warden_cf_add_test(${test_name} ${kind} ${compiler} ${source} ${arg_EXPECT} warn OFF)
+      set_tests_properties(${test_name} PROPERTIES LABELS "compile_warn;${arg_LABELS}")
+      _warden_cf_add_test(${test_name}.quiet ${kind} ${compiler} ${source} ${arg_EXPECT} quiet OFF)
+      set_tests_properties(${test_name}.quiet PROPERTIES LABELS "compile_warn;twin;${arg_LABELS}")
+    endif()
   endforeach()
+  _warden_cf_defer_twins()
 endfunction()
 
 # --- examples -----------------------------------------------------------------------------------

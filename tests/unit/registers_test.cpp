@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <vector>
+#include "../support/verdict_probe.hpp"
 
 namespace w = warden;
 using w::diagnostic::code;
@@ -15,7 +16,7 @@ namespace {
 
 template <class Block, class... Params, class F>
 constexpr code verdict(F body) {
-  return w::check::verdict_of(w::dsl::build_kernel<Block, Params...>(body)).finding.code;
+  return w::testing::code_of<Block, Params...>(body);  // one analysis per body, shared with w::kernel's
 }
 
 // Thread t: the 4 x 4 outer product of a[4t .. 4t + 3] and b[4t .. 4t + 3], accumulated twice into

@@ -62,15 +62,20 @@ class tape {
         if (l < 0) break;
         const auto& loop = ir_.loops[static_cast<std::size_t>(l)];
         const int lo = compile(loop.lo), step = compile(loop.step);
-        out = emit(ir_op::loop_var, lo, step, position - scope_.loop_begin);
+        // An operation with an unknown operand is unknown in every thread (run() below): it stays
+        // slot 0 and costs nothing per thread. Only `and` / `or` can be decided without one.
+        if (lo != 0 && step != 0) out = emit(ir_op::loop_var, lo, step, position - scope_.loop_begin);
         break;
       }
       default:
-        if (e.op < ir_op::add) break;  // block ids, parameters, data: unknown
+        // Block ids, parameters, data: unknown; so is a select (run() has no case for it).
+        if (e.op < ir_op::add || e.op == ir_op::select || e.op == ir_op::choice) break;
         {
+          const bool unary = e.op >= ir_op::negate;
           const int a = compile(e.a);
-          const int b = e.op >= ir_op::negate ? 0 : compile(e.b);
-          out = emit(e.op, a, b, 0, e.signed_bits == 32);
+          const int b = unary ? 0 : compile(e.b);
+          const bool decided_by_one = e.op == ir_op::logical_and || e.op == ir_op::logical_or;
+          if (decided_by_one || (a != 0 && (unary || b != 0))) out = emit(e.op, a, b, 0, e.signed_bits == 32);
         }
     }
     slot_of_[static_cast<std::size_t>(id)] = out;

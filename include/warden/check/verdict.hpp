@@ -18,41 +18,80 @@
 namespace warden {
 
 namespace check {
-// The checker's verdict on a kernel: the first finding of analyse() and its explanation.
-template <class K>
-constexpr verdict verdict_of(const K& kernel, std::string_view source = {}) {
-  const auto& def = definition_of(kernel);
-  using D = std::remove_cvref_t<decltype(def)>;
-  const dsl::kernel_ir ir = def.describe();
-  const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
+// What analyse() and the lints decide on a kernel, before any text is built: a literal value, so
+// that one analysis serves every question asked of one body (analysis_on_body).
+struct analysis {
+  check::finding finding;
+  lint_report lints;
+};
+
+// A plain access of an atomic<T> parameter has already failed where it was written (W040 in
+// dsl/handles.hpp); a second report of the same mistake would only bury it.
+template <class D>
+constexpr bool reported_where_written(const dsl::kernel_ir& ir) {
   const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
   }(std::make_index_sequence<D::arity>{});
-  // A plain access of an atomic<T> parameter has already failed where it was written (W040 in
-  // dsl/handles.hpp); a second report of the same mistake would only bury it.
   for (const auto& a : ir.accesses)
     if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::atomic &&
         kinds[static_cast<std::size_t>(a.target)] == "atomic")
-      return {};
+      return true;
+  return false;
+}
+
+template <class K>
+constexpr analysis analysis_of(const K& kernel) {
+  const auto& def = definition_of(kernel);
+  using D = std::remove_cvref_t<decltype(def)>;
+  const dsl::kernel_ir ir = def.describe();
+  if (reported_where_written<D>(ir)) return {};
+  const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
   shared_lint w050;
   const finding f = analyse(ir, shape, &w050);
   // An accepted kernel's lints (check/lints.hpp): W050 counted on the shared rules' footprints.
-  const lint_report lints = f.code == diagnostic::code::none ? lint_findings(ir, shape, w050) : lint_report{};
-  if (f.code == diagnostic::code::none && !lints.bank_conflict && !lints.uncoalesced) return {f, {}};
+  return {f, f.code == diagnostic::code::none ? lint_findings(ir, shape, w050) : lint_report{}};
+}
+
+// The verdict that an analysis of `kernel` gives: its finding, explained in the user's names.
+template <class K>
+constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_view source = {}) {
+  const finding& f = a.finding;
+  if (f.code == diagnostic::code::none && !a.lints.bank_conflict && !a.lints.uncoalesced) return {f, {}};
+  const auto& def = definition_of(kernel);
+  using D = std::remove_cvref_t<decltype(def)>;
+  const dsl::kernel_ir ir = def.describe();
+  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
+  }(std::make_index_sequence<D::arity>{});
   // A WARDEN_KERNEL's handle carries its source too.
   if constexpr (requires { typename K::holder; })
     if (source.empty()) source = kernel_source_of<typename K::holder>::text;
   const source_names<D::arity> names = names_from_source<D::arity>(source, ir);
   verdict v{f, {}};
-  if (f.code == diagnostic::code::none) explain_lints(explainer<D::arity>{ir, kinds, names}, lints, v.lints);
+  if (f.code == diagnostic::code::none) explain_lints(explainer<D::arity>{ir, kinds, names}, a.lints, v.lints);
   else v.text = explain(ir, kinds, f, names);
   return v;
 }
 
-// The verdict on the kernel whose body has type F (a lambda without captures, so F{} is its body).
+// The checker's verdict on a kernel: the first finding of analyse() and its explanation.
+template <class K>
+constexpr verdict verdict_of(const K& kernel, std::string_view source = {}) {
+  return verdict_from(kernel, analysis_of(kernel), source);
+}
+
+// The analysis of the kernel whose body has type F (a lambda without captures, so F{} is its
+// body), made once per body: w::kernel's verdict and the tests' code_of both read it (a kernel's
+// listing can take seconds of constant evaluation).
+template <class Block, class F, class... Params>
+struct analysis_on_body {
+  static constexpr analysis value = analysis_of(dsl::build_kernel<Block, Params...>(F{}));
+};
+
+// The verdict on that kernel.
 template <class Block, class F, class... Params>
 struct verdict_on_body {
-  static constexpr verdict value = verdict_of(dsl::build_kernel<Block, Params...>(F{}), kernel_source_of<F>::text);
+  static constexpr verdict value =
+      verdict_from(dsl::build_kernel<Block, Params...>(F{}), analysis_on_body<Block, F, Params...>::value, kernel_source_of<F>::text);
 };
 }  // namespace check
 
