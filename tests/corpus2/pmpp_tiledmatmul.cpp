@@ -8,12 +8,12 @@
 //
 // ACCEPTED at compile time, no launch obligation: each thread stores its own tile elements
 // (ty, tx), reads the tiles only between the two barriers of a phase, and stores its own P
-// element under the guard. It runs clean and matches the reference when n is a multiple of
-// TILE_WIDTH (the sample's own launch is m = n = o = 4096), m and o being any size. But when n is
-// not a multiple of 32 every launch is REFUSED, E101, a false positive: the guarded load
-// M[row * n + ph * TILE_WIDTH + tx] (guard ph * TILE_WIDTH + tx < n) is bounded term by term, not
-// through the guard's sum. The variant that groups the column as the guard writes it,
-// M[row * n + (ph * TILE_WIDTH + tx)] (same value, no guard or clamp added), runs on every size.
+// element under the guard. RUNS AS WRITTEN on every size (the sample's own launch is m = n = o =
+// 4096), clean and equal to the reference. (Before issue 32's item 3, every launch with n not a
+// multiple of 32 was refused, E101, a false positive: the guarded load M[row * n + ph * TILE_WIDTH
+// + tx] (guard ph * TILE_WIDTH + tx < n), parsed as (row * n + ph * TILE_WIDTH) + tx, was bounded
+// term by term. Launch now bounds a sum through any guarded sum of some of its terms.) The variant
+// that groups the column as the guard writes it, M[row * n + (ph * TILE_WIDTH + tx)], runs too.
 #include "../corpus/corpus.hpp"
 
 #include <string>
@@ -117,11 +117,12 @@ auto grid_of(int m, int o) { return w::grid((o + TILE_WIDTH - 1) / TILE_WIDTH, (
 
 }  // namespace
 
-TEST_CASE("corpus2 pmpp TiledMatrixMulKernel: accepted, runs clean when n is whole tiles, refused E101 otherwise", "[corpus2][pmpp]") {
+TEST_CASE("corpus2 pmpp TiledMatrixMulKernel: accepted, runs clean on every size, a short M refused E101", "[corpus2][pmpp]") {
   STATIC_REQUIRE(code_of<Blk, w::in<float>, w::in<float>, w::out<float>, V, V, V>(TiledMatrixMulKernel) == code::none);
   CHECK(w::obligations_of(tiled_k).empty());
-  // n in whole tiles (m and o need not be): clean, equal to the reference.
-  for (auto [m, n, o] : {std::tuple{64, 64, 64}, std::tuple{50, 64, 33}, std::tuple{33, 96, 70}}) {
+  // n in whole tiles or not: clean, equal to the reference.
+  for (auto [m, n, o] : {std::tuple{64, 64, 64}, std::tuple{50, 64, 33}, std::tuple{33, 96, 70}, std::tuple{50, 70, 33},
+                         std::tuple{64, 70, 64}}) {
     CAPTURE(m, n, o);
     auto M = matrix(m * n, 13, 1.f / 13.f, -0.5f), N = matrix(n * o, 7, 1.f / 7.f, 0.25f);
     auto d_M = w::to_device(M);
@@ -130,18 +131,16 @@ TEST_CASE("corpus2 pmpp TiledMatrixMulKernel: accepted, runs clean when n is who
     CHECK(w::record(tiled_k, grid_of(m, o), d_M, d_N, d_P, m, n, o).clean());
     corpus::check_close(w::to_host(d_P), reference(M, N, m, n, o), 1e-4);
   }
-  // n not a multiple of TILE_WIDTH: the load M[row * n + ph * TILE_WIDTH + tx] is guarded by
-  // row < m && ph * TILE_WIDTH + tx < n, so it stays below m * n, but launch bounds the sum term by
-  // term (row <= m - 1, ph * 32 <= 32 * (last phase), tx <= 31) and refuses it: E101, a false
-  // positive.
-  for (auto [m, n, o] : {std::tuple{50, 70, 33}, std::tuple{64, 70, 64}}) {
+  // The load M[row * n + ph * TILE_WIDTH + tx] reaches m * n - 1 (row m - 1, column n - 1): an M
+  // one element short is refused before the kernel runs.
+  for (auto [m, n, o] : {std::tuple{50, 70, 33}, std::tuple{64, 64, 64}}) {
     CAPTURE(m, n, o);
-    auto d_M = w::to_device(std::vector<float>(at(m * n), 1.f));
+    auto d_M = w::to_device(std::vector<float>(at(m * n - 1), 1.f));
     auto d_N = w::to_device(std::vector<float>(at(n * o), 1.f));
     w::device_buffer<float> d_P(at(m * o));
     try {
       (void)w::record(tiled_k, grid_of(m, o), d_M, d_N, d_P, m, n, o);
-      FAIL("a partial tile in n launched");
+      FAIL("an M one element short launched");
     } catch (const w::bounds_error& e) {
       CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101"));
       CHECK_THAT(e.what(), Catch::Matchers::Contains("load M["));

@@ -24,6 +24,7 @@
 // `lowering` does.
 #include <warden/check/launch/interval_evaluator.hpp>
 #include <warden/check/launch/launch_checks.hpp>
+#include <warden/check/launch/launch_values.hpp>
 #include <warden/check/rules.hpp>
 
 #include <catch2/catch.hpp>
@@ -98,6 +99,7 @@ expr sel(expr condition, expr x, expr y) {
   e->c = std::move(y);
   return e;
 }
+expr complement(expr a) { return std::make_shared<ex>(ex{kind::neg, 0, 0, false, ir_op::bit_not, std::move(a), nullptr}); }
 expr negation(expr a) { return std::make_shared<ex>(ex{kind::neg, 0, 0, false, ir_op::logical_not, std::move(a), nullptr}); }
 
 // The highest loop an expression refers to, or -1.
@@ -172,7 +174,9 @@ class describer {
           return ir.node(ir_op::logical_not, a);
         }
         t = ta == type::boolean ? type::i32 : ta;
-        return ir.node(ir_op::negate, a, -1, t == type::f64, t == type::u32 ? 32 : 0);
+        // ~ takes integers only: on a floating-point operand the generator's complement is a negation.
+        const ir_op op = e->op == ir_op::bit_not && t != type::f64 ? ir_op::bit_not : ir_op::negate;
+        return ir.node(op, a, -1, t == type::f64, t == type::u32 ? 32 : 0);
       }
       case kind::sel: {
         // As dsl::select_e describes it: the condition, then a choice node of the two arms, the
@@ -424,6 +428,7 @@ class machine {
         case ir_op::min: v = std::min(x, y); break;
         case ir_op::max: v = std::max(x, y); break;
         case ir_op::negate: v = 0u - x; break;
+        case ir_op::bit_not: v = ~x; break;
         case ir_op::less: return value{x < y};
         case ir_op::less_equal: return value{x <= y};
         case ir_op::greater: return value{x > y};
@@ -448,6 +453,7 @@ class machine {
       case ir_op::min: r.i = std::min(x, y); break;
       case ir_op::max: r.i = std::max(x, y); break;
       case ir_op::negate: r.i = -x; break;
+      case ir_op::bit_not: r.i = ~x; break;
       case ir_op::less: r.i = x < y; break;
       case ir_op::less_equal: r.i = x <= y; break;
       case ir_op::greater: r.i = x > y; break;
@@ -699,9 +705,10 @@ class generator {
     const int ng = r_.pick(100) < 20 ? 0 : r_.between(1, 3);
     for (int g = 0; g < ng; ++g) {
       expr subject;
-      switch (r_.pick(5)) {
+      switch (r_.pick(6)) {
         case 0: case 1: subject = in_.index; break;  // the index itself: when(i < size, out[i])
         case 2: subject = part_of(in_.index); break;
+        case 5: subject = regrouped_part(in_.index); break;  // `b + c < n` over the index `a + b + c`
         case 3: subject = atom(); break;
         default: subject = any_expr(2);
       }
@@ -950,6 +957,31 @@ class generator {
       default: return K(r_.between(0, 5));
     }
   }
+  // The terms of a sum or difference, with their signs.
+  static void terms_of(const expr& e, int sign, std::vector<std::pair<expr, int>>& out) {
+    if (e->k == kind::bin && (e->op == ir_op::add || e->op == ir_op::sub)) {
+      terms_of(e->a, sign, out);
+      terms_of(e->b, e->op == ir_op::add ? sign : -sign, out);
+      return;
+    }
+    out.emplace_back(e, sign);
+  }
+  // Some of the index's terms (two or more, not all), summed in another grouping and order, or
+  // negated: what launch's regrouping bounds the index through. Falls back to part_of.
+  expr regrouped_part(const expr& index) {
+    std::vector<std::pair<expr, int>> terms;
+    terms_of(index, 1, terms);
+    if (terms.size() < 3) return part_of(index);
+    std::vector<std::pair<expr, int>> chosen;
+    for (const auto& t : terms)
+      if (r_.chance(50)) chosen.push_back(t);
+    if (chosen.size() < 2 || chosen.size() == terms.size()) chosen.assign(terms.end() - 2, terms.end());
+    for (std::size_t i = chosen.size(); i > 1; --i) std::swap(chosen[i - 1], chosen[static_cast<std::size_t>(r_.pick(static_cast<int>(i)))]);
+    const int flip = r_.chance(25) ? -1 : 1;
+    expr sum = chosen[0].second * flip > 0 ? chosen[0].first : neg(chosen[0].first);
+    for (std::size_t i = 1; i < chosen.size(); ++i) sum = chosen[i].second * flip > 0 ? add(sum, chosen[i].first) : sub(sum, chosen[i].first);
+    return sum;
+  }
   expr part_of(const expr& e) {
     if (e->k != kind::bin || r_.chance(30)) return e;
     return part_of(r_.chance(50) || !e->b ? e->a : e->b);
@@ -979,7 +1011,11 @@ class generator {
           return r_.chance(50) ? sel(bin(cmp, x, limit), x, other) : sel(bin(cmp, x, limit), other, x);
         }
         [[fallthrough]];
-      default: return neg(x);
+      default:
+        // The complement, alone or as a mask that clears bits (`t & ~j`, a bitonic sort's
+        // partner): in unsigned int it is 2^32 - 1 - x, no wrap.
+        if (r_.chance(30)) return r_.chance(50) ? complement(x) : bin(ir_op::bit_and, x, complement(any_expr(depth - 1)));
+        return neg(x);
     }
   }
 
@@ -1069,6 +1105,7 @@ struct bounds_result {
   int instances = 0, skipped = 0, judged = 0, refused = 0, silent = 0, reporting = 0, overran = 0;
   int missed = 0, interval_missed = 0, imprecise = 0, unsigned_judged = 0, float_judged = 0;
   int float_missed = 0, float_interval_missed = 0;
+  int tape_judged = 0, tape_missed = 0;  // lemma 4
   std::string first_float_miss;
 };
 
@@ -1129,6 +1166,26 @@ bounds_result run_bounds(unsigned seed, int count, bool float_only) {
         for (const execution& e : runs) {
           if (outside == nullptr && (e.index < 0 || e.index >= size)) outside = &e;
           if (beyond == nullptr && (e.raw < iv.lo || e.raw > iv.hi)) beyond = &e;
+        }
+        // Lemma 4: the footprints' tape (check/tape.hpp), given this launch's numbers as launch's
+        // shared listing gives them: where it knows every index, each one an execution takes lies
+        // between the lowest and highest it lists (the tiles' E101 and their meetings rest on it).
+        if (!floating) {
+          const chk::launch_numbers numbers = chk::launch_impl::numbers_of(facts);
+          chk::block_shape shape{b.bx, b.by, 1};
+          shape.numbers = &numbers;
+          const chk::footprint listed = chk::footprint_of(b.ir, shape, a);
+          if (listed.all_known && listed.row_lo <= listed.row_hi) {  // (a global access: no pass is kept, the rows are)
+            ++res.tape_judged;
+            for (const execution& e : runs) {
+              if (e.raw >= listed.row_lo && e.raw <= listed.row_hi) continue;
+              ++res.tape_missed;
+              if (reports++ < max_reports)
+                FAIL_CHECK("lemma 4: the tape lists indices [" << listed.row_lo << ", " << listed.row_hi << "], but an execution takes "
+                                                              << e.raw << "\n" << show(b) << "launch " << show(at, b) << "\n  " << show(e, b));
+              break;
+            }
+          }
         }
         (overrun.empty() ? res.silent : res.reporting) += 1;
         res.overran += outside != nullptr;
@@ -1248,7 +1305,7 @@ TEST_CASE("lemma 2: separation between blocks against brute force", "[lemma][sep
   CHECK(claims > 200);
 }
 
-TEST_CASE("lemma 3: launch-time bounds (first_overrun, index_interval) against brute force", "[lemma][bounds]") {
+TEST_CASE("lemma 3: launch-time bounds (first_overrun, index_interval) and lemma 4: the footprints tape, against brute force", "[lemma][bounds]") {
   const auto start = std::chrono::steady_clock::now();
   const bounds_result r = run_bounds(4242u, 10000, false);
   std::printf(
@@ -1262,11 +1319,15 @@ TEST_CASE("lemma 3: launch-time bounds (first_overrun, index_interval) against b
       r.float_interval_missed);
   if (!r.first_float_miss.empty()) std::printf("  first floating-point miss:\n%s\n", r.first_float_miss.c_str());
   std::printf("  (%.2f s)\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  std::printf("lemma 4 (the footprints' tape): %d launches where it knows every index, %d with an index it does not list\n",
+              r.tape_judged, r.tape_missed);
   CHECK(r.missed == 0);
   CHECK(r.interval_missed == 0);
   CHECK(r.float_missed == 0);
   CHECK(r.float_interval_missed == 0);
   CHECK(r.silent > 3000);
+  CHECK(r.tape_missed == 0);
+  CHECK(r.tape_judged > 1000);
 }
 
 // ---- floating-point values in the launch-time bounds (found by lemma 3, fixed) ---------------------

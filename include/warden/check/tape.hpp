@@ -75,7 +75,8 @@ class tape {
           const int a = compile(e.a);
           const int b = unary ? 0 : compile(e.b);
           const bool decided_by_one = e.op == ir_op::logical_and || e.op == ir_op::logical_or;
-          if (decided_by_one || (a != 0 && (unary || b != 0))) out = emit(e.op, a, b, 0, e.signed_bits == 32);
+          if (decided_by_one || (a != 0 && (unary || b != 0)))
+            out = emit(e.op, a, b, 0, e.signed_bits == 32, e.op == ir_op::bit_not && e.unsigned_bits == 32);
         }
     }
     slot_of_[static_cast<std::size_t>(id)] = out;
@@ -128,7 +129,11 @@ class tape {
           case ir_op::logical_or: v = (x != u && x != 0) || (y != u && y != 0) ? 1 : unknown ? u : 0; break;
           case ir_op::negate: v = x == u ? u : -x; break;
           case ir_op::logical_not: v = x == u ? u : x == 0; break;
-          case ir_op::bit_not: v = x == u ? u : ~x; break;
+          // In unsigned int, ~x is 2^32 - 1 - x (the operand converted first), not -x - 1: the
+          // launch's intervals take it so too (launch/interval_evaluator.hpp), and accept it.
+          case ir_op::bit_not:
+            v = x == u ? u : o.complement_u32 ? static_cast<long long>(~static_cast<unsigned int>(x)) : ~x;
+            break;
           default:
             if (unknown) break;
             switch (o.code) {
@@ -177,6 +182,7 @@ class tape {
     bool varying = false;
     int depth = 0;                 // loop_var: the loop's depth in the scope (a = lo, b = step)
     bool in_int = false;           // computed in int: a result outside int wraps on the device
+    bool complement_u32 = false;   // ~ in unsigned int
   };
 
   constexpr int add_slot(slot::kind_t kind, bool varying, long long value) {
@@ -184,10 +190,10 @@ class tape {
     size_ += varying ? threads_ : 1;
     return static_cast<int>(slots_.size()) - 1;
   }
-  constexpr int emit(ir_op code, int a, int b, int depth, bool in_int = false) {
+  constexpr int emit(ir_op code, int a, int b, int depth, bool in_int = false, bool complement_u32 = false) {
     const bool varying = slots_[static_cast<std::size_t>(a)].varying || slots_[static_cast<std::size_t>(b)].varying;
     const int out = add_slot(slot::computed, varying, 0);
-    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth, in_int});
+    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth, in_int, complement_u32});
     return out;
   }
 

@@ -7,6 +7,9 @@
 //     branches) when a is made of ids, loop variables, parameters and sizes only, since those keep
 //     their value inside the guarded statements; a narrowed expression is recognised wherever it
 //     appears again, by its shape;
+//   * a sum is also bounded through any guarded sum of some of its terms, however the two are
+//     grouped: under `ph * 32 + tx < n`, `row * n + ph * 32 + tx` (parsed as `(row * n + ph * 32)
+//     + tx`) is at most row's bound times n plus n - 1;
 //   * loaded values, thread-private variables and user functions are unbounded, so an index made
 //     of them must be clamped (min, %, &) to pass.
 // Sound: the interval always contains every index the access can take.
@@ -135,9 +138,15 @@ class interval_evaluator {
         return a.bounded() ? interval{-a.hi, -a.lo} : interval::top();
       }
       case ir_op::logical_not: return {0, 1};
-      case ir_op::bit_not: {  // ~x == -x - 1
+      case ir_op::bit_not: {
         const interval a = eval(e.a);
-        return a.bounded() ? interval{-a.hi - 1, -a.lo - 1} : interval::top();
+        // In an unsigned type of b < 64 bits, ~x is 2^b - 1 - x: always inside the type, no wrap
+        // (an operand outside it is converted with one, which wrap_in reports on the operand).
+        if (e.unsigned_bits > 0 && e.unsigned_bits < 64) {
+          const long long top = (1LL << e.unsigned_bits) - 1;
+          return a.bounded() && a.lo >= 0 && a.hi <= top ? interval{top - a.hi, top - a.lo} : interval{0, top};
+        }
+        return a.bounded() ? interval{-a.hi - 1, -a.lo - 1} : interval::top();  // ~x == -x - 1
       }
       case ir_op::select: {
         // Each arm under its side of the condition (`select(i < n, i, n - 1)` stays below n), as
@@ -178,7 +187,11 @@ class interval_evaluator {
           return r;
         }
         if (data) return interval::top();
-        const interval r = launch_impl::combine(e.op, a, b);
+        interval r = launch_impl::combine(e.op, a, b);
+        if ((e.op == ir_op::add || e.op == ir_op::sub) && !narrowed_.empty()) {
+          const interval g = regrouped(id);
+          r = {std::max(r.lo, g.lo), std::min(r.hi, g.hi)};
+        }
         // Signed arithmetic on data that may leave int: it wraps on the device (E104 looks only
         // where no data decides), so the result is anywhere.
         if (e.signed_bits == 32 && r.bounded() && (r.lo < std::numeric_limits<int>::min() || r.hi > std::numeric_limits<int>::max()) &&
@@ -187,6 +200,71 @@ class interval_evaluator {
         return r;
       }
     }
+  }
+
+  // A term of a sum: an expression that is no integer + or - of data-free operands, and its sign.
+  struct term {
+    int id;
+    int sign;
+  };
+  void flatten(int id, int sign, std::vector<term>& out) const {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if ((e.op == ir_op::add || e.op == ir_op::sub) && !e.is_float && !depends_on_data(ir_, id)) {
+      flatten(e.a, sign, out);
+      flatten(e.b, e.op == ir_op::add ? sign : -sign, out);
+      return;
+    }
+    out.push_back({id, sign});
+  }
+  static interval negated(interval v) {
+    constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
+    return {v.hi == max ? min : -v.hi, v.lo == min ? max : -v.lo};
+  }
+
+  // The sum `id` bounded through a guarded sum of some of its terms (narrowed_, by shape): the
+  // guarded group's interval plus the other terms' (every term is data-free, so a sum of them is
+  // one value however grouped; E104 keeps the arithmetic integer). top() where no group applies.
+  interval regrouped(int id) {
+    std::vector<term> whole;
+    flatten(id, 1, whole);
+    interval best = interval::top();
+    if (whole.size() < 3) return best;  // a group of two is a node: narrowed by its shape already
+    std::vector<std::string> keys;
+    for (const term& t : whole) keys.push_back(key(t.id));
+    // (A snapshot: eval below may narrow and restore narrowed_, as a select's arms do.)
+    std::vector<std::string> groups;
+    for (const auto& entry : narrowed_) groups.push_back(entry.first);
+    for (const std::string& group_key : groups) {
+      const auto at = narrowed_ids_.find(group_key);
+      if (at == narrowed_ids_.end()) continue;
+      const dsl::ir_expr& g = ir_.exprs[static_cast<std::size_t>(at->second)];
+      if (g.op != dsl::ir_op::add && g.op != dsl::ir_op::sub) continue;
+      std::vector<term> group;
+      flatten(at->second, 1, group);
+      if (group.size() < 2 || group.size() >= whole.size()) continue;
+      for (const int flip : {1, -1}) {  // the group, or its negation, inside the sum
+        std::vector<char> used(whole.size(), 0);
+        bool inside = true;
+        for (const term& t : group) {
+          const std::string k = key(t.id);
+          bool found = false;
+          for (std::size_t j = 0; j < whole.size() && !found; ++j)
+            if (!used[j] && whole[j].sign == t.sign * flip && keys[j] == k) used[j] = found = true;
+          inside = inside && found;
+        }
+        if (!inside) continue;
+        const interval part = eval(at->second);
+        interval sum = flip > 0 ? part : negated(part);
+        for (std::size_t j = 0; j < whole.size(); ++j)
+          if (!used[j]) {
+            const interval v = eval(whole[j].id);
+            sum = launch_impl::combine(dsl::ir_op::add, sum, whole[j].sign > 0 ? v : negated(v));
+          }
+        best = {std::max(best.lo, sum.lo), std::min(best.hi, sum.hi)};
+      }
+    }
+    return best;
   }
 
   // The interval of `id` where `condition == holds`: the guards' narrowing plus the condition's.
@@ -438,6 +516,7 @@ class interval_evaluator {
     using dsl::ir_op;
     if (s.op == ir_op::constant || !invariant(subject)) return;
     auto [it, inserted] = narrowed_.try_emplace(key(subject), interval::top());
+    narrowed_ids_.try_emplace(it->first, subject);  // one expression of that shape (regrouped)
     constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
     if (op == ir_op::less && limit.hi != max) it->second.hi = std::min(it->second.hi, limit.hi - 1);
     if (op == ir_op::less_equal) it->second.hi = std::min(it->second.hi, limit.hi);
@@ -498,6 +577,9 @@ class interval_evaluator {
   const dsl::kernel_ir& ir_;
   const launch_facts& facts_;
   std::map<std::string, interval> narrowed_;
+  // An expression of each narrowed shape: a shape is a function of the nodes, so this never
+  // goes stale when narrowed_ is cleared or restored.
+  std::map<std::string, int> narrowed_ids_;
 };
 
 }  // namespace warden::check
