@@ -11,14 +11,14 @@
 //
 // Verdict: both ACCEPTED at compile time with no launch obligation. atomic_reduction runs clean
 // and equals the reference on the original's launches (one where the grid is capped at 2048
-// blocks, so threads loop). atomic_reduction_v2 is REFUSED AT LAUNCH (E101) on every length,
-// even ones: it has no guard on in[i + 1], and is correct because i is always even (it starts at
-// 2 * idx and steps by an even stride) and arrayLength is even (the benchmark's 52428800), so
-// i < arrayLength gives i + 1 <= arrayLength - 1. The bounds analysis does not track parity: it
-// takes i up to arrayLength - 1 and in[i + 1] up to arrayLength. (An odd length really overruns,
-// and is refused too.) The minimal change that lets v2 run: the loop bound arrayLength - 1, the
-// same trips as the original for an even length (i even, so i < arrayLength - 1 iff
-// i < arrayLength); that variant runs clean and equals the reference.
+// blocks, so threads loop). atomic_reduction_v2 RUNS AS WRITTEN on even lengths (the benchmark's
+// 52428800): it has no guard on in[i + 1], and is correct because i is always even (it starts at
+// 2 * idx and steps by an even stride) and arrayLength is even, so i < arrayLength gives
+// i + 1 <= arrayLength - 1. Launch's bounds follow that: a loop whose start and step are
+// multiples of g takes multiples of g only, so its last value is arrayLength - 1 rounded down to
+// one. An odd length really overruns (in[arrayLength] on the last pair), and is refused (E101).
+// (Before issue 32's item 3 the parity was not tracked, and every length was refused.) The
+// variant with the loop bound arrayLength - 1 runs too.
 #include "../corpus/corpus.hpp"
 
 #include <algorithm>
@@ -69,7 +69,7 @@ WARDEN_KERNEL(atomic_reduction_v2_k,
 WARDEN_KERNEL(atomic_reduction_v2_bound_k, w::kernel<Blk, w::in<int>, w::atomic<int>, V>(atomic_reduction_v2_bound)
                                                .named("atomic_reduction_v2", "in", "out", "arrayLength"));
 
-TEST_CASE("hecbench atomic_reduction accepted, clean, equal to the reference - atomic_reduction_v2 accepted but refused at launch (E101)",
+TEST_CASE("hecbench atomic_reduction and atomic_reduction_v2 accepted, clean, equal to the reference - v2 refused on an odd length (E101)",
           "[corpus2][hecbench]") {
   STATIC_REQUIRE(code_of<Blk, w::in<int>, w::atomic<int>, V>(atomic_reduction) == code::none);
   STATIC_REQUIRE(code_of<Blk, w::in<int>, w::atomic<int>, V>(atomic_reduction_v2) == code::none);
@@ -88,16 +88,23 @@ TEST_CASE("hecbench atomic_reduction accepted, clean, equal to the reference - a
     w::device_buffer<int> out = w::to_device(std::vector<int>{0});
     CHECK(w::record(atomic_reduction_k, w::grid(blocks), din, out, arrayLength).clean());
     CHECK(w::to_host(out)[0] == checksum);
-    // v2 as written: refused (it cannot see that i is even), though in bounds for these even lengths.
+    // v2 as written: i is even, so in[i + 1] stays below these even lengths.
     out = w::to_device(std::vector<int>{0});
-    try {
-      (void)w::record(atomic_reduction_v2_k, w::grid(blocks / 2), din, out, arrayLength);
-      FAIL("atomic_reduction_v2 launched");
-    } catch (const w::bounds_error& e) {
-      CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] atomic_reduction_v2_k: load in[i1 + 1] may reach index " +
-                                                       std::to_string(arrayLength)));
+    CHECK(w::record(atomic_reduction_v2_k, w::grid(blocks / 2), din, out, arrayLength).clean());
+    CHECK(w::to_host(out)[0] == checksum);
+    // An odd length: the last pair's in[i + 1] is in[arrayLength], refused before the kernel runs.
+    {
+      auto odd = w::to_device(std::vector<int>(at(arrayLength - 1), 1));
+      out = w::to_device(std::vector<int>{0});
+      try {
+        (void)w::record(atomic_reduction_v2_k, w::grid(blocks / 2), odd, out, arrayLength - 1);
+        FAIL("atomic_reduction_v2 launched on an odd length");
+      } catch (const w::bounds_error& e) {
+        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] atomic_reduction_v2_k: load in[i1 + 1] may reach index " +
+                                                         std::to_string(arrayLength - 1)));
+      }
     }
-    // Its plain C++ run on the same launch reads only in [0, arrayLength): the refusal is the parity.
+    // Its plain C++ run on the same launch reads only in [0, arrayLength).
     const int threads = blocks / 2 * block_size;
     int plain = 0;
     bool in_bounds = true;
@@ -109,6 +116,7 @@ TEST_CASE("hecbench atomic_reduction accepted, clean, equal to the reference - a
     CHECK(in_bounds);
     CHECK(plain == checksum);
     // The variant with the loop bound arrayLength - 1 runs clean.
+    out = w::to_device(std::vector<int>{0});
     CHECK(w::record(atomic_reduction_v2_bound_k, w::grid(blocks / 2), din, out, arrayLength).clean());
     CHECK(w::to_host(out)[0] == checksum);
   }

@@ -693,6 +693,15 @@ class generator {
         case 0: s = {K(0), N(), K(1)}; break;                   // run-time trip count
         case 1: s = {T(), Size(), K(in_.bx)}; break;            // strided over the buffer
         case 2: s = {K(0), l > 0 ? add(L(l - 1), K(1)) : K(r_.between(1, 4)), K(1)}; break;  // triangular
+        case 3:  // pairs: from 2t (or 3t) by twice (three times) the block, so every value is a multiple
+          if (r_.chance(50)) {
+            const int g = r_.chance(70) ? 2 : 3;
+            // Off the lattice by a constant, sometimes (2t + 1 is odd: no multiple of 2 any more).
+            const expr start = r_.chance(50) ? mul(T(), K(g)) : add(mul(T(), K(g)), K(r_.between(0, g)));
+            s = {start, r_.chance(50) ? Size() : N(), K(g * in_.bx)};
+            break;
+          }
+          [[fallthrough]];
         default: {
           const int lo = r_.between(-2, 2), st = r_.chance(70) ? 1 : 2, trips = r_.between(1, 5);
           s = {K(lo), K(lo + st * (trips - 1) + 1), K(st)};
@@ -702,6 +711,8 @@ class generator {
     }
     nloops_ = nloops;
     in_.index = any_expr(3);
+    // The loop's next element (`in[i + 1]` in a loop of pairs): bounded through the loop's lattice.
+    if (nloops > 0 && r_.chance(20)) in_.index = add(L(nloops - 1), K(r_.between(0, 2)));
     const int ng = r_.pick(100) < 20 ? 0 : r_.between(1, 3);
     for (int g = 0; g < ng; ++g) {
       expr subject;

@@ -7,6 +7,8 @@
 //     branches) when a is made of ids, loop variables, parameters and sizes only, since those keep
 //     their value inside the guarded statements; a narrowed expression is recognised wherever it
 //     appears again, by its shape;
+//   * a loop whose start and step are multiples of g takes multiples of g only (its last value
+//     is its end minus 1 rounded down to one);
 //   * a sum is also bounded through any guarded sum of some of its terms, however the two are
 //     grouped: under `ph * 32 + tx < n`, `row * n + ph * 32 + tx` (parsed as `(row * n + ph * 32)
 //     + tx`) is at most row's bound times n plus n - 1;
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -443,7 +446,52 @@ class interval_evaluator {
     // i += 16` takes 0 and 16).
     if (lo.lo == lo.hi && step.lo == step.hi && hi.hi - 1 >= lo.lo)
       return {lo.lo, lo.lo + step.lo * ((hi.hi - 1 - lo.lo) / step.lo)};
-    return {lo.lo, std::max(lo.lo, hi.hi - 1)};
+    // Every start and step a multiple of g: so is every value, the last one at most hi - 1
+    // rounded down to one (`for i = 2 * idx; i < n; i += 2 * stride` stays at n - 2 for an even n,
+    // so in[i + 1] stays inside).
+    const long long g = std::gcd(divisor(loop.lo), divisor(loop.step));
+    long long last = hi.hi - 1;
+    if (g > 1) last -= ((last % g) + g) % g;
+    return {lo.lo, std::max(lo.lo, last)};
+  }
+
+  // A number that divides every value `id` takes in this launch (0: it is always 0), from
+  // constants, the launch's numbers and + - * <<: `2 * idx` is even, `block_dim() * grid_dim()`
+  // divides by the block. 1 where nothing is known, and for anything computed from data (which
+  // may wrap).
+  long long divisor(int id) const {
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (e.is_float || depends_on_data(ir_, id)) return 1;
+    constexpr long long cap = 1LL << 40;  // a divisor of a divisor still divides: products are capped
+    auto magnitude = [](long long v) { return v < 0 ? (v == std::numeric_limits<long long>::min() ? 1 : -v) : v; };
+    const int d = static_cast<int>(e.value % 3);
+    switch (e.op) {
+      case ir_op::constant: return magnitude(e.value);
+      case ir_op::block_dim: return facts_.block[d];
+      case ir_op::grid_dim: return facts_.grid[d];
+      case ir_op::param_value: {
+        const auto p = static_cast<std::size_t>(e.value);
+        return p < facts_.values.size() && facts_.values[p] ? magnitude(*facts_.values[p]) : 1;
+      }
+      case ir_op::param_size: return magnitude(facts_.sizes[static_cast<std::size_t>(e.value)]);
+      case ir_op::negate: return divisor(e.a);
+      case ir_op::add:
+      case ir_op::sub: return std::gcd(divisor(e.a), divisor(e.b));
+      case ir_op::mul: {
+        const long long a = divisor(e.a), b = divisor(e.b);
+        if (a == 0 || b == 0) return 0;
+        return a < cap / b ? a * b : (a > 1 ? a : b);
+      }
+      case ir_op::shl: {
+        const dsl::ir_expr& amount = ir_.exprs[static_cast<std::size_t>(e.b)];
+        const long long a = divisor(e.a);
+        if (a == 0) return 0;
+        if (amount.op != ir_op::constant || amount.value < 0 || amount.value > 30) return a;  // x * 2^s: x divides it
+        return a < (cap >> amount.value) ? a << amount.value : a;
+      }
+      default: return 1;
+    }
   }
 
   // Records what `condition == holds` says about atoms.
