@@ -62,7 +62,7 @@ std::string obligations_of(const K& kernel) {
       out += std::string(diagnostic::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] + "[" +
              dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
              dsl::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
-             " (or one of them runs in no thread)\n";
+             " (or one of them runs in no thread, or launch lists both with its own values and no two threads meet)\n";
       continue;
     }
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];

@@ -11,6 +11,7 @@
 #include "../../dsl/ir.hpp"
 #include "../../dsl/obligation.hpp"
 #include "../polynomial.hpp"
+#include "global_pairs.hpp"
 #include "interval_evaluator.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
@@ -123,11 +124,21 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
       if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) continue;
+      // The condition is sufficient, not necessary: the pair itself, listed with this launch's
+      // numbers (launch/global_pairs.hpp), may still be apart.
+      std::string listed;
+      if (o.protects == diagnostic::code::W010 || o.protects == diagnostic::code::W011) {
+        const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second);
+        if (p.answer == launch_impl::pair_answer::apart) continue;
+        if (p.answer == launch_impl::pair_answer::meet)
+          listed = "; listed with these values, threads " + std::to_string(p.thread1) + " and " + std::to_string(p.thread2) +
+                   " of the grid both reach element " + std::to_string(p.element);
+      }
       return "the checker proved " + std::string(diagnostic::to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
              "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
              dsl::render(ir, c.index, names) + "] when " + render_condition(o, names) + ", which fails for this launch (" +
-             condition_values(o, facts, names) +
-             ") (w::obligations_of lists this condition): launch with values that meet it, or guard the accesses so "
+             condition_values(o, facts, names) + ")" + listed +
+             " (w::obligations_of lists this condition): launch with values that meet it, or guard the accesses so "
              "that no thread runs them otherwise";
     }
     if (o.kind != obligation_kind::trip_limit || o.loop < 0 || o.loop >= static_cast<int>(ir.loops.size())) continue;

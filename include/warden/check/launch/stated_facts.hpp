@@ -15,14 +15,37 @@
 namespace warden::check {
 
 namespace launch_impl {
+// One thread at one point of its loops: what an expression that is not launch-uniform reads.
+struct thread_point {
+  long long thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+  std::vector<long long> loop_value;  // by loop (index in ir.loops)
+  std::vector<char> loop_set;         // 1 where loop_value holds the loop's current value
+};
+
 // The exact value of a launch-uniform expression (dsl::launch_uniform) for this launch, computed as
 // the kernel computes it; nullopt where it cannot be: a division by zero, a shift outside the
 // type, a signed result outside int (undefined behaviour in the kernel), or a node that is not
-// launch-uniform.
-inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts) {
+// launch-uniform. Given a thread point, also of thread and block ids and loop variables (never of
+// data, locals or calls).
+inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
+                                            const thread_point* at = nullptr) {
   using dsl::ir_op;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.is_float) return std::nullopt;
+  if (at != nullptr) {
+    const int d = static_cast<int>(e.value % 3);
+    switch (e.op) {
+      case ir_op::thread_id: return at->thread[d];
+      case ir_op::block_id: return at->block[d];
+      case ir_op::global_id: return at->block[d] * facts.block[d] + at->thread[d];
+      case ir_op::loop_var: {
+        const auto l = static_cast<std::size_t>(e.value);
+        if (l < at->loop_set.size() && at->loop_set[l]) return at->loop_value[l];
+        return std::nullopt;
+      }
+      default: break;
+    }
+  }
   switch (e.op) {
     case ir_op::constant: return e.value;
     case ir_op::block_dim: return facts.block[static_cast<int>(e.value)];
@@ -36,21 +59,21 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
   }
   if (e.op < ir_op::add) return std::nullopt;  // thread ids, loop variables, locals, loads, calls
   if (e.op == ir_op::select) {  // the side chosen, alone
-    const std::optional<long long> c = exact_value(ir, e.a, facts);
+    const std::optional<long long> c = exact_value(ir, e.a, facts, at);
     if (!c) return std::nullopt;
     const dsl::ir_expr& sides = ir.exprs[static_cast<std::size_t>(e.b)];
-    const std::optional<long long> v = exact_value(ir, *c != 0 ? sides.a : sides.b, facts);
+    const std::optional<long long> v = exact_value(ir, *c != 0 ? sides.a : sides.b, facts, at);
     if (!v || e.unsigned_bits == 0 || e.unsigned_bits >= 64) return v;
     return static_cast<long long>(static_cast<unsigned long long>(*v) & ((1ULL << e.unsigned_bits) - 1));  // converted
   }
-  const std::optional<long long> a = exact_value(ir, e.a, facts);
+  const std::optional<long long> a = exact_value(ir, e.a, facts, at);
   if (!a) return std::nullopt;
   // && and || as C++ evaluates them: the right side only when the left decides nothing.
   if (e.op == ir_op::logical_and && *a == 0) return 0;
   if (e.op == ir_op::logical_or && *a != 0) return 1;
   std::optional<long long> b;
   if (e.b >= 0) {
-    b = exact_value(ir, e.b, facts);
+    b = exact_value(ir, e.b, facts, at);
     if (!b) return std::nullopt;
   }
   const long long x = *a, y = b.value_or(0);
