@@ -27,11 +27,13 @@
 // stores d_u2[i + j * pitch + kz * NY * pitch] of different threads and trips: pitch - NX >= 0,
 // NY * pitch - NX - 7 * pitch >= 0 and NY * pitch + pitch - NX - NY * NZ * pitch >= 0. With the
 // original's pitch = NX the third is NX * NY * (1 - NZ) >= 0, false for every NZ >= 2, and the
-// second is false for NY < 8: so every real launch of the original is REFUSED AT LAUNCH (E106).
-// The stores are in fact disjoint (active guards i < NX <= pitch and j < NY, so each plane's
-// stores stay within NY * pitch); the obligations read as if the guard j < NY were not used for
-// this pair (an inference from their form, not traced in the checker).
-// A degenerate launch with NZ = 1 passes the obligations and runs.
+// second is false for NY < 8. The stores are in fact disjoint (active guards i < NX <= pitch and
+// j < NY, so each plane's stores stay within NY * pitch), and the obligations are only sufficient:
+// where one fails, launch lists the two stores with the launch's values, thread by thread and trip
+// by trip (check/launch/global_pairs.hpp), finds no two threads at one element, and RUNS THE
+// ORIGINAL AS WRITTEN (before issue 32's item 1 for global memory, every launch with NZ >= 2 was
+// refused, E106). A pitch below NX, where rows really overlap, is refused (E106, naming the two
+// threads and the element). A degenerate launch with NZ = 1 meets the obligations outright.
 //
 // Also found (not a race): the original loads shared memory nothing stored. At trip 0 each thread
 // shifts u1[ind] (the middle plane, never loaded yet) down into u1[ind - KOFF]; that garbage is
@@ -39,8 +41,8 @@
 // recording reports it ("load of unwritten shared memory", one per interior and in-grid halo
 // node). The checker accepts it, as docs/soundness.md says it will: W022 is a may-analysis that
 // rejects loads no path initialises, and here the store of a previous trip may precede the load.
-// The body under trusted(...) (no obligations) runs the original's launches: no race in the
-// recording, only those loads, and the result equals the reference over two swapped repeats.
+// The original's launches record no race, only those loads, and the result equals the reference
+// over two swapped repeats.
 #include "../corpus/corpus.hpp"
 
 #include <algorithm>
@@ -117,9 +119,6 @@ using V = w::value<int>;
 }  // namespace
 
 WARDEN_KERNEL(laplace3d_k, w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d).named("laplace3d", "NX", "NY", "NZ", "pitch", "d_u1", "d_u2"));
-// The same body under trusted(...): launch asks no obligation of it, so the original's launches run.
-WARDEN_KERNEL(laplace3d_trusting_k, w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(w::testing::trusting(laplace3d))
-                                        .named("laplace3d", "NX", "NY", "NZ", "pitch", "d_u1", "d_u2"));
 
 namespace {
 
@@ -147,7 +146,7 @@ std::vector<float> reference(int NX, int NY, int NZ, const std::vector<float>& u
 
 }  // namespace
 
-TEST_CASE("hecbench laplace3d: accepted, every launch with NZ >= 2 refused (E106) - trusted runs, no race, equals the reference",
+TEST_CASE("hecbench laplace3d: accepted under three obligations, runs as written (launch lists the stores), no race, equals the reference",
           "[corpus2][hecbench]") {
   STATIC_REQUIRE(code_of<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d) == code::none);
   const std::string ob = w::obligations_of(laplace3d_k);
@@ -172,18 +171,26 @@ TEST_CASE("hecbench laplace3d: accepted, every launch with NZ >= 2 refused (E106
     const int pitch = NX;
     auto d_u1 = w::to_device(h_u1);
     w::device_buffer<float> d_u2(h_u1.size());
-    // As written: refused before running.
-    CHECK(corpus::e106_of([&] { w::launch(w::on_cpu, laplace3d_k, grid, NX, NY, NZ, pitch, d_u1, d_u2); }).find("E106") == 0);
-    // Trusted: runs, no race, equal to the reference.
+    // As written: the obligations fail for NZ >= 2 (and NY < 8), but launch lists the two stores
+    // with these values and finds no two threads at one element. Runs, no race, equal to the reference.
     std::vector<float> ref = h_u1;
     for (int r = 0; r < REPEAT; ++r) {
-      auto rec = w::record(laplace3d_trusting_k, grid, NX, NY, NZ, pitch, d_u1, d_u2);
+      auto rec = w::record(laplace3d_k, grid, NX, NY, NZ, pitch, d_u1, d_u2);
       CHECK(!rec.clean());  // the trip-0 shift of the unloaded middle plane
       CHECK(only_unwritten_shared_loads(rec));
       std::swap(d_u1, d_u2);
       ref = reference(NX, NY, NZ, ref);
     }
     corpus::check_close(w::to_host(d_u1), ref);
+  }
+  // A pitch below NX: rows overlap, two threads store to one element: refused before running.
+  {
+    auto u1 = w::to_device(std::vector<float>(64 * 8 * 2, 1.f));
+    w::device_buffer<float> u2(64 * 8 * 2);
+    const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, laplace3d_k, w::grid(2, 1), 64, 8, 2, 48, u1, u2); });
+    CAPTURE(e);
+    CHECK(e.find("E106") == 0);
+    CHECK(e.find("both reach element") != std::string::npos);
   }
   // NZ = 1 meets the obligations and runs as written: no race, but the unwritten loads (which
   // W022, a may-analysis, does not reject: a previous trip's store may precede them).

@@ -22,11 +22,11 @@
 // (a / 32) * 32 + a % 32 == a (as in hecbench_heat.cpp), and a probe outside the corpus shows the
 // same loop started at threadIdx.x accepted. The shuffles and the shared reduction are not what it
 // objects to. Under trusted(...), UNROLL 1 runs clean on the host's launch (inner_len % 4 != 0) and
-// equals the reference, but UNROLL 4 is still REFUSED AT LAUNCH (E101): input[... + offset + i],
-// i <= 3, is bounded with offset up to inner_len - 1, as launch's bounds analysis does not know
-// that offset is a multiple of 4 (as in hecbench_atomic_reduction.cpp's v2). The one change that
-// lets it run: both loops bounded by inner_len - 3 (the same trips for inner_len % 4 == 0); that
-// body is W010 too, and under trusted(...) runs clean and equals the reference.
+// equals the reference, and so does UNROLL 4 (inner_len % 4 == 0): input[... + offset + i], i <= 3,
+// stays in the row because offset, from 4 * threadIdx.x by 4 * 256, is a multiple of 4 and launch's
+// bounds follow the loop's lattice (before issue 32's item 3 they did not, and UNROLL 4 was refused
+// at launch, E101, as hecbench_atomic_reduction.cpp's v2 was). Both loops bounded by inner_len - 3
+// (the same trips for inner_len % 4 == 0) is W010 too, and under trusted(...) runs clean as well.
 #include "../corpus/corpus.hpp"
 
 #include <cmath>
@@ -141,17 +141,11 @@ TEST_CASE("hecbench rmsnorm_fwd_two_scan_kernel: refused at compile time (W010, 
     const auto grid = w::grid(N);
     const std::int64_t inner_len = H;
     if (H % 4 == 0) {
-      // UNROLL 4 as written, even trusted: input[bid * inner_len + offset + i], i <= 3, is bounded
-      // with offset up to inner_len - 1 (launch's bounds analysis does not know offset is a multiple
-      // of 4), so it may reach the next row's third element past the end: refused (E101).
-      try {
-        (void)w::record(rmsnorm4_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon);
-        FAIL("UNROLL 4 launched");
-      } catch (const w::bounds_error& e) {
-        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] rmsnorm4_trusting_k: load input[((block_id.x * inner_len) + i2) + i3] "
-                                                         "may reach index " + std::to_string(N * H + 2)));
-      }
-      // With the loops bounded by inner_len - 3 (the same trips here): runs clean.
+      // UNROLL 4 as written, trusted: offset is a multiple of 4 (the loop's lattice), so
+      // input[bid * inner_len + offset + i], i <= 3, stays in its row: runs clean.
+      CHECK(w::record(rmsnorm4_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
+      corpus::check_close(w::to_host(d_out), ref, 1e-4);
+      // With the loops bounded by inner_len - 3 (the same trips here): runs clean too.
       CHECK(w::record(rmsnorm4_tight_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
     } else {
       CHECK(w::record(rmsnorm1_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());

@@ -14,6 +14,7 @@
 // exact, and "meet" may be one the obligation would have refused anyway.
 
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -97,6 +98,27 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
               enumerate(enumerate, 0);
             }
   return ok;
+}
+
+// "thread (29, 0) of block (1, 0)": a linear global thread id (list_global_access's numbering) as
+// the kernel's author counts threads, the dimensions the launch does not use left out.
+inline std::string thread_name(long long linear, const launch_facts& facts) {
+  const long long per_block = static_cast<long long>(facts.block[0]) * facts.block[1] * facts.block[2];
+  long long t = linear % per_block, b = linear / per_block;
+  long long thread[3], block[3];
+  for (int d = 0; d < 3; ++d) {
+    thread[d] = t % facts.block[d];
+    t /= facts.block[d];
+    block[d] = b % facts.grid[d];
+    b /= facts.grid[d];
+  }
+  auto coordinates = [](const long long* v, bool y, bool z) {
+    std::string s = y || z ? "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) : std::to_string(v[0]);
+    if (z) s += ", " + std::to_string(v[2]);
+    return y || z ? s + ")" : s;
+  };
+  const bool block_y = facts.block[1] > 1 || facts.grid[1] > 1, block_z = facts.block[2] > 1 || facts.grid[2] > 1;
+  return "thread " + coordinates(thread, block_y, block_z) + " of block " + coordinates(block, block_y, block_z);
 }
 
 // Do two different threads of this launch touch one element through accesses `first` and

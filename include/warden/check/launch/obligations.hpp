@@ -131,8 +131,8 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
         const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second);
         if (p.answer == launch_impl::pair_answer::apart) continue;
         if (p.answer == launch_impl::pair_answer::meet)
-          listed = "; listed with these values, threads " + std::to_string(p.thread1) + " and " + std::to_string(p.thread2) +
-                   " of the grid both reach element " + std::to_string(p.element);
+          listed = "; listed with these values, " + launch_impl::thread_name(p.thread1, facts) + " and " +
+                   launch_impl::thread_name(p.thread2, facts) + " both reach element " + std::to_string(p.element);
       }
       return "the checker proved " + std::string(diagnostic::to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
              "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
