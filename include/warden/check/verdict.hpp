@@ -25,13 +25,19 @@ struct analysis {
   lint_report lints;
 };
 
+// Each parameter's kind ("in", "atomic", ...) of the kernel definition D.
+template <class D>
+constexpr std::array<std::string_view, D::arity> param_kinds() {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
+  }(std::make_index_sequence<D::arity>{});
+}
+
 // A plain access of an atomic<T> parameter has already failed where it was written (W040 in
 // dsl/handles.hpp); a second report of the same mistake would only bury it.
 template <class D>
 constexpr bool reported_where_written(const dsl::kernel_ir& ir) {
-  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
-  }(std::make_index_sequence<D::arity>{});
+  const auto kinds = param_kinds<D>();
   for (const auto& a : ir.accesses)
     if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::atomic &&
         kinds[static_cast<std::size_t>(a.target)] == "atomic")
@@ -60,9 +66,7 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
   const auto& def = definition_of(kernel);
   using D = std::remove_cvref_t<decltype(def)>;
   const dsl::kernel_ir ir = def.describe();
-  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
-  }(std::make_index_sequence<D::arity>{});
+  const auto kinds = param_kinds<D>();
   // A WARDEN_KERNEL's handle carries its source too.
   if constexpr (requires { typename K::holder; })
     if (source.empty()) source = kernel_source_of<typename K::holder>::text;

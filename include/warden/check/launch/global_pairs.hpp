@@ -37,8 +37,9 @@ struct pair_verdict {
   long long element = -1;
 };
 
-// Calls visit(thread, element) for every instance of access `a` in this launch; false when it
-// cannot list them (data in an index or a loop bound, or past `budget` instances).
+// Calls visit(thread, element) for every instance of access `a` in this launch, until visit
+// returns false; false when it cannot list them (data in an index or a loop bound, or past
+// `budget` instances).
 template <class Visit>
 bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long budget, Visit&& visit) {
   thread_point at;
@@ -46,7 +47,7 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
   at.loop_set.assign(ir.loops.size(), 0);
   const int depth = a.loop_end - a.loop_begin;
   long long listed = 0;
-  bool ok = true;
+  bool ok = true, more = true;
   auto runs = [&] {
     for (int g = a.guard_begin; g < a.guard_end; ++g) {
       const dsl::ir_guard& guard = ir.guard_pool[static_cast<std::size_t>(g)];
@@ -59,7 +60,7 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
   long long thread = 0;
   // Loop level by loop level; `level == depth`: the access itself.
   auto enumerate = [&](auto&& self, int level) -> void {
-    if (!ok) return;
+    if (!ok || !more) return;
     if (level == depth) {
       if (!runs()) return;
       const std::optional<long long> element = exact_value(ir, a.index, facts, &at);
@@ -67,7 +68,7 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
         ok = false;
         return;
       }
-      visit(thread, *element);
+      more = visit(thread, *element);
       return;
     }
     const int l = ir.loop_pool[static_cast<std::size_t>(a.loop_begin + level)];
@@ -79,18 +80,18 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
       return;
     }
     at.loop_set[static_cast<std::size_t>(l)] = 1;
-    for (long long i = *lo; i < *hi && ok; i += *step) {
+    for (long long i = *lo; i < *hi && ok && more; i += *step) {
       at.loop_value[static_cast<std::size_t>(l)] = i;
       self(self, level + 1);
     }
     at.loop_set[static_cast<std::size_t>(l)] = 0;
   };
-  for (long long bz = 0; bz < facts.grid[2] && ok; ++bz)
-    for (long long by = 0; by < facts.grid[1] && ok; ++by)
-      for (long long bx = 0; bx < facts.grid[0] && ok; ++bx)
-        for (long long tz = 0; tz < facts.block[2] && ok; ++tz)
-          for (long long ty = 0; ty < facts.block[1] && ok; ++ty)
-            for (long long tx = 0; tx < facts.block[0] && ok; ++tx) {
+  for (long long bz = 0; bz < facts.grid[2] && ok && more; ++bz)
+    for (long long by = 0; by < facts.grid[1] && ok && more; ++by)
+      for (long long bx = 0; bx < facts.grid[0] && ok && more; ++bx)
+        for (long long tz = 0; tz < facts.block[2] && ok && more; ++tz)
+          for (long long ty = 0; ty < facts.block[1] && ok && more; ++ty)
+            for (long long tx = 0; tx < facts.block[0] && ok && more; ++tx) {
               at.block[0] = bx, at.block[1] = by, at.block[2] = bz;
               at.thread[0] = tx, at.thread[1] = ty, at.thread[2] = tz;
               thread = ((bz * facts.grid[1] + by) * facts.grid[0] + bx) * threads_per_block +
@@ -136,17 +137,18 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
         owners& o = touched[element];
         if (o.one < 0) o.one = thread;
         else if (o.one != thread && o.two < 0) o.two = thread;
+        return true;
       }))
     return {};
   pair_verdict v;
   v.answer = pair_answer::apart;
-  auto meets = [&](long long thread, long long element) {
-    if (v.answer == pair_answer::meet) return;
+  auto meets = [&](long long thread, long long element) {  // false: found, stop listing
     const auto it = touched.find(element);
-    if (it == touched.end()) return;
+    if (it == touched.end()) return true;
     const long long other = it->second.one != thread ? it->second.one : it->second.two;
-    if (other < 0) return;
+    if (other < 0) return true;
     v = {pair_answer::meet, other, thread, element};
+    return false;
   };
   if (first == second) {
     for (const auto& [element, o] : touched)

@@ -246,15 +246,16 @@ class interval_evaluator {
       std::vector<term> group;
       flatten(at->second, 1, group);
       if (group.size() < 2 || group.size() >= whole.size()) continue;
+      std::vector<std::string> group_keys;
+      for (const term& t : group) group_keys.push_back(key(t.id));
       for (const int flip : {1, -1}) {  // the group, or its negation, inside the sum
         std::vector<char> used(whole.size(), 0);
         bool inside = true;
-        for (const term& t : group) {
-          const std::string k = key(t.id);
+        for (std::size_t i = 0; i < group.size() && inside; ++i) {
           bool found = false;
           for (std::size_t j = 0; j < whole.size() && !found; ++j)
-            if (!used[j] && whole[j].sign == t.sign * flip && keys[j] == k) used[j] = found = true;
-          inside = inside && found;
+            if (!used[j] && whole[j].sign == group[i].sign * flip && keys[j] == group_keys[i]) used[j] = found = true;
+          inside = found;
         }
         if (!inside) continue;
         const interval part = eval(at->second);
