@@ -59,16 +59,26 @@ std::string obligations_of(const K& kernel) {
     if (o.kind == check::obligation_kind::positive) {
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
-      out += std::string(diagnostic::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] + "[" +
-             dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
-             dsl::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
-             " (or one of them runs in no thread, or launch lists both with its own values and no two threads meet)\n";
+      // Pairs of one rendering under one condition (a load and a store of one element, a pair
+      // in a loop and one after it) read as one line.
+      const std::string line = std::string(diagnostic::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] +
+                               "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
+                               dsl::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
+                               " (or one of them runs in no thread, or launch lists both with its own values and no two threads meet)\n";
+      if (out.find(line) == std::string::npos) out += line;
       continue;
     }
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
     out += std::string(diagnostic::to_string(o.protects)) + " holds if the loop over i" + std::to_string(loop.level) + " from " +
            dsl::render(ir, loop.lo, names) + " to " + dsl::render(ir, loop.hi, names) + " runs at most " +
            std::to_string(o.most_trips) + " trips\n";
+  }
+  for (int p = 0; p < definition.obligations.pair_count; ++p) {
+    const dsl::global_pair& pair = definition.obligations.pairs[p];
+    const std::string line = std::string(diagnostic::to_string(pair.protects)) + " holds for " +
+                             check::pair_text(ir, names, pair.first, pair.second) +
+                             " if launch lists both with its own values and no two threads reach one element\n";
+    if (out.find(line) == std::string::npos) out += line;
   }
   return out;
 }

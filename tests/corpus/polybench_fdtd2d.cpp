@@ -70,11 +70,9 @@ TEST_CASE("corpus polybench fdtd-2d: three kernels accepted, clean, equal to the
   STATIC_REQUIRE(code_of<Blk, V, V, In, In, Io, V>(fdtd_step3_kernel) == code::none);
   const std::string ob1 = w::obligations_of(fdtd_k1), ob2 = w::obligations_of(fdtd_k2), ob3 = w::obligations_of(fdtd_k3);
   CAPTURE(ob1, ob2, ob3);
-  // Columns j < ny in rows NY apart (both branches of step 1 list it); 0 < j < ny and j < ny - 1
-  // span ny - 1 columns: apart while ny <= NY + 1 (exact).
+  // Columns j < ny in rows NY apart (both branches of step 1 list it, one line for both); 0 < j <
+  // ny and j < ny - 1 span ny - 1 columns: apart while ny <= NY + 1 (exact).
   CHECK(ob1 == "W011 holds for ey[(global_id.y * 40) + global_id.x] and ey[(global_id.y * 40) + global_id.x] if ny <= 40 (or one of "
-               "them runs in no thread, or launch lists both with its own values and no two threads meet)\n"
-               "W011 holds for ey[(global_id.y * 40) + global_id.x] and ey[(global_id.y * 40) + global_id.x] if ny <= 40 (or one of "
                "them runs in no thread, or launch lists both with its own values and no two threads meet)\n");
   CHECK(w::obligations_of(fdtd_k1_guarded) == ob1);
   CHECK(ob2 == "W011 holds for ex[(global_id.y * 40) + global_id.x] and ex[(global_id.y * 40) + global_id.x] if ny <= 41 (or one of "

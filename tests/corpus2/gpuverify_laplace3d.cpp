@@ -25,15 +25,17 @@
 // NOTE: at kk = 0 each thread moves its middle-plane node down (u1[ind - KOFF] = u1[ind]) before
 // anything stored it: a load of uninitialised shared memory (the value is never used: plane 0 is
 // all Dirichlet nodes, and the next plane overwrites it). The recording reports those loads.
-// VERDICT: refused at compile time, W020 [shared-race]: "store tile0[ind + KOFF] vs store
-// tile0[select(thread_id.y < 2, ...) ...]: threads 0 and 1 meet at element 443 in one phase"; the
-// checker cannot separate the interior nodes from the halo nodes, whose index is a select of two
-// formulas with % and / (its witness is not a real meeting: thread 1's halo node is element 410).
-// (Before issue 32's item 3:) the trusting() copy was then refused at launch, E101 [out-of-bounds] (the halo store "may reach
-// index 781, but tile0 has 612 rows"): the bounds check does not carry the guard k0 < 76 through
-// k0 / 2. With the halo's j clamped to [-1, BLOCK_Y] (a no-op for every thread with a halo node),
-// the trusting() copy launches, records no race, and equals the reference; the recording's only
-// reports are the uninitialised loads noted above.
+// VERDICT: ACCEPTED at compile time, and RUNS AS WRITTEN on both launches, race-free and equal to
+// the reference (the recording's only reports are the uninitialised loads noted above). The halo
+// node's index is a select of two formulas with % and / on threadIdx.y < 2; the footprints' tape
+// now computes a select as the kernel does, the arm its condition chooses in each thread, so the
+// listing separates the interior nodes from the halo nodes exactly. Before (issue 32), the tape took
+// any select as unknown and the kernel was refused, W020 [shared-race]: "store tile0[ind + KOFF] vs
+// store tile0[select(thread_id.y < 2, ...) ...]: threads 0 and 1 meet at element 443 in one phase"
+// (a witness that was not a real meeting: thread 1's halo node is element 410); and before issue
+// 32's item 3 its trusting() copy was refused at launch, E101 (the row k0 / 2 - BLOCK_X - 1
+// unbounded by the guard k0 < 76). The copy with the halo's j clamped to [-1, BLOCK_Y] (a no-op for
+// every thread with a halo node) runs as well, as a cross-check.
 #include "../corpus/corpus.hpp"
 
 #include <cmath>
@@ -158,17 +160,18 @@ std::vector<float> reference(const std::vector<float>& u1, int NX, int NY, int N
 
 }  // namespace
 
-WARDEN_KERNEL(laplace3d_trusting_k, w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(w::testing::trusting(laplace3d))
+WARDEN_KERNEL(laplace3d_k, w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d)
                                        .named("GPU_laplace3d", "NX", "NY", "NZ", "pitch", "d_u1", "d_u2"));
-WARDEN_KERNEL(laplace3d_clamped_trusting_k,
-              w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(w::testing::trusting(laplace3d_clamped_halo))
+WARDEN_KERNEL(laplace3d_clamped_k,
+              w::kernel<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d_clamped_halo)
                   .named("GPU_laplace3d", "NX", "NY", "NZ", "pitch", "d_u1", "d_u2"));
 
-TEST_CASE("corpus2 gpuverify LPS GPU_laplace3d: race-free, refused W020 (interior vs halo nodes), trusting() runs race-free",
+TEST_CASE("corpus2 gpuverify LPS GPU_laplace3d: race-free, accepted (interior and halo nodes listed apart), runs as written",
           "[corpus2][gpuverify]") {
   // The interior node ind and another thread's halo node ind_h (a select on threadIdx.y < 2 of
-  // two formulas with % and /) are both stored in the first phase of a plane.
-  STATIC_REQUIRE(code_of<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d) == code::W020);
+  // two formulas with % and /) are both stored in the first phase of a plane, never at one node.
+  STATIC_REQUIRE(code_of<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d) == code::none);
+  STATIC_REQUIRE(code_of<Blk, V, V, V, V, w::in<float>, w::out<float>>(laplace3d_clamped_halo) == code::none);
   struct size { int NX, NY, NZ, pitch; };
   for (auto [NX, NY, NZ, pitch] : {size{40, 10, 6, 64}, size{33, 7, 5, 48}}) {
     CAPTURE(NX, NY, NZ, pitch);
@@ -177,15 +180,12 @@ TEST_CASE("corpus2 gpuverify LPS GPU_laplace3d: race-free, refused W020 (interio
     const std::vector<float> want = reference(u1, NX, NY, NZ, pitch);
     auto du1 = w::to_device(u1);
     const auto grid = w::grid(1 + (NX - 1) / BLOCK_X, 1 + (NY - 1) / BLOCK_Y);
-    // As written (trusting the race rules) it now passes the launch's bounds check: the halo
-    // node's select is bounded arm by arm under its condition (issue 32, item 3). Before (commit
-    // 2179101) it was E101, the row k0 / 2 - BLOCK_X - 1 unbounded by the guard k0 < 76, and ran
-    // only with the halo row clamped (a no-op), which stays as a cross-check.
+    // As written: checked at launch (its bounds, any pair left to it) and run.
     for (bool clamped : {false, true}) {
       CAPTURE(clamped);
       auto out = w::to_device(std::vector<float>(u1.size(), -7.f));
-      const auto r = clamped ? w::record(laplace3d_clamped_trusting_k, grid, NX, NY, NZ, pitch, du1, out)
-                             : w::record(laplace3d_trusting_k, grid, NX, NY, NZ, pitch, du1, out);
+      const auto r = clamped ? w::record(laplace3d_clamped_k, grid, NX, NY, NZ, pitch, du1, out)
+                             : w::record(laplace3d_k, grid, NX, NY, NZ, pitch, du1, out);
       // No race; the only reports are the loads of the middle plane at kk = 0, before any store.
       std::size_t uninitialised = 0, other = 0;
       for (const auto& c : r.conflicts()) (c.kind == w::conflict_kind::uninitialised_shared_load ? uninitialised : other) += 1;

@@ -10,11 +10,11 @@
 // RACY, as the suite marks it: for 0 < offset < 1024 thread t loads A[t + offset], which thread
 // t + offset updates in the same phase (a global read-write race inside a block). offset = 0 is
 // race-free (each thread doubles its own element).
-// VERDICT: refused at compile time, W011 [read-write-race], with or without the __requires facts
-// ("load A[thread_id.x + offset] vs store A[thread_id.x]: threads of one block may meet in one
-// phase"); as for value_causing_race, no launch obligation (offset == 0) is formed, so the
-// race-free launch offset = 0 is refused too. The trusting() copy, recorded, reports the race for
-// offset = 1 and 1023, and runs clean, equal to the reference, for offset = 0.
+// VERDICT: the pair is left to the launch (global_at_launch; before issue 32's item 1 it was refused
+// at compile time, W011, for every offset, the race-free offset = 0 too): A[thread_id.x + offset]
+// reads the parameter. The racy launches, offset = 1 and 1023, are REFUSED AT LAUNCH (E106), naming
+// two threads and the element; offset = 0 runs clean, equal to the reference, with or without the
+// __requires facts. The trusting() copy, recorded, reports the race for offset = 1 and 1023.
 #include "../corpus/corpus.hpp"
 
 namespace w = warden;
@@ -40,15 +40,26 @@ using V = w::value<int>;
 }  // namespace
 
 WARDEN_KERNEL(inline_test_trusting_k, w::kernel<Blk, w::inout<int>, V>(w::testing::trusting(inline_test)).named("inline_test", "A", "offset"));
+WARDEN_KERNEL(inline_test_k, w::kernel<Blk, w::inout<int>, V>(inline_test).named("inline_test", "A", "offset"));
+WARDEN_KERNEL(inline_test_requires_k, w::kernel<Blk, w::inout<int>, V>(inline_test_requires).named("inline_test", "A", "offset"));
 
-TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offset > 0, refused W011, the race is real",
+TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offset > 0, refused at those launches (E106), the race is real",
           "[corpus2][gpuverify]") {
   // Thread t loads A[t + offset], which thread t + offset updates in the same phase.
-  STATIC_REQUIRE(code_of<Blk, w::inout<int>, V>(inline_test) == code::W011);
-  STATIC_REQUIRE(code_of<Blk, w::inout<int>, V>(inline_test_requires) == code::W011);
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, w::inout<int>, V>(inline_test));
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, w::inout<int>, V>(inline_test_requires));
   for (int offset : {1, 1023}) {
     CAPTURE(offset);
     auto da = w::to_device(std::vector<int>(at(1024 + offset), 1));
+    auto refused = [&](const auto& kernel) {
+      const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, kernel, w::grid(1), da, offset); });
+      CAPTURE(e);
+      CHECK(e.find("W011 for A[thread_id.x + offset] and A[thread_id.x]: listed with this launch's numbers (offset = " +
+                   std::to_string(offset) + "), thread 0 of block 0 and thread " + std::to_string(offset) +
+                   " of block 0 both reach element " + std::to_string(offset)) != std::string::npos);
+    };
+    refused(inline_test_k);
+    refused(inline_test_requires_k);
     const auto r = w::record(inline_test_trusting_k, w::grid(1), da, offset);
     CHECK_FALSE(r.clean());
     CHECK(r.report().find("read-write race") != std::string::npos);
@@ -58,6 +69,7 @@ TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offse
   std::vector<int> ref = a;
   for (int& v : ref) v += v;
   auto da = w::to_device(a);
-  CHECK(w::record(inline_test_trusting_k, w::grid(1), da, 0).clean());
+  CHECK(w::record(inline_test_k, w::grid(1), da, 0).clean());
   CHECK(w::to_host(da) == ref);
+  CHECK(w::record(inline_test_requires_k, w::grid(1), da, 0).clean());
 }

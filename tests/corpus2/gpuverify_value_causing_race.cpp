@@ -10,10 +10,11 @@
 // RACY, as the suite marks it: for x = 185 threads 15 and 200 of the one block both store A[200]
 // in the same phase (a global write-write race inside a block, on a value parameter). For any other
 // x the two stores are to different elements.
-// VERDICT: refused at compile time, W010 [write-write-race], with or without the __requires facts:
-// the checker does not split on the value of x (no launch obligation x != 185 is formed), so the
-// race-free launches (x != 185) are refused too. The trusting() copy, recorded, reports the race
-// for x = 185 and runs clean, equal to the reference, for x = 0 and x = 999.
+// VERDICT: the two stores are left to the launch (global_at_launch; before issue 32's item 1 the
+// kernel was refused at compile time, W010, for every x): A[thread_id.x + x] reads the parameter x,
+// so the launch lists both stores with its own x. The suite's witness, x = 185, is REFUSED AT
+// LAUNCH (E106), naming threads 15 and 200 and element 200; x = 0 and x = 999 run clean, equal to
+// the reference. The trusting() copy, recorded, reports the race for x = 185.
 #include "../corpus/corpus.hpp"
 
 namespace w = warden;
@@ -40,12 +41,23 @@ using V = w::value<int>;
 }  // namespace
 
 WARDEN_KERNEL(example_trusting_k, w::kernel<Blk, w::out<float>, V>(w::testing::trusting(example)).named("example", "A", "x"));
+WARDEN_KERNEL(example_k, w::kernel<Blk, w::out<float>, V>(example).named("example", "A", "x"));
+WARDEN_KERNEL(example_requires_k, w::kernel<Blk, w::out<float>, V>(example_requires).named("example", "A", "x"));
 
-TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, refused W010, the race is real",
+TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, refused at that launch (E106), the race is real",
           "[corpus2][gpuverify]") {
   // Stores A[15 + x] (thread 15) and A[200] (thread 200) in one phase: equal when x = 185.
-  STATIC_REQUIRE(code_of<Blk, w::out<float>, V>(example) == code::W010);
-  STATIC_REQUIRE(code_of<Blk, w::out<float>, V>(example_requires) == code::W010);
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, w::out<float>, V>(example));
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, w::out<float>, V>(example_requires));
+  auto refused_at_185 = [](const auto& kernel) {
+    w::device_buffer<float> da(1015);
+    const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, kernel, w::grid(1), da, 185); });
+    CAPTURE(e);
+    CHECK(e.find("W010 for A[thread_id.x + x] and A[thread_id.x]: listed with this launch's numbers (x = 185), thread 15 of block 0 and "
+                 "thread 200 of block 0 both reach element 200") != std::string::npos);
+  };
+  refused_at_185(example_k);
+  refused_at_185(example_requires_k);
   {
     w::device_buffer<float> da(1015);
     const auto r = w::record(example_trusting_k, w::grid(1), da, 185);
@@ -58,7 +70,8 @@ TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, 
     std::vector<float> ref(1015, -1.f);
     ref[at(15 + x)] = 15.f;
     ref[200] = 200.f;
-    CHECK(w::record(example_trusting_k, w::grid(1), da, x).clean());
+    CHECK(w::record(example_k, w::grid(1), da, x).clean());
     CHECK(w::to_host(da) == ref);
+    CHECK(w::record(example_requires_k, w::grid(1), da, x).clean());
   }
 }

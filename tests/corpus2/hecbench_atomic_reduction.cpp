@@ -100,7 +100,7 @@ TEST_CASE("hecbench atomic_reduction and atomic_reduction_v2 accepted, clean, eq
         (void)w::record(atomic_reduction_v2_k, w::grid(blocks / 2), odd, out, arrayLength - 1);
         FAIL("atomic_reduction_v2 launched on an odd length");
       } catch (const w::bounds_error& e) {
-        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] atomic_reduction_v2_k: load in[i1 + 1] may reach index " +
+        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] atomic_reduction_v2_k: load in[i1 + 1] reaches index " +
                                                          std::to_string(arrayLength - 1)));
       }
     }

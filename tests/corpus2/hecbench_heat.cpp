@@ -10,11 +10,13 @@
 // only on the chosen side. Launch as the original: block(256), grid((n * n + 255) / 256); the host
 // swaps u and u_tmp after each step (here: the two buffers change places in the launch).
 //
-// Verdict: REFUSED AT COMPILE TIME, W010 [write-write-race]: the store index is
-// idx % n + (idx / n) * n, which equals idx, one element per thread, but the checker does not
-// know the identity of division and remainder (a % n + (a / n) * n == a), so it cannot show that
-// two threads' stores differ. The same body under trusted(...) runs clean on the original's launches
-// and equals the reference, over three steps with u and u_tmp swapped between them.
+// Verdict: ACCEPTED, the store left to the launch (global_at_launch), and RUNS AS WRITTEN. The
+// store index is idx % n + (idx / n) * n, which equals idx, one element per thread; the checker
+// does not know the identity of division and remainder (a % n + (a / n) * n == a), so it cannot
+// separate two threads' stores for every n (before issue 32's item 1 it refused them, W010). The
+// index reads n, which the launch knows: the launch lists every thread's element with its own n
+// and finds each thread on its own element, over three steps with u and u_tmp swapped between
+// them, and the result equals the reference.
 #include "../corpus/corpus.hpp"
 
 #include <cmath>
@@ -45,15 +47,14 @@ using D = w::value<double>;
 
 }  // namespace
 
-// The faithful body is W010 (above), so the kernel that runs is the same body under trusted(...).
-WARDEN_KERNEL(solve_trusting_k, w::kernel<Blk, U, D, D, D, D, D, w::in<double>, w::out<double>>(w::testing::trusting(solve))
-                                    .named("solve", "n", "alpha", "dx", "dt", "r", "r2", "u", "u_tmp"));
+WARDEN_KERNEL(solve_k, w::kernel<Blk, U, D, D, D, D, D, w::in<double>, w::out<double>>(solve)
+                           .named("solve", "n", "alpha", "dx", "dt", "r", "r2", "u", "u_tmp"));
 
-TEST_CASE("hecbench heat solve: refused at compile time (W010, idx % n + idx / n * n), trusted runs clean and equals the reference",
+TEST_CASE("hecbench heat solve: accepted, the store left to the launch (idx % n + idx / n * n), runs as written and equals the reference",
           "[corpus2][hecbench]") {
-  // Stores u_tmp[idx % n + (idx / n) * n]: one element per thread, but proving it needs
-  // a % n + (a / n) * n == a, which the checker lacks.
-  STATIC_REQUIRE(code_of<Blk, U, D, D, D, D, D, w::in<double>, w::out<double>>(solve) == code::W010);
+  // Stores u_tmp[idx % n + (idx / n) * n]: one element per thread, which the launch lists with its n.
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, U, D, D, D, D, D, w::in<double>, w::out<double>>(solve));
+  CHECK(w::obligations_of(solve_k).find("W010 holds for u_tmp[") == 0);
 
   const int nsteps = 3;
   for (unsigned n : {16u, 20u, 33u}) {
@@ -75,7 +76,7 @@ TEST_CASE("hecbench heat solve: refused at compile time (W010, idx % n + idx / n
     w::device_buffer<double> bufs[2] = {w::to_device(u0), w::to_device(zero)};
     const auto grid = w::grid(static_cast<int>((n * n + block_size - 1) / block_size));
     for (int t = 0; t < nsteps; ++t)  // u is bufs[t % 2], u_tmp the other: the host's pointer swap
-      CHECK(w::record(solve_trusting_k, grid, n, alpha, dx, dt, r, r2, bufs[t % 2], bufs[(t + 1) % 2]).clean());
+      CHECK(w::record(solve_k, grid, n, alpha, dx, dt, r, r2, bufs[t % 2], bufs[(t + 1) % 2]).clean());
     corpus::check_close(w::to_host(bufs[nsteps % 2]), ref, 1e-12);
   }
 }

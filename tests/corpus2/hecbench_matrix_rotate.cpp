@@ -6,16 +6,18 @@
 // and stores the same buffer at four places. n is the kernel's const int parameter; `float top` is
 // a local. Launch as the original: <<<(n / 2 + 255) / 256, 256>>>, matrix n * n floats.
 //
-// Verdict: REFUSED AT COMPILE TIME, W011 [read-write-race] on the top row: load
-// matrix[layer * n + i] vs store matrix[layer * n + i], "threads of different blocks may meet".
-// Two rings' top rows cannot meet (first <= i < last = n - 1 - layer keeps |i - i'| < n, so
-// layer * n + i = layer' * n + i' forces layer = layer'); the checker does not prove it (the
-// loop's bounds move with the thread). Under trusted(...) the original is still REFUSED AT LAUNCH
-// (E101): the bounds analysis takes (last - offset) * n + first, whose value is (n - 1 - i) * n +
-// layer >= 0, below 0 (-7, -96, -462 for n = 7, 16, 33: it bounds last and offset apart, though
-// both move with the thread). So the original cannot run in warden as written. The one change that lets it run: last - offset
-// written n - 1 - i (the same value); that body is W011 too, and under trusted(...) runs clean on
-// the original's launch (two turns, odd and even n) and equals the reference.
+// Verdict: ACCEPTED, its pairs left to the launch (global_at_launch), and RUNS AS WRITTEN on the
+// original's launch (two turns, odd and even n), equal to the reference. Two rings' top rows cannot
+// meet (first <= i < last = n - 1 - layer keeps |i - i'| < n, so layer * n + i = layer' * n + i'
+// forces layer = layer'); the checker does not prove it (the loop's bounds move with the thread),
+// and before issue 32's item 1 refused it, W011 [read-write-race], "threads of different blocks may
+// meet". Every index reads n: the launch lists the pairs with its own n and finds them apart. The
+// launch's bounds then take (last - offset) * n + first, whose value is (n - 1 - i) * n + layer >= 0,
+// below 0 by intervals (-7, -96, -462 for n = 7, 16, 33: last and offset both move with the
+// thread), which was E101 before; an index the intervals cannot keep inside is now listed
+// instance by instance with the launch's numbers, and every one is inside. A buffer one row short
+// is still refused, E101, at the index reached. The body with last - offset written n - 1 - i (the
+// same value) runs as well.
 #include "../corpus/corpus.hpp"
 
 namespace w = warden;
@@ -60,20 +62,17 @@ using V = w::value<int>;
 
 }  // namespace
 
-// The faithful body is W011 (below); the kernel that runs is the same body under trusted(...).
-WARDEN_KERNEL(rotate_trusting_k, w::kernel<Blk, w::inout<float>, V>(w::testing::trusting(rotate_matrix_parallel)).named("rotate_matrix_parallel", "matrix", "n"));
+WARDEN_KERNEL(rotate_k, w::kernel<Blk, w::inout<float>, V>(rotate_matrix_parallel).named("rotate_matrix_parallel", "matrix", "n"));
 
-WARDEN_KERNEL(rotate_simplified_trusting_k, w::kernel<Blk, w::inout<float>, V>(w::testing::trusting(rotate_simplified)).named("rotate_matrix_parallel", "matrix", "n"));
+WARDEN_KERNEL(rotate_simplified_k, w::kernel<Blk, w::inout<float>, V>(rotate_simplified).named("rotate_matrix_parallel", "matrix", "n"));
 
-TEST_CASE("hecbench rotate_matrix_parallel: refused at compile time (W011, rings not proved apart), trusted runs clean and equals "
-          "the reference",
+TEST_CASE("hecbench rotate_matrix_parallel: accepted, its pairs left to the launch (rings), runs as written and equals the reference",
           "[corpus2][hecbench]") {
-  // "load matrix[layer * n + i] vs store matrix[layer * n + i]: threads of different blocks may
-  // meet": the top rows of two rings, layer * n + i with first <= i < last = n - 1 - layer, differ
-  // (|i - i'| < n), which the checker does not prove (the loop's bounds move with the thread).
-  STATIC_REQUIRE(code_of<Blk, w::inout<float>, V>(rotate_matrix_parallel) == code::W011);
-
-  STATIC_REQUIRE(code_of<Blk, w::inout<float>, V>(rotate_simplified) == code::W011);
+  // The top rows of two rings, layer * n + i with first <= i < last = n - 1 - layer, differ
+  // (|i - i'| < n), which the checker does not prove (the loop's bounds move with the thread): the
+  // launch lists them with its n.
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, w::inout<float>, V>(rotate_matrix_parallel));
+  STATIC_REQUIRE(w::testing::left_to_launch<Blk, w::inout<float>, V>(rotate_simplified));
 
   const int repeat = 2;
   for (int n : {1, 7, 16, 33}) {
@@ -91,23 +90,24 @@ TEST_CASE("hecbench rotate_matrix_parallel: refused at compile time (W011, rings
       ref = next;
     }
     const auto grid = w::grid((n / 2 + 255) / 256);
-    // As written, even trusted: launch's bounds analysis refuses (last - offset) * n + first, which
-    // it bounds term by term (last and offset both move with the thread) below 0 (E101).
+    // As written: the launch lists the pairs apart, and (last - offset) * n + first, which its
+    // intervals bound below 0, instance by instance inside.
     auto d = w::to_device(m);
-    if (n >= 2) {
+    for (int t = 0; t < repeat; ++t) CHECK(w::record(rotate_k, grid, d, n).clean());
+    CHECK(w::to_host(d) == ref);
+    if (n >= 2) {  // one row short: refused at the index the listing reaches
+      auto short_buffer = w::to_device(std::vector<float>(at(n * n - n)));
       try {
-        (void)w::record(rotate_trusting_k, grid, d, n);
-        FAIL("the faithful rotation launched");
+        w::launch(w::on_cpu, rotate_k, grid, short_buffer, n);
+        FAIL("the rotation ran past its buffer");
       } catch (const w::bounds_error& e) {
-        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] rotate_trusting_k: load matrix[((((n - 1) - ((block_id.x"));
-        CHECK_THAT(e.what(), Catch::Matchers::Contains("may reach index -"));  // -7, -96, -462 for n = 7, 16, 33
+        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] rotate_k: "));
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("(listed with this launch's numbers), but matrix (parameter 0, inout) has"));
       }
-    } else {
-      CHECK(w::record(rotate_trusting_k, grid, d, n).clean());  // n = 1: no ring, no thread works
     }
-    // With last - offset written n - 1 - i (and trusted): runs clean, equal to the reference.
+    // With last - offset written n - 1 - i: runs clean, equal to the reference.
     auto d2 = w::to_device(m);
-    for (int t = 0; t < repeat; ++t) CHECK(w::record(rotate_simplified_trusting_k, grid, d2, n).clean());
+    for (int t = 0; t < repeat; ++t) CHECK(w::record(rotate_simplified_k, grid, d2, n).clean());
     CHECK(w::to_host(d2) == ref);
   }
 }

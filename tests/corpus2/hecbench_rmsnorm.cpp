@@ -15,18 +15,17 @@
 // (one static shape here, 256) and UNROLL = 4 when inner_len % 4 == 0. Launch as rmsnorm_forward:
 // grid_dim(outer_len), block_dim(block_size).
 //
-// Verdict: REFUSED AT COMPILE TIME, W010 [write-write-race] on the output store
-// output[bid * inner_len + offset + i] ("threads of different blocks may meet"), for UNROLL 4 and
-// for UNROLL 1 alike. start_offset = warp_id * 32 * UNROLL + lane_id * UNROLL, with warp_id =
-// threadIdx.x / 32 and lane_id = threadIdx.x % 32, is UNROLL * threadIdx.x; the checker lacks
-// (a / 32) * 32 + a % 32 == a (as in hecbench_heat.cpp), and a probe outside the corpus shows the
-// same loop started at threadIdx.x accepted. The shuffles and the shared reduction are not what it
-// objects to. Under trusted(...), UNROLL 1 runs clean on the host's launch (inner_len % 4 != 0) and
-// equals the reference, and so does UNROLL 4 (inner_len % 4 == 0): input[... + offset + i], i <= 3,
-// stays in the row because offset, from 4 * threadIdx.x by 4 * 256, is a multiple of 4 and launch's
-// bounds follow the loop's lattice (before issue 32's item 3 they did not, and UNROLL 4 was refused
-// at launch, E101, as hecbench_atomic_reduction.cpp's v2 was). Both loops bounded by inner_len - 3
-// (the same trips for inner_len % 4 == 0) is W010 too, and under trusted(...) runs clean as well.
+// Verdict: ACCEPTED, the output store left to the launch (global_at_launch), and RUNS AS WRITTEN,
+// for UNROLL 4 and for UNROLL 1 alike. start_offset = warp_id * 32 * UNROLL + lane_id * UNROLL,
+// with warp_id = threadIdx.x / 32 and lane_id = threadIdx.x % 32, is UNROLL * threadIdx.x; the
+// checker lacks (a / 32) * 32 + a % 32 == a (as in hecbench_heat.cpp), so it cannot keep a row's
+// stores output[bid * inner_len + offset + i] inside the row for every inner_len (before issue 32's
+// item 1 it refused them, W010, "threads of different blocks may meet"). The index reads
+// inner_len: the launch lists the stores with its own and finds them apart, on the host's launches
+// (UNROLL 1 for inner_len % 4 != 0, UNROLL 4 otherwise), equal to the reference.
+// input[... + offset + i], i <= 3, stays in the row because offset, from 4 * threadIdx.x by 4 *
+// 256, is a multiple of 4 and launch's bounds follow the loop's lattice. Both loops bounded by
+// inner_len - 3 (the same trips for inner_len % 4 == 0) runs as well.
 #include "../corpus/corpus.hpp"
 
 #include <cmath>
@@ -103,23 +102,22 @@ using Blk = w::block<block_size>;
 }  // namespace
 
 #define RMS_PARAMS Blk, w::in<float>, w::in<float>, w::out<float>, w::value<std::int64_t>, w::value<float>
-// The faithful bodies are W010 (below); the kernels that run are the same bodies under trusted(...).
-WARDEN_KERNEL(rmsnorm4_trusting_k, w::kernel<RMS_PARAMS>(w::testing::trusting(rmsnorm_fwd_two_scan_kernel))
+WARDEN_KERNEL(rmsnorm4_k, w::kernel<RMS_PARAMS>(rmsnorm_fwd_two_scan_kernel)
                                        .named("rmsnorm_fwd_two_scan_kernel", "input", "gamma", "output", "inner_len", "epsilon"));
-WARDEN_KERNEL(rmsnorm4_tight_trusting_k, w::kernel<RMS_PARAMS>(w::testing::trusting(rmsnorm_tight_bound))
+WARDEN_KERNEL(rmsnorm4_tight_k, w::kernel<RMS_PARAMS>(rmsnorm_tight_bound)
                                              .named("rmsnorm_fwd_two_scan_kernel", "input", "gamma", "output", "inner_len", "epsilon"));
-WARDEN_KERNEL(rmsnorm1_trusting_k, w::kernel<RMS_PARAMS>(w::testing::trusting(rmsnorm_fwd_two_scan_kernel_1))
+WARDEN_KERNEL(rmsnorm1_k, w::kernel<RMS_PARAMS>(rmsnorm_fwd_two_scan_kernel_1)
                                        .named("rmsnorm_fwd_two_scan_kernel", "input", "gamma", "output", "inner_len", "epsilon"));
 
-TEST_CASE("hecbench rmsnorm_fwd_two_scan_kernel: refused at compile time (W010, start_offset from tx / 32 and tx % 32), trusted "
-          "runs clean and equals the reference",
+TEST_CASE("hecbench rmsnorm_fwd_two_scan_kernel: accepted, the output store left to the launch (start_offset from tx / 32 and "
+          "tx % 32), runs as written and equals the reference",
           "[corpus2][hecbench]") {
   // output[bid * inner_len + offset + i]: offset runs from start_offset = (tx / 32) * 32 * UNROLL +
-  // (tx % 32) * UNROLL, which is UNROLL * tx, but the checker lacks (a / 32) * 32 + a % 32 == a, so
-  // it cannot keep a row's stores inside the row (probed: the same loop from tx is accepted).
-  STATIC_REQUIRE(code_of<RMS_PARAMS>(rmsnorm_fwd_two_scan_kernel) == code::W010);
-  STATIC_REQUIRE(code_of<RMS_PARAMS>(rmsnorm_fwd_two_scan_kernel_1) == code::W010);
-  STATIC_REQUIRE(code_of<RMS_PARAMS>(rmsnorm_tight_bound) == code::W010);
+  // (tx % 32) * UNROLL, which is UNROLL * tx; the checker lacks (a / 32) * 32 + a % 32 == a, and
+  // the launch lists the stores with its inner_len.
+  STATIC_REQUIRE(w::testing::left_to_launch<RMS_PARAMS>(rmsnorm_fwd_two_scan_kernel));
+  STATIC_REQUIRE(w::testing::left_to_launch<RMS_PARAMS>(rmsnorm_fwd_two_scan_kernel_1));
+  STATIC_REQUIRE(w::testing::left_to_launch<RMS_PARAMS>(rmsnorm_tight_bound));
 
   const float epsilon = 1e-5f;
   // rmsnorm_forward's choice: UNROLL 4 when inner_len % 4 == 0 (1024: 1 trip a thread; 200: part
@@ -141,14 +139,14 @@ TEST_CASE("hecbench rmsnorm_fwd_two_scan_kernel: refused at compile time (W010, 
     const auto grid = w::grid(N);
     const std::int64_t inner_len = H;
     if (H % 4 == 0) {
-      // UNROLL 4 as written, trusted: offset is a multiple of 4 (the loop's lattice), so
+      // UNROLL 4 as written: offset is a multiple of 4 (the loop's lattice), so
       // input[bid * inner_len + offset + i], i <= 3, stays in its row: runs clean.
-      CHECK(w::record(rmsnorm4_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
+      CHECK(w::record(rmsnorm4_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
       corpus::check_close(w::to_host(d_out), ref, 1e-4);
       // With the loops bounded by inner_len - 3 (the same trips here): runs clean too.
-      CHECK(w::record(rmsnorm4_tight_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
+      CHECK(w::record(rmsnorm4_tight_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
     } else {
-      CHECK(w::record(rmsnorm1_trusting_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
+      CHECK(w::record(rmsnorm1_k, grid, d_inp, d_gamma, d_out, inner_len, epsilon).clean());
     }
     corpus::check_close(w::to_host(d_out), ref, 1e-4);
   }

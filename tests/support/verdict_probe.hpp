@@ -12,6 +12,16 @@ constexpr diagnostic::code code_of(Body body) {
   return check::analysis_on_body<Block, Body, Params...>::value.finding.code;
 }
 
+// True when the checker accepted `body` only by leaving a pair of global accesses to the launch
+// (dsl/obligation.hpp, global_at_launch: obligation_list::pairs): what they reach depends on the launch's numbers, and
+// launch lists them with its own (E106 where two threads meet).
+template <class Block, class... Params, class Body>
+constexpr bool left_to_launch(Body body) {
+  (void)body;
+  const check::finding& f = check::analysis_on_body<Block, Body, Params...>::value.finding;
+  return !f && f.obligations.pair_count > 0;
+}
+
 // The same body with every statement under trusted(...): compiled, run, never checked.
 template <class Body>
 constexpr auto trusting(Body) {

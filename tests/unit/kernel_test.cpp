@@ -326,7 +326,7 @@ TEST_CASE("E101: an access that may overrun throws before memory is touched", "[
   } catch (const w::bounds_error& e) {
     const std::string what = e.what();
     CHECK(what.rfind("E101 [out-of-bounds] saxpy_k: ", 0) == 0);
-    CHECK(what.find("p1[global_id.x] may reach index 99, but p1 (parameter 1, inout) has 50 elements") != std::string::npos);
+    CHECK(what.find("p1[global_id.x] reaches index 99, but p1 (parameter 1, inout) has 50 elements") != std::string::npos);
   }
   CHECK(w::to_host(y) == std::vector<float>(50, 2.f));
 

@@ -154,11 +154,12 @@ TEST_CASE("language: a narrow loaded type bounds the index it gives (E101)", "[l
 // Two long indices (a 3-D stencil's flattened offsets) used to fill the 240-character explanation
 // before "threads of different blocks may meet" was printed. Indices are now cut at 64 characters
 // each, and the reason always follows.
+// (The extents are constants: with extents from the launch, the launch would list the pair instead.)
 constexpr auto long_indices = [](auto k, auto a, auto nx, auto ny) {
   auto x = k.global_id();
   auto y = k.global_id_y();
   auto z = k.global_id_z();
-  return w::when(x < nx && y < ny, a[(z + 1) * nx * ny + (y + 1) * nx + x + 1] = a[(z + 1) * nx * ny + (y + 1) * nx + x] + a[z * nx * ny + y * nx + x + 1]);
+  return w::when(x < nx && y < ny, a[(z + 1) * 70 * 90 + (y + 1) * 70 + x + 1] = a[(z + 1) * 70 * 90 + (y + 1) * 70 + x] + a[z * 70 * 90 + y * 70 + x + 1]);
 };
 
 TEST_CASE("language: a refusal's explanation ends with its reason", "[language][diagnostics]") {
@@ -212,6 +213,8 @@ constexpr auto suffix_rows_of_8_overlapping = [](auto k, auto a, auto, auto rows
   return w::when(r < rows, w::for_range(k, 0, 8, [&](auto, auto j) { return a[r * 8 + j] = a[r * 8 + j] + a[r * 8 + j + 1]; }));
 };
 WARDEN_KERNEL(suffix_rows_racy_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(w::testing::trusting(suffix_rows_overlapping)));
+WARDEN_KERNEL(suffix_rows_overlapping_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping)
+                                           .named("suffix_rows_overlapping", "a", "cols", "rows"));
 WARDEN_KERNEL(tree_sum_k, w::kernel<w::block<256>, w::in<int>, w::out<int>>(tree_sum));
 WARDEN_KERNEL(suffix_rows_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows));
 
@@ -231,11 +234,21 @@ TEST_CASE("language: for_halving and for_down", "[language][loops]") {
   }
 
   STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows) == code::none);
-  STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping) == code::W011);
+  // Rows of cols - 1 elements, each thread reading one past its own: where rows meet depends on
+  // cols, so the launch lists it (E106 below), while rows of a constant 8 are refused here.
+  STATIC_REQUIRE(w::testing::left_to_launch<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_overlapping));
   STATIC_REQUIRE(code_of<w::block<32>, w::inout<int>, w::value<int>, w::value<int>>(suffix_rows_of_8_overlapping) == code::W011);
   {
     auto scratch = w::to_device(std::vector<int>(400, 0));  // defined: the racy sums must not overflow
     CHECK_FALSE(w::record(suffix_rows_racy_k, w::grid(1), scratch, 9, 40).clean());
+    try {
+      w::launch(w::on_cpu, suffix_rows_overlapping_k, w::grid(1), scratch, 9, 40);
+      FAIL("overlapping rows ran");
+    } catch (const w::obligation_error& e) {
+      const std::string m = e.what();
+      CHECK(m.find("E106 [launch-obligation] suffix_rows_overlapping_k: W011 for a[") == 0);
+      CHECK(m.find("listed with this launch's numbers (cols = 9)") != std::string::npos);
+    }
   }
   const int rows = 40, cols = 9;
   std::vector<int> grid(rows * cols);

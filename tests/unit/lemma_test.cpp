@@ -541,7 +541,7 @@ chk::launch_facts facts_of(const built& b, const launch& l) {
 // Whether launch refuses `l` before running: E102 (a grid for a kernel that names no block), E104
 // (an unsigned operation that decides something may wrap), or E106 (one of the verdict's launch
 // obligations fails), as launch.hpp's prepare does.
-bool refused(const built& b, const launch& l, const chk::obligation_list& obligations = {}) {
+bool refused(const built& b, const launch& l, const chk::obligation_list& obligations = chk::obligation_list{}) {
   if (b.grid_dims == 0 && l.grid > 1) return true;
   const chk::launch_facts facts = facts_of(b, l);
   if (b.has_unsigned && !chk::first_integer_wrap(b.ir, facts, names).empty()) return true;
@@ -1181,7 +1181,8 @@ bounds_result run_bounds(unsigned seed, int count, bool float_only) {
         // Lemma 4: the footprints' tape (check/tape.hpp), given this launch's numbers as launch's
         // shared listing gives them: where it knows every index, each one an execution takes lies
         // between the lowest and highest it lists (the tiles' E101 and their meetings rest on it).
-        if (!floating) {
+        // Programs with floating-point values too: the tape must leave those unknown.
+        {
           const chk::launch_numbers numbers = chk::launch_impl::numbers_of(facts);
           chk::block_shape shape{b.bx, b.by, 1};
           shape.numbers = &numbers;

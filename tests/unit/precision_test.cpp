@@ -118,7 +118,7 @@ TEST_CASE("precision: a halo load under a thread guard passes E101 without a red
     (void)w::record(stencil_1d_k, w::grid(blocks), short_in, dout);
     FAIL("an input one element short passed E101");
   } catch (const w::bounds_error& e) {
-    CHECK_THAT(e.what(), Catch::Matchers::Contains("E101") && Catch::Matchers::Contains("may reach index 195"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("E101") && Catch::Matchers::Contains("reaches index 195"));
   }
 }
 
@@ -210,11 +210,14 @@ constexpr auto row_per_thread = [](auto k, auto out, auto n) {
 WARDEN_KERNEL(row_per_block_k, w::kernel<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block));
 WARDEN_KERNEL(row_per_block_past_end_k,
               w::kernel<w::block<64>, w::in<int>, w::inout<int>, w::value<int>>(w::testing::trusting(row_per_block_past_end)));
+WARDEN_KERNEL(row_past_end_checked_k, w::kernel<w::block<64>, w::in<int>, w::inout<int>, w::value<int>>(row_per_block_past_end)
+                                         .named("row_per_block_past_end", "in", "out", "cols"));
 WARDEN_KERNEL(row_per_thread_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>(row_per_thread));
 
 TEST_CASE("precision: a loop's bound bounds its variable (block-stride rows, rows per thread)", "[precision][loops]") {
   STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block) == code::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block_past_end) == code::W010);
+  // One element too far reads cols: the launch lists it (global_at_launch) and refuses it below.
+  STATIC_REQUIRE(w::testing::left_to_launch<w::block<64>, w::in<int>, w::out<int>, w::value<int>>(row_per_block_past_end));
   STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>>(row_per_thread) == code::none);
   constexpr int rows = 3, cols = 150;  // rows wider than the block
   std::vector<int> in(rows * cols);
@@ -228,6 +231,15 @@ TEST_CASE("precision: a loop's bound bounds its variable (block-stride rows, row
   auto big_in = w::to_device(std::vector<int>(rows * cols + 1, 1));
   auto big_out = w::to_device(std::vector<int>(rows * cols + 1, 0));
   CHECK_FALSE(w::record(row_per_block_past_end_k, w::grid(rows), big_in, big_out, cols).clean());
+  // The checked kernel is refused by that launch, naming two threads of neighbouring blocks.
+  try {
+    w::launch(w::on_cpu, row_past_end_checked_k, w::grid(rows), big_in, big_out, cols);
+    FAIL("launch ran one element past each row");
+  } catch (const w::obligation_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("E106 [launch-obligation] row_past_end_checked_k: W010 for out[") == 0);
+    CHECK(m.find("of block 1 both reach element 150") != std::string::npos);
+  }
   // Rows per thread: 128 threads, rows of 5.
   w::device_buffer<int> per_thread(128 * 5);
   CHECK(w::record(row_per_thread_k, w::grid(2), per_thread, 5).clean());
@@ -262,7 +274,7 @@ TEST_CASE("precision: the right operand of && and || runs under the left one (E1
   for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(i)] == (data[static_cast<std::size_t>(i)] > 0 ? 1 : 0));
   CHECK(w::record(positive_or_k, w::grid(2), in, out).clean());
   CHECK_THROWS_WITH(w::record(positive_load_first_k, w::grid(2), in, out),
-                    Catch::Matchers::StartsWith("E101 [out-of-bounds] positive_load_first_k: load p0[global_id.x] may reach index 127"));
+                    Catch::Matchers::StartsWith("E101 [out-of-bounds] positive_load_first_k: load p0[global_id.x] reaches index 127"));
 }
 
 // ---- E101 through a select (issue 32, item 3) ----------------------------------------------------

@@ -180,3 +180,99 @@ TEST_CASE("shared_at_launch: a listing past the compile-time budget is the launc
     CHECK(what.find("(m = 1024) W022: load tile0[thread_id.x + m] reads element 1024 in thread 0") != std::string::npos);
   }
 }
+
+// ---- global_at_launch: pairs of global accesses left to the launch -------------------------------
+//
+// A pair of global stores or a store and a load that the checker cannot separate for every value,
+// whose elements read the launch's numbers, is listed by the launch with its own (dsl/obligation.hpp,
+// global_at_launch; check/launch/global_pairs.hpp). A pair that reads no launch number, or reads
+// data or a local, is still refused at compile time.
+
+namespace {
+using U = w::value<unsigned>;
+// HeCBench heat's store: i % n + i / n * n is i, one element per thread, which no algebra here proves.
+constexpr auto flattened_store = [](auto k, auto out, auto n) {
+  auto i = k.global_id();
+  return w::when(i < n * n, out[i % n + i / n * n] = i);
+};
+// Racy when n is below the grid's threads.
+constexpr auto modulo_global = [](auto k, auto out, auto n) { return out[k.global_id() % n] = 1; };
+// Racy in every launch of more than one thread: refused here.
+constexpr auto halved_global = [](auto k, auto out, auto n) { return w::when(k.global_id() < n, out[k.global_id() / 2] = 1); };
+// A load at a modulo held in a local, beside the store: the launch cannot list what a local holds.
+// (A store at such an index is W012, a store at a data index, which is never left to the launch.)
+constexpr auto modulo_through_local = [](auto k, auto io, auto n) {
+  return w::local(k, 0, [&](auto k, auto v) { return w::seq(v = n, io[k.global_id()] = io[k.global_id() % v] + 1); });
+};
+// A loop whose trips are a parameter: 64 threads x n trips to list.
+constexpr auto long_rows = [](auto k, auto out, auto n) {
+  return w::for_range(k, 0, n, [&](auto, auto j) { return out[(k.thread_id() + j) % 64] = j; });
+};
+}  // namespace
+
+WARDEN_KERNEL(flattened_k, w::kernel<B64, w::out<int>, U>(flattened_store).named("flattened_store", "out", "n"));
+WARDEN_KERNEL(modulo_global_k, w::kernel<B64, w::out<int>, V>(modulo_global).named("modulo_global", "out", "n"));
+WARDEN_KERNEL(modulo_global_trusted, w::kernel<B64, w::out<int>, V>(w::testing::trusting(modulo_global)));
+WARDEN_KERNEL(long_rows_k, w::kernel<B64, w::out<int>, V>(long_rows).named("long_rows", "out", "n"));
+
+TEST_CASE("global_at_launch: a store the algebra cannot separate runs when the launch lists it apart", "[shared_at_launch][global]") {
+  STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, U>(flattened_store));
+  CHECK(w::obligations_of(flattened_k).find("W010 holds for out[") == 0);
+  CHECK(w::obligations_of(flattened_k).find("if launch lists both with its own values and no two threads reach one element") != std::string::npos);
+  for (unsigned n : {5u, 16u, 33u}) {
+    CAPTURE(n);
+    w::device_buffer<int> out(n * n);
+    CHECK(w::record(flattened_k, w::grid(static_cast<int>((n * n + 63) / 64)), out, n).clean());
+    const std::vector<int> got = w::to_host(out);
+    for (unsigned i = 0; i < n * n; ++i) CHECK(got[i] == static_cast<int>(i));
+  }
+}
+
+TEST_CASE("global_at_launch: a launch whose threads meet is refused, naming them and the element", "[shared_at_launch][global]") {
+  STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, V>(modulo_global));
+  w::device_buffer<int> out(200);
+  CHECK(w::record(modulo_global_k, w::grid(1), out, 64).clean());
+  CHECK(w::record(modulo_global_k, w::grid(2), out, 128).clean());
+  try {
+    w::launch(w::on_cpu, modulo_global_k, w::grid(1), out, 63);
+    FAIL("threads 0 and 63 both stored out[0]");
+  } catch (const w::obligation_error& e) {
+    CHECK(std::string(e.what()) ==
+          "E106 [launch-obligation] modulo_global_k: W010 for out[global_id.x % n] (one store, two threads): listed with this "
+          "launch's numbers (n = 63), thread 0 of block 0 and thread 63 of block 0 both reach element 0 (the checker left "
+          "this pair to the launch, w::obligations_of): launch with values for which no two threads reach one element, or "
+          "give each thread elements of its own");
+  }
+  // The oracle agrees: run unchecked, the same launch records the meeting, and n = 64 none.
+  CHECK_FALSE(w::record(modulo_global_trusted, w::grid(1), out, 63).clean());
+  // Two blocks of 64 with n = 100: thread 36 of block 1 meets thread 0 of block 0.
+  try {
+    w::launch(w::on_cpu, modulo_global_k, w::grid(2), out, 100);
+    FAIL("blocks met");
+  } catch (const w::obligation_error& e) {
+    CHECK(std::string(e.what()).find("thread 0 of block 0 and thread 36 of block 1 both reach element 0") != std::string::npos);
+  }
+}
+
+TEST_CASE("global_at_launch: what reads no launch number, or a local, is still refused at compile time", "[shared_at_launch][global]") {
+  STATIC_REQUIRE(code_of<B64, w::out<int>, V>(halved_global) == code::W010);
+  STATIC_REQUIRE(code_of<B64, w::inout<int>, V>(modulo_through_local) == code::W011);
+}
+
+TEST_CASE("global_at_launch: a launch past the listing's budget is refused, saying so", "[shared_at_launch][global]") {
+  STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, V>(long_rows));
+  w::device_buffer<int> out(64);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 2), w::obligation_error);  // t + j meets t + 1
+  w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 1);  // one trip: each thread its own element
+  CHECK(w::to_host(out)[63] == 0);
+  try {
+    w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 65600);  // 64 x 65,600 instances, past 2^22
+    FAIL("a launch past the listing's budget ran");
+  } catch (const w::obligation_error& e) {
+    const std::string what = e.what();
+    CAPTURE(what);
+    CHECK(what.find("W010 for out[") != std::string::npos);
+    CHECK(what.find("the launch could not list them (n = 65600)") != std::string::npos);
+    CHECK(what.find("more than 4194304 times") != std::string::npos);
+  }
+}

@@ -115,7 +115,7 @@ TEST_CASE("sibling scopes: each tile and each loop variable is bounded by its ow
     return w::seq(w::for_range(k, 0, 8, [&](auto, auto i) { return out[8 * t + i] = 1; }),
                   w::for_range(k, 0, 2, [&](auto, auto j) { return out[8 * t + j] = 2; }));
   };
-  CHECK(overrun_of<w::block<4>, w::out<int>>(long_then_short, {30}).find("reach index 31") != std::string::npos);
+  CHECK(overrun_of<w::block<4>, w::out<int>>(long_then_short, {30}).find("reaches index 31") != std::string::npos);
   CHECK(overrun_of<w::block<4>, w::out<int>>(long_then_short, {32}).empty());
 }
 
@@ -175,8 +175,8 @@ TEST_CASE("outer context: launch's bounds never take one loop's guard for anothe
   // The hole W032 closes at compile time, at launch: `r < 2` bounds the outer loop only, so the
   // inner c reaches 15 and out[t * 16 + c] runs past 64 elements. (When facts were keyed by an
   // expression's text, both variables read `i0` and c was taken to stay below 2.)
-  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop_outer_k, {50}).find("reach index 63") != std::string::npos);
-  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop, {50}).find("reach index 63") != std::string::npos);
+  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop_outer_k, {50}).find("reaches index 63") != std::string::npos);
+  CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop, {50}).find("reaches index 63") != std::string::npos);
   CHECK(overrun_of<w::block<4>, w::out<int>>(loop_in_loop, {64}).empty());
 }
 
@@ -586,3 +586,68 @@ TEST_CASE("signed arithmetic: overflows behind lossy intervals and loop incremen
   CHECK_THROWS_AS(w::launch(w::on_cpu, stride_all_k, w::grid(65536), out, std::numeric_limits<int>::max()), w::wrap_error);
   CHECK(w::record(stride_all_k, w::grid(4), out, 1 << 20).clean());
 }
+
+// ---- the red-team round of the launch's listings (issue 32, item 1) --------------------------------
+
+namespace {
+// Two stores of one index and one guard list, one in a loop of n trips: one separation, proved under
+// n >= 1. With n = 0 the loop runs no trip, so the first pair is apart while the second (every
+// thread at out[0]) meets: each pair keeps its own obligation, listed on its own.
+constexpr auto loop_then_store = [](auto k, auto out, auto n) {
+  auto i = k.global_id();
+  return w::seq(w::for_range(k, 0, n, [&](auto, auto) { return out[i * n] = 0; }), out[i * n] = 1);
+};
+// A tile index through a floating-point select: x equals t in every thread, but
+// (x + 2^24) - 2^24 rounds odd t to even in float; the footprints' tape must not compute it in
+// integers. The twin selects between integers.
+constexpr auto float_select_tile = [](auto k, auto out) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto x = w::select(t < 64, t, 0.5f);
+    return w::seq(w::when(t < 60, tile[(x + 16777216) - 16777216] = t), w::sync(), out[k.global_id()] = t);
+  });
+};
+constexpr auto int_select_tile = [](auto k, auto out) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto x = w::select(t < 64, t, 0);
+    return w::seq(w::when(t < 60, tile[(x + 16777216) - 16777216] = t), w::sync(), out[k.global_id()] = t);
+  });
+};
+#if defined(__SIZEOF_INT128__)
+// A parameter wider than long long: the checks must not see it cut to its low 64 bits.
+constexpr auto wide_value = [](auto k, auto out, auto n) { return out[k.global_id() * (n < 10)] = 1; };
+#endif
+}  // namespace
+
+WARDEN_KERNEL(loop_then_store_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>(loop_then_store).named("loop_then_store", "out", "n"));
+#if defined(__SIZEOF_INT128__)
+WARDEN_KERNEL(wide_value_k, w::kernel<w::block<64>, w::out<int>, w::value<__int128>>(wide_value).named("wide_value", "out", "n"));
+#endif
+
+TEST_CASE("listings: pairs that share one separation each keep their obligation", "[soundness][listing]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>, w::value<int>>(loop_then_store) == code::none);
+  w::device_buffer<int> out(200);
+  CHECK(w::record(loop_then_store_k, w::grid(1), out, 1).clean());
+  try {
+    w::launch(w::on_cpu, loop_then_store_k, w::grid(1), out, 0);
+    FAIL("every thread stored out[0]");
+  } catch (const w::obligation_error& e) {
+    CHECK(std::string(e.what()).find("both reach element 0") != std::string::npos);
+  }
+}
+
+TEST_CASE("listings: a floating-point select is unknown to the footprints' tape", "[soundness][listing][float]") {
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(float_select_tile) == code::W020);
+  STATIC_REQUIRE(code_of<w::block<64>, w::out<int>>(int_select_tile) == code::none);
+}
+
+#if defined(__SIZEOF_INT128__)
+TEST_CASE("listings: a value wider than long long is not cut for the checks", "[soundness][listing]") {
+  if constexpr (std::is_integral_v<__int128>) {  // gnu++20: the checks see no integer, and refuse
+    w::device_buffer<int> out(64);
+    const __int128 n = (static_cast<__int128>(1) << 64) + 5;  // cut to 64 bits it would be 5
+    CHECK_THROWS_AS(w::launch(w::on_cpu, wide_value_k, w::grid(1), out, n), w::obligation_error);
+  }
+}
+#endif

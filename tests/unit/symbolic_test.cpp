@@ -47,10 +47,21 @@ constexpr auto column_update_no_stride = [](auto k, auto m, auto size, auto t) {
   return w::when(x < size - 1 - t, m[size * (t + 1) + t] = m[size * (t + 1) + t] * 2 + x);
 };
 WARDEN_KERNEL(column_update_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update));
+WARDEN_KERNEL(column_update_no_stride_k,
+              w::kernel<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update_no_stride).named("no_stride", "m", "size", "t"));
 
 TEST_CASE("symbolic: a stride that is a parameter separates rows (size >= 1, or no thread runs)", "[symbolic][obligation]") {
   STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update) == code::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update_no_stride) == code::W011);
+  // The racy twin's element reads the launch's numbers: left to the launch, which lists it and
+  // finds every thread on one element (E106).
+  STATIC_REQUIRE(w::testing::left_to_launch<w::block<64>, w::inout<int>, w::value<int>, w::value<int>>(column_update_no_stride));
+  {
+    auto racy = w::to_device(std::vector<int>(100 * 100));
+    const std::string m = e106_of([&] { w::launch(w::on_cpu, column_update_no_stride_k, w::grid(2), racy, 100, 3); });
+    CHECK(m.find("E106 [launch-obligation] column_update_no_stride_k: W011 for m[") == 0);
+    CHECK(m.find("listed with this launch's numbers (size = 100, t = 3)") != std::string::npos);
+    CHECK(m.find("both reach element 403") != std::string::npos);
+  }
   CHECK(w::obligations_of(column_update_k).find("if p1 >= 1 (or one of them runs in no thread, or launch lists both with its own values and no two threads meet)") != std::string::npos);
   const int size = 100, t = 3;
   std::vector<int> host(size * size);
@@ -196,10 +207,16 @@ constexpr auto at_and_below_pivot = [](auto k, auto b, auto t) {  // racy: threa
   return w::when(x + t < b.size(), b[x + t] = b[x + t] - b[t]);
 };
 WARDEN_KERNEL(below_pivot_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(below_pivot));
+WARDEN_KERNEL(at_and_below_pivot_k, w::kernel<w::block<64>, w::inout<int>, w::value<int>>(at_and_below_pivot).named("pivot", "b", "t"));
 
 TEST_CASE("symbolic: a fixed element is apart from stores strictly above it", "[symbolic]") {
   STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(below_pivot) == code::none);
-  STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>, w::value<int>>(at_and_below_pivot) == code::W011);
+  // The racy twin: which element thread 0 stores is the launch's t, so the launch decides (E106).
+  STATIC_REQUIRE(w::testing::left_to_launch<w::block<64>, w::inout<int>, w::value<int>>(at_and_below_pivot));
+  {
+    auto racy = w::to_device(std::vector<int>(100));
+    CHECK(e106_of([&] { w::launch(w::on_cpu, at_and_below_pivot_k, w::grid(2), racy, 5); }).find("W011 for b[") != std::string::npos);
+  }
   std::vector<int> host(100);
   std::iota(host.begin(), host.end(), 0);
   auto b = w::to_device(host);

@@ -674,8 +674,81 @@ constexpr finding check_global_pair_unrolled(const kernel_ir& ir, block_shape sh
   return {};
 }
 
+// What the launch knows of a global access's elements (launch/global_pairs.hpp lists them): its
+// index and the bounds of the loops around it, made of thread and block ids, loop counters,
+// constants and launch numbers. Guards are not needed: one the listing cannot read is taken to
+// hold. A select is computed on the side it chooses; data, locals and calls are known never. A
+// loop variable is known at launch when its loop's bounds read a launch number: the elements then
+// move with it (`out[b * cols + j]`, j up to cols), while `x[i]` in a loop up to n does not.
+constexpr launch_knowledge global_launch_known(const kernel_ir& ir, int id) {
+  if (id < 0) return known_here;
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.is_float) return known_never;
+  switch (e.op) {
+    case ir_op::constant: case ir_op::thread_id: case ir_op::block_id: case ir_op::global_id: case ir_op::block_dim:
+      return known_here;
+    case ir_op::loop_var: {
+      const auto& loop = ir.loops[static_cast<std::size_t>(e.value)];
+      launch_knowledge k = known_here;
+      for (int bound : {loop.lo, loop.hi, loop.step}) {
+        const launch_knowledge b = global_launch_known(ir, bound);
+        k = b > k ? b : k;
+      }
+      return k;
+    }
+    case ir_op::param_value: case ir_op::param_size: case ir_op::grid_dim: return known_at_launch;
+    case ir_op::load: case ir_op::tile_load: case ir_op::local_var: case ir_op::call: return known_never;
+    default: {
+      if (e.op < ir_op::add) return known_never;
+      const launch_knowledge a = global_launch_known(ir, e.a), b = global_launch_known(ir, e.b);
+      return a > b ? a : b;
+    }
+  }
+}
+
+// An access: known never if its index or a loop bound around it is; known at launch if its index
+// reads a launch number, itself or through a loop variable.
+constexpr launch_knowledge global_launch_known(const kernel_ir& ir, const dsl::ir_access& a) {
+  if (a.trusted) return known_never;
+  const launch_knowledge k = global_launch_known(ir, a.index);
+  for (int p = a.loop_begin; p < a.loop_end && k != known_never; ++p) {
+    const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+    for (int bound : {loop.lo, loop.hi, loop.step})
+      if (global_launch_known(ir, bound) == known_never) return known_never;
+  }
+  return k;
+}
+
+// May the pair of a W010 / W011 finding be left to the launch (dsl/obligation.hpp,
+// global_at_launch)? When the launch can list both accesses, and what they reach depends on a
+// launch number: then the compiler cannot know whether they meet, and the launch can. A pair
+// whose elements read no launch number meets, if at all, in every launch the checker judged: it
+// stays refused here.
+constexpr bool launch_decides_global(const kernel_ir& ir, const finding& f) {
+  if (f.code != diagnostic::code::W010 && f.code != diagnostic::code::W011) return false;
+  if (f.first < 0 || f.second < 0) return false;
+  const launch_knowledge a = global_launch_known(ir, ir.accesses[static_cast<std::size_t>(f.first)]);
+  const launch_knowledge c = global_launch_known(ir, ir.accesses[static_cast<std::size_t>(f.second)]);
+  return a != known_never && c != known_never && (a == known_at_launch || c == known_at_launch);
+}
+
+// A pair of global accesses left to the launch.
+struct deferred_pair {
+  diagnostic::code protects = diagnostic::code::none;
+  int first = -1, second = -1;
+};
+
 // `assumed`: separations may rest on conditions over the launch's values, appended there.
-constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vector<assumption>* assumed = nullptr) {
+// `deferred`: pairs the launch can decide (launch_decides_global) are appended there instead of
+// refused.
+constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vector<assumption>* assumed = nullptr,
+                               std::vector<deferred_pair>* deferred = nullptr) {
+  // True when the finding is kept for the launch, so the search goes on.
+  auto defer = [&](const finding& f) {
+    if (deferred == nullptr || !launch_decides_global(ir, f)) return false;
+    deferred->push_back({f.code, f.first, f.second});
+    return true;
+  };
   const int n = static_cast<int>(ir.accesses.size());
   // Each access's index form, computed once and numbered by distinct form: kernels repeat the
   // same index (`out[i]` in every round), and a separation depends only on the two forms and the
@@ -700,6 +773,7 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
   struct known_separation {
     int form_a, form_c, access_a, access_c;  // the pair it was computed for
     separation apart;
+    int assumed_begin = 0, assumed_end = 0;  // the conditions it rests on, in *assumed
   };
   auto same_guards = [&](const dsl::ir_access& x, const dsl::ir_access& y) {
     const int n = x.guard_end - x.guard_begin;
@@ -714,7 +788,7 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
       if (global_rule(a, c) == diagnostic::code::none) continue;
       if (a.trusted || c.trusted) {  // with a plain access, a trusted one may touch any element
         const separation apart = shape.grid_dims == 0 ? separation::within_block : separation::across_blocks;
-        if (finding f = check_global_pair(ir, shape, i, j, apart)) return f;
+        if (finding f = check_global_pair(ir, shape, i, j, apart)) return f;  // trusted: never deferred
         continue;
       }
       const int fa = form(i), fc = form(j);
@@ -723,7 +797,7 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
         // One block (the kernel names no block coordinate, so launch runs one): indices it cannot
         // follow may meet anywhere in the block's buffer, and barriers decide.
         if (f && shape.grid_dims == 0) f = check_global_pair(ir, shape, i, j, separation::within_block);
-        if (f) return f;
+        if (f && !defer(f)) return f;
         continue;
       }
       int hit = -1;
@@ -735,12 +809,22 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
           hit = m;
       }
       if (hit < 0) {
-        memo.push_back({fa, fc, i, j,
-                        separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)],
-                                 nullptr, nullptr, assumed)});
+        const int before = assumed != nullptr ? static_cast<int>(assumed->size()) : 0;
+        const separation apart = separate(ir, shape, a, c, forms[static_cast<std::size_t>(fa)], forms[static_cast<std::size_t>(fc)],
+                                          nullptr, nullptr, assumed);
+        memo.push_back({fa, fc, i, j, apart, before, assumed != nullptr ? static_cast<int>(assumed->size()) : 0});
         hit = static_cast<int>(memo.size()) - 1;
+      } else if (assumed != nullptr) {
+        // The same conditions hold this pair apart: each pair keeps its own obligation, so that a
+        // launch that breaks them lists this pair too (a loop that runs in no thread may leave the
+        // first pair apart and this one meeting).
+        const known_separation k = memo[static_cast<std::size_t>(hit)];
+        for (int m = k.assumed_begin; m < k.assumed_end; ++m) {
+          const assumption again{(*assumed)[static_cast<std::size_t>(m)].condition, i, j};
+          assumed->push_back(again);
+        }
       }
-      if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart)) return f;
+      if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart); f && !defer(f)) return f;
     }
   return {};
 }
@@ -767,14 +851,27 @@ constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* l
     // What the indices alone do not separate may be separated for the launches whose values meet
     // a condition (a stride above its row): judged again with such conditions allowed, each kept
     // as an obligation that launch checks (E106). Too many: refused as first found.
+    // What neither separates, but the launch can list with its own numbers, is left to it.
     std::vector<assumption> assumed;
-    const finding again = check_global(ir, shape, &assumed);
+    std::vector<deferred_pair> deferred;
+    const finding again = check_global(ir, shape, &assumed, &deferred);
     if (!again) {
       finding accepted = again;
       bool kept = true;
-      for (const assumption& a : assumed)
-        kept = kept && accepted.obligations.add(positive_obligation(f.code, a.condition, a.first, a.second));
+      // A condition the list cannot hold (too many, or too many terms) leaves its pair to the
+      // launch's listing instead, where the launch can list it: the listing decides exactly what
+      // the condition only suffices for.
+      for (const assumption& a : assumed) {
+        if (accepted.obligations.add(positive_obligation(f.code, a.condition, a.first, a.second))) continue;
+        const auto& x = ir.accesses[static_cast<std::size_t>(a.first)];
+        const auto& y = ir.accesses[static_cast<std::size_t>(a.second)];
+        const finding pair{global_rule(x, y), a.first, a.second};
+        kept = kept && launch_decides_global(ir, pair) && accepted.obligations.add_pair(pair.code, a.first, a.second);
+      }
+      for (const deferred_pair& p : deferred) kept = kept && accepted.obligations.add_pair(p.protects, p.first, p.second);
       if (kept) f = accepted;
+    } else if (!deferred.empty()) {
+      f = again;  // the pair that stops it, past those the launch could decide
     }
   }
   for (const obligation& o : shared.obligations)

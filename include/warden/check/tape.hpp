@@ -37,16 +37,20 @@ class tape {
     const auto& e = ir_.exprs[static_cast<std::size_t>(id)];
     const int d = static_cast<int>(e.value % 3);
     int out = 0;
+    // A floating-point value is unknown, whatever its operands: the tape computes in integers, and
+    // `select(t < 64, t, 0.5f) + 2^24` rounds in float where it would not in integers.
+    if (e.is_float) {
+      slot_of_[static_cast<std::size_t>(id)] = 0;
+      return 0;
+    }
     switch (e.op) {
-      case ir_op::constant:
-        if (!e.is_float) out = add_slot(slot::constant, false, e.value);
-        break;
+      case ir_op::constant: out = add_slot(slot::constant, false, e.value); break;
       case ir_op::block_dim: out = add_slot(slot::constant, false, shape_.extent(d)); break;
       case ir_op::param_value:
       case ir_op::param_size:
       case ir_op::grid_dim:
         // Unknown to the compiler; a number when launch decides (block_shape::numbers).
-        if (shape_.numbers != nullptr && !e.is_float) {
+        if (shape_.numbers != nullptr) {
           const launch_numbers& n = *shape_.numbers;
           const auto p = static_cast<std::size_t>(e.value);
           const long long v = e.op == ir_op::grid_dim     ? n.grid[d]
@@ -67,9 +71,20 @@ class tape {
         if (lo != 0 && step != 0) out = emit(ir_op::loop_var, lo, step, position - scope_.loop_begin);
         break;
       }
+      case ir_op::select: {
+        // The arm its condition chooses, in each thread: a halo's `t < 2 ? row : column` is listed
+        // as the kernel computes it. Unknown where the condition is, or the arm chosen.
+        const int c = compile(e.a);
+        if (c == 0) break;
+        const auto& arms = ir_.exprs[static_cast<std::size_t>(e.b)];
+        const int x = compile(arms.a), y = compile(arms.b);
+        if (x == 0 && y == 0) break;
+        out = emit(ir_op::select, x, y, 0, false, false, c, e.unsigned_bits != 0);
+        break;
+      }
       default:
-        // Block ids, parameters, data: unknown; so is a select (run() has no case for it).
-        if (e.op < ir_op::add || e.op == ir_op::select || e.op == ir_op::choice) break;
+        // Block ids, parameters, data: unknown; so is a choice outside its select.
+        if (e.op < ir_op::add || e.op == ir_op::choice) break;
         {
           const bool unary = e.op >= ir_op::negate;
           const int a = compile(e.a);
@@ -115,6 +130,7 @@ class tape {
       const op& o = ops_[static_cast<std::size_t>(k)];
       const long long* a = r + o.a;
       const long long* b = r + o.b;
+      const long long* c = r + o.c;
       long long* out = r + o.out;
       const int n = o.varying ? threads_ : 1;
       const long long counter = o.code == ir_op::loop_var ? counters[o.depth] : 0;
@@ -127,6 +143,13 @@ class tape {
           // `and` / `or` are decided by one known operand, as C++ evaluates them.
           case ir_op::logical_and: v = x == 0 || y == 0 ? 0 : unknown ? u : 1; break;
           case ir_op::logical_or: v = (x != u && x != 0) || (y != u && y != 0) ? 1 : unknown ? u : 0; break;
+          // An arm converted to an unsigned select's type: a negative value would wrap, unknown.
+          case ir_op::select: {
+            const long long cv = c[i * o.c_stride];
+            v = cv == u ? u : cv != 0 ? x : y;
+            if (o.to_unsigned && v != u && v < 0) v = u;
+            break;
+          }
           case ir_op::negate: v = x == u ? u : -x; break;
           case ir_op::logical_not: v = x == u ? u : x == 0; break;
           // In unsigned int, ~x is 2^32 - 1 - x (the operand converted first), not -x - 1: the
@@ -183,6 +206,8 @@ class tape {
     int depth = 0;                 // loop_var: the loop's depth in the scope (a = lo, b = step)
     bool in_int = false;           // computed in int: a result outside int wraps on the device
     bool complement_u32 = false;   // ~ in unsigned int
+    int c = 0, c_stride = 0;       // select: the condition (a, b: the arms)
+    bool to_unsigned = false;      // select: its type is unsigned
   };
 
   constexpr int add_slot(slot::kind_t kind, bool varying, long long value) {
@@ -190,10 +215,13 @@ class tape {
     size_ += varying ? threads_ : 1;
     return static_cast<int>(slots_.size()) - 1;
   }
-  constexpr int emit(ir_op code, int a, int b, int depth, bool in_int = false, bool complement_u32 = false) {
-    const bool varying = slots_[static_cast<std::size_t>(a)].varying || slots_[static_cast<std::size_t>(b)].varying;
+  constexpr int emit(ir_op code, int a, int b, int depth, bool in_int = false, bool complement_u32 = false, int c = 0,
+                     bool to_unsigned = false) {
+    const bool varying = slots_[static_cast<std::size_t>(a)].varying || slots_[static_cast<std::size_t>(b)].varying ||
+                         slots_[static_cast<std::size_t>(c)].varying;
     const int out = add_slot(slot::computed, varying, 0);
-    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth, in_int, complement_u32});
+    ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth, in_int, complement_u32, offset(c),
+                      stride(c), to_unsigned});
     return out;
   }
 

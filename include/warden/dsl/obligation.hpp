@@ -23,6 +23,15 @@
 //     those numbers written in; the checker could not decide it for every value (or the listing
 //     was past its compile-time budget). `first`, `second`: the pair the checker saw meet; -1 when
 //     it listed nothing (the budget), and launch then judges W022 too.
+//   * global_at_launch (held apart, in obligation_list::pairs: a kernel may leave dozens): the two
+//     global accesses `first` and `second` (W010 / W011) never reach one element from two
+//     different threads of the launch, decided by launch with its own numbers.
+//     Their indices and the bounds of the loops around them are made of thread and block ids,
+//     loop counters, constants and launch numbers, and read at least one launch number: the
+//     checker could neither separate them for every value nor show a meeting that every launch
+//     has, so it keeps the question instead of a condition that is only sufficient. Launch lists
+//     both accesses' elements (check/launch/global_pairs.hpp) and refuses a launch in which two
+//     threads meet, or that it cannot list (E106).
 
 #include "../diagnostic/codes.hpp"
 
@@ -47,11 +56,31 @@ struct obligation {
   int first = -1, second = -1;       // positive: the accesses it separates
 };
 
+// A pair of global accesses left to the launch (global_at_launch above).
+struct global_pair {
+  diagnostic::code protects = diagnostic::code::none;  // W010 or W011
+  short first = -1, second = -1;                       // accesses (index in ir.accesses)
+};
+
 // A kernel's obligations: few, and literal, so that a kernel definition holds them.
 struct obligation_list {
   static constexpr int capacity = 8;
   obligation items[capacity];
   int count = 0;
+  // The global pairs left to the launch: each pair of accesses a kernel's stores and loads make.
+  static constexpr int pair_capacity = 64;
+  global_pair pairs[pair_capacity]{};
+  int pair_count = 0;
+
+  // False when full (or an access past a short): the caller must then refuse the pair.
+  constexpr bool add_pair(diagnostic::code protects, int first, int second) {
+    if (first < 0 || second < 0 || first > 32767 || second > 32767) return false;
+    for (int i = 0; i < pair_count; ++i)
+      if (pairs[i].first == first && pairs[i].second == second) return true;
+    if (pair_count == pair_capacity) return false;
+    pairs[pair_count++] = {protects, static_cast<short>(first), static_cast<short>(second)};
+    return true;
+  }
 
   // False when full: the caller must then refuse what needed the obligation.
   constexpr bool add(const obligation& o) {
@@ -62,7 +91,7 @@ struct obligation_list {
     items[count++] = o;
     return true;
   }
-  constexpr bool empty() const { return count == 0; }
+  constexpr bool empty() const { return count == 0 && pair_count == 0; }
   static constexpr bool same(const obligation& x, const obligation& y) {
     if (x.kind != y.kind) return false;
     if (x.kind == obligation_kind::trip_limit) return x.loop == y.loop;

@@ -111,8 +111,10 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
     checked.address = arg.data();
     checked.size = static_cast<long long>(arg.size());
     ordering = ordered(arg);
-  } else if constexpr (std::is_integral_v<typename Param::value_type>) {
+  } else if constexpr (std::is_integral_v<typename Param::value_type> && sizeof(typename Param::value_type) <= sizeof(long long)) {
     // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
+    // A wider integer (__int128 under gnu++20) would be cut here: it stays unknown to the checks,
+    // which then refuse whatever needs its value.
     checked.value = static_cast<long long>(static_cast<typename Param::value_type>(arg));
   }
 }

@@ -133,15 +133,21 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
     long long one = -1, two = -1;
   };
   std::unordered_map<long long, owners> touched;
+  pair_verdict v;
+  v.answer = pair_answer::apart;
+  // One access (W010 on one store): the first meeting in the listing's order, threads in order.
   if (!list_global_access(ir, facts, a, budget, [&](long long thread, long long element) {
         owners& o = touched[element];
         if (o.one < 0) o.one = thread;
         else if (o.one != thread && o.two < 0) o.two = thread;
+        if (first == second && o.two >= 0) {
+          v = {pair_answer::meet, o.one, o.two, element};
+          return false;
+        }
         return true;
       }))
     return {};
-  pair_verdict v;
-  v.answer = pair_answer::apart;
+  if (first == second) return v;
   auto meets = [&](long long thread, long long element) {  // false: found, stop listing
     const auto it = touched.find(element);
     if (it == touched.end()) return true;
@@ -150,11 +156,6 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
     v = {pair_answer::meet, other, thread, element};
     return false;
   };
-  if (first == second) {
-    for (const auto& [element, o] : touched)
-      if (o.two >= 0) return {pair_answer::meet, o.one, o.two, element};
-    return v;
-  }
   if (!list_global_access(ir, facts, c, budget, meets)) return {};
   return v;
 }

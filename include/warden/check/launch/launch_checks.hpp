@@ -42,6 +42,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                                              const std::vector<std::string>& names, const std::vector<std::string>& kinds);
 // An obligation's condition in the user's names (w::obligations_of).
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
+// Two accesses as the kernel writes them, `out[i % n + i / n * n] and out[...]` (w::obligations_of).
+WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const std::vector<std::string>& names, int first, int second);
 
 }  // inline namespace WARDEN_RUNTIME_ABI
 

@@ -106,6 +106,54 @@ inline std::string condition_values(const obligation& o, const launch_facts& fac
   return out;
 }
 
+// `out[i % n + i / n * n] and out[...]`: the two accesses of a pair, as the kernel writes them.
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const std::vector<std::string>& names, int first, int second) {
+  const auto& a = ir.accesses[static_cast<std::size_t>(first)];
+  const auto& c = ir.accesses[static_cast<std::size_t>(second)];
+  const std::string x = names[static_cast<std::size_t>(a.target)] + "[" + dsl::render(ir, a.index, names) + "]";
+  const std::string y = names[static_cast<std::size_t>(c.target)] + "[" + dsl::render(ir, c.index, names) + "]";
+  return first == second ? x + " (one store, two threads)" : x + " and " + y;
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
+// A global pair the checker left to the launch (global_at_launch): listed with this launch's
+// numbers; the E106 text when two threads meet or the listing cannot decide, else empty.
+inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names,
+                                     const dsl::global_pair& o) {
+  interval_evaluator evaluator(ir, facts);
+  const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
+  const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
+  if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) return {};
+  const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second);
+  if (p.answer == launch_impl::pair_answer::apart) return {};
+  // The launch's values the two reach through: their indices and the bounds of their loops.
+  std::vector<std::size_t> read;
+  for (const dsl::ir_access* x : {&a, &c}) {
+    launch_impl::parameters_read(ir, x->index, dsl::ir_op::param_value, read);
+    for (int p = x->loop_begin; p < x->loop_end; ++p) {
+      const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+      for (int bound : {loop.lo, loop.hi, loop.step}) launch_impl::parameters_read(ir, bound, dsl::ir_op::param_value, read);
+    }
+  }
+  std::string values;
+  for (std::size_t p : read) {  // each once (parameters_read)
+    const std::optional<long long> v = p < facts.values.size() ? facts.values[p] : std::nullopt;
+    values += (values.empty() ? "" : ", ") + names[p] + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
+  }
+  const std::string rule = std::string(diagnostic::to_string(o.protects)) + " for " + pair_text(ir, names, o.first, o.second);
+  const std::string with = values.empty() ? std::string() : " (" + values + ")";
+  if (p.answer == launch_impl::pair_answer::meet)
+    return rule + ": listed with this launch's numbers" + with + ", " + launch_impl::thread_name(p.thread1, facts) + " and " +
+           launch_impl::thread_name(p.thread2, facts) + " both reach element " + std::to_string(p.element) +
+           " (the checker left this pair to the launch, w::obligations_of): launch with values for which no two threads "
+           "reach one element, or give each thread elements of its own";
+  return rule + ": the launch could not list them" + with + ", an index or a loop bound leaves int, or one access runs more than " +
+         std::to_string(launch_impl::max_listed_instances) +
+         " times (threads x trips) (the checker left this pair to the launch, w::obligations_of): launch a smaller grid, or "
+         "write the index so that the checker separates the threads for every value (docs/soundness.md)";
+}
+
 // The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
@@ -152,6 +200,8 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
            to_string(o.protects) + " for at most " + std::to_string(o.most_trips) +
            " trips of it (w::obligations_of lists this condition): launch with fewer, or give the loop a constant trip count";
   }
+  for (int p = 0; p < duties.pair_count; ++p)
+    if (std::string e = unmet_global_pair(ir, facts, names, duties.pairs[p]); !e.empty()) return e;
   return {};
 }
 }  // inline namespace WARDEN_RUNTIME_ABI

@@ -1,7 +1,8 @@
 #pragma once
 // E101: accesses that may leave their buffer or tile, and shuffle lanes outside the warp, for this
 // launch: the index intervals (interval_evaluator.hpp), and for a tile index the intervals cannot
-// follow, the checker's exact per-thread footprint with the launch's numbers.
+// follow, the checker's exact per-thread footprint with the launch's numbers; for a global index
+// they cannot keep inside, every instance listed with those numbers.
 
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "../../config.hpp"
 #include "../../dsl/ir.hpp"
 #include "../footprint.hpp"
+#include "global_pairs.hpp"
 #include "interval_evaluator.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
@@ -61,6 +63,27 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                  std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")";
         continue;
       }
+    }
+    // A global index the intervals cannot keep inside (`(last - offset) * n + first`, two terms
+    // that move together) is listed exactly, instance by instance, with the launch's numbers
+    // (launch/global_pairs.hpp): refused only where one reaches outside, at the element it reaches.
+    if (a.memory == dsl::memory_kind::global && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
+      // The farthest outside, below 0 first: where the intervals would have said "may reach".
+      long long below = 0, above = -1;
+      bool out = false;
+      const bool listed = launch_impl::list_global_access(ir, facts, a, launch_impl::max_listed_instances, [&](long long, long long element) {
+        if (element >= 0 && element < size) return true;
+        out = true;
+        if (element < below) below = element;
+        if (element >= size && element > above) above = element;
+        return true;
+      });
+      const long long outside = below < 0 ? below : above;
+      if (listed && !out) continue;
+      if (listed)
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " + std::to_string(outside) +
+               ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
+               kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements";
     }
     if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
