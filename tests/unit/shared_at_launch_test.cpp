@@ -204,9 +204,14 @@ constexpr auto halved_global = [](auto k, auto out, auto n) { return w::when(k.g
 constexpr auto modulo_through_local = [](auto k, auto io, auto n) {
   return w::local(k, 0, [&](auto k, auto v) { return w::seq(v = n, io[k.global_id()] = io[k.global_id() % v] + 1); });
 };
-// A loop whose trips are a parameter: 64 threads x n trips to list.
+// A loop whose trips are a parameter: 64 threads x n trips to list. (t + j) % 64 meets another
+// thread from the second trip on; (t * n + j) % m, for m above every element, never does, but
+// the checker cannot see that m is that large.
 constexpr auto long_rows = [](auto k, auto out, auto n) {
   return w::for_range(k, 0, n, [&](auto, auto j) { return out[(k.thread_id() + j) % 64] = j; });
+};
+constexpr auto long_rows_apart = [](auto k, auto out, auto n, auto m) {
+  return w::for_range(k, 0, n, [&](auto, auto j) { return out[(k.thread_id() * n + j) % m] = j; });
 };
 }  // namespace
 
@@ -214,6 +219,7 @@ WARDEN_KERNEL(flattened_k, w::kernel<B64, w::out<int>, U>(flattened_store).named
 WARDEN_KERNEL(modulo_global_k, w::kernel<B64, w::out<int>, V>(modulo_global).named("modulo_global", "out", "n"));
 WARDEN_KERNEL(modulo_global_trusted, w::kernel<B64, w::out<int>, V>(w::testing::trusting(modulo_global)));
 WARDEN_KERNEL(long_rows_k, w::kernel<B64, w::out<int>, V>(long_rows).named("long_rows", "out", "n"));
+WARDEN_KERNEL(long_rows_apart_k, w::kernel<B64, w::out<int>, V, V>(long_rows_apart).named("long_rows_apart", "out", "n", "m"));
 
 TEST_CASE("global_at_launch: a store the algebra cannot separate runs when the launch lists it apart", "[shared_at_launch][global]") {
   STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, U>(flattened_store));
@@ -265,14 +271,15 @@ TEST_CASE("global_at_launch: a launch past the listing's budget is refused, sayi
   CHECK_THROWS_AS(w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 2), w::obligation_error);  // t + j meets t + 1
   w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 1);  // one trip: each thread its own element
   CHECK(w::to_host(out)[63] == 0);
-  try {
-    w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 65600);  // 64 x 65,600 instances, past 2^22
+  STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, V, V>(long_rows_apart));
+  try {  // 64 x 65,600 instances, past 2^22, none meeting: the listing gives up
+    w::launch(w::on_cpu, long_rows_apart_k, w::grid(1), out, 65600, 1 << 30);
     FAIL("a launch past the listing's budget ran");
   } catch (const w::obligation_error& e) {
     const std::string what = e.what();
     CAPTURE(what);
     CHECK(what.find("W010 for out[") != std::string::npos);
-    CHECK(what.find("the launch could not list them (n = 65600)") != std::string::npos);
+    CHECK(what.find("the launch could not list them (n = 65600, m = 1073741824)") != std::string::npos);
     CHECK(what.find("more than 4194304 times") != std::string::npos);
   }
 }
