@@ -90,9 +90,9 @@ TEST_CASE("the key tells apart what the checks read and nothing else", "[launch]
   const auto key = [](const void* x, long long nx, const void* y, long long ny, std::optional<long long> v,
                       w::detail::dims3 grid = {2, 1, 1}) {
     std::array<w::check::bound_argument, 3> args{};
-    args[0] = {"in", true, false, x, nx, {}};
-    args[1] = {"out", true, true, y, ny, {}};
-    args[2] = {"value", false, false, nullptr, 0, v};
+    args[0] = {"in", true, false, x, nx, {}, {}};
+    args[1] = {"out", true, true, y, ny, {}, {}};
+    args[2] = {"value", false, false, nullptr, 0, v, {}};
     w::detail::launch_key<3> k;
     k.grid[0] = grid.x;
     k.grid[1] = grid.y;
@@ -152,9 +152,9 @@ struct stepped_launch {
   int blocks, step, limit;
   std::array<w::check::bound_argument, 3> arguments() const {
     std::array<w::check::bound_argument, 3> args{};
-    args[0] = {"out", true, true, out->data(), static_cast<long long>(out->size()), {}};
-    args[1] = {"value", false, false, nullptr, 0, step};
-    args[2] = {"value", false, false, nullptr, 0, limit};
+    args[0] = {"out", true, true, out->data(), static_cast<long long>(out->size()), {}, {}};
+    args[1] = {"value", false, false, nullptr, 0, step, {}};
+    args[2] = {"value", false, false, nullptr, 0, limit, {}};
     return args;
   }
   void launch() const { w::launch(w::on_cpu, stepped_k, w::grid(blocks), *out, step, limit); }
@@ -226,4 +226,108 @@ TEST_CASE("cached verdicts equal the checks' over a sweep of small launches", "[
   CHECK(passed < 320);
   // And every launch through the cache, in sweep order, as the direct check says.
   for (std::size_t i = 0; i < domain.size(); ++i) CHECK(verdict([&] { domain[i].launch(); }) == direct[i]);
+}
+
+// ---- measured contents (launch/contents.hpp) ----------------------------------------------------
+// A gather: the index buffer's contents decide whether src[idx[i]] stays inside src. The launch
+// measures them (the least and greatest element), keeps the measurement with the buffer until the
+// buffer is written, and bounds the load by it: never stated, never trusted past a write.
+
+WARDEN_KERNEL(gather_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size() && i < dst.size(), dst[i] = src[idx[i]]);
+}).named("gather", "idx", "src", "dst"));
+
+// The same gather through an index buffer the kernel also writes: its contents change as it runs.
+WARDEN_KERNEL(gather_inout_k, w::kernel<w::block<32>, w::inout<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size() && i < dst.size(), w::seq(dst[i] = src[idx[i]], idx[i] = 0));
+}).named("gather_inout", "idx", "src", "dst"));
+
+WARDEN_KERNEL(fill_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto v) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = v);
+}));
+
+namespace {
+std::uint64_t measured() { return w::detail::contents_measured(); }
+std::vector<int> reversed(int n) {
+  std::vector<int> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = n - 1 - i;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("a gather runs on measured indices, measured once until the index buffer is written", "[launch][cache][contents]") {
+  auto idx = w::to_device(reversed(100));
+  auto src = w::to_device(std::vector<float>(100, 2.f));
+  w::device_buffer<float> dst(100);
+  const auto m0 = measured(), c0 = full_checks();
+  w::launch(w::on_cpu, gather_k, w::grid_for(100), idx, src, dst);
+  CHECK(measured() - m0 == 1);
+  CHECK(w::to_host(dst)[7] == 2.f);
+  for (int round = 0; round < 5; ++round) w::launch(w::on_cpu, gather_k, w::grid_for(100), idx, src, dst);
+  CHECK(measured() - m0 == 1);     // unchanged data: read once
+  CHECK(full_checks() - c0 == 1);  // and the verdict cached under its range
+
+  // A write through warden (a copy into idx) makes the next launch measure again, and a value
+  // past src's end is refused before the kernel runs, naming idx's element that holds it.
+  std::vector<int> bad = reversed(100);
+  bad[41] = 100;
+  w::copy(idx, w::to_device(bad));
+  auto before = w::to_host(dst);
+  try {
+    w::launch(w::on_cpu, gather_k, w::grid_for(100), idx, src, dst);
+    FAIL("an index past src's end launched");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("load src[idx[global_id.x]] may reach index 100, but src (parameter 1, in) has 100 elements"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("idx holds 0 to 100 (0 at element 99, 100 at element 41)"));
+  }
+  CHECK(measured() - m0 == 2);
+  CHECK(w::to_host(dst) == before);
+
+  // A kernel that writes idx (fill_k, out<int>) is a write too: measured again, now in range.
+  w::launch(w::on_cpu, fill_k, w::grid_for(100), idx, 99);
+  w::launch(w::on_cpu, gather_k, w::grid_for(100), idx, src, dst);
+  CHECK(measured() - m0 == 3);
+  // And a negative index, written by a kernel, is refused at its lower end.
+  w::launch(w::on_cpu, fill_k, w::grid_for(100), idx, -1);
+  CHECK(verdict([&] { w::launch(w::on_cpu, gather_k, w::grid_for(100), idx, src, dst); }) == "E101");
+}
+
+TEST_CASE("host-visible index buffers are measured at every launch: a kept reference may change them", "[launch][cache][contents]") {
+  w::pinned_buffer<int> idx(64);
+  for (int i = 0; i < 64; ++i) idx[static_cast<std::size_t>(i)] = i;
+  int& kept = idx[5];
+  auto src = w::to_device(std::vector<float>(64, 1.f));
+  w::device_buffer<float> dst(64);
+  const auto m0 = measured();
+  w::launch(w::on_cpu, gather_k, w::grid_for(64), idx, src, dst);
+  kept = 64;  // no call warden sees
+  CHECK(verdict([&] { w::launch(w::on_cpu, gather_k, w::grid_for(64), idx, src, dst); }) == "E101");
+  CHECK(measured() - m0 == 2);
+}
+
+TEST_CASE("contents are measured only where they can be trusted for the whole run", "[launch][cache][contents]") {
+  auto src = w::to_device(std::vector<float>(64, 1.f));
+  w::device_buffer<float> dst(64);
+  // A buffer the kernel writes changes while it runs: its loads stay unbounded.
+  auto idx = w::to_device(reversed(64));
+  const auto m0 = measured();
+  try {
+    w::launch(w::on_cpu, gather_inout_k, w::grid_for(64), idx, src, dst);
+    FAIL("a gather through an index buffer it writes launched");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("the index cannot be bounded"));
+  }
+  CHECK(measured() == m0);
+  // A launch being captured runs at each replay, on the contents of then: not measured either.
+  w::stream s;
+  auto idx2 = w::to_device(reversed(64));
+  CHECK(verdict([&] { (void)w::capture(s, [&] { w::launch(gather_k, w::grid_for(64).on(s), idx2, src, dst); }); }) == "E101");
+  CHECK(measured() == m0);
+  // Only what an index reads: idx, not src (whose loads are stored, not used as an index).
+  w::dsl::kernel_ir scratch;
+  CHECK(w::check::contents_read_by_indices(w::detail::description_of(gather_k, scratch), 3) == std::vector<char>{1, 0, 0});
 }

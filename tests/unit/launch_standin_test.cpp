@@ -311,3 +311,49 @@ TEST_CASE("cuda launch path: a misaligned buffer for a vector access is refused 
   CHECK(launched == 1);
   CHECK(no_misuse());
 }
+
+// Measured contents on the cuda path (launch/contents.hpp): device memory is copied to the host
+// once, after its last writer, and the measurement is kept until the buffer is written; a value
+// past the gathered buffer is refused before the kernel call.
+WARDEN_KERNEL(gather_k, w::kernel<w::block<64>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size() && i < dst.size(), dst[i] = src[idx[i]]);
+}).named("gather", "idx", "src", "dst"));
+
+TEST_CASE("cuda launch path: a gather's indices are measured on the device once, again after a write", "[standin][launch][contents]") {
+  standin::reset();
+  w::stream s;
+  standin::hold(s.ref().native());
+  std::vector<int> order(256);
+  for (int i = 0; i < 256; ++i) order[static_cast<std::size_t>(i)] = (i * 7) % 256;
+  auto idx = w::to_device_async(order, s);  // queued behind a busy stream: measuring waits for it
+  standin::release(s.ref().native());
+  w::device_buffer<float> src(256), dst(256);
+  int launched = 0;
+  const entry_probe entry{&launched};
+  const auto copies = [] { return standin::calls("cudaMemcpyAsync"); };
+  const long before = copies();
+  const auto m0 = w::detail::contents_measured();
+  cuda_path(gather_k, w::grid_for(256).on(s), entry, idx, src, dst);
+  CHECK(copies() == before + 1);  // idx, down to the host
+  allocations_counted = 0;
+  counting_allocations = true;
+  for (int i = 0; i < 100; ++i) cuda_path(gather_k, w::grid_for(256).on(s), entry, idx, src, dst);
+  counting_allocations = false;
+  CHECK(launched == 101);
+  CHECK(copies() == before + 1);  // kept: nothing read again
+  if (!WARDEN_SYNC_LAUNCHES && WARDEN_TEST_COUNTS_ALLOCATIONS) CHECK(allocations_counted == 0);
+  CHECK(w::detail::contents_measured() - m0 == 1);
+
+  order[200] = 256;
+  w::copy(idx, w::to_device(order));
+  try {
+    cuda_path(gather_k, w::grid_for(256).on(s), entry, idx, src, dst);
+    FAIL("an index past src's end reached the kernel call");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("idx holds 0 to 256 (0 at element 0, 256 at element 200)"));
+  }
+  CHECK(launched == 101);
+  CHECK(w::detail::contents_measured() - m0 == 2);
+  CHECK(no_misuse());
+}

@@ -12,18 +12,22 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../access.hpp"
 #include "../backend/slots.hpp"
+#include "../check/launch/contents_read.hpp"
 #include "../check/launch/launch_checks.hpp"
 #include "../detail/pack.hpp"
 #include "../dsl/program.hpp"
 #include "../error.hpp"
 #include "../graph/recorder.hpp"
 #include "../memory/buffer_ordering.hpp"
+#include "../memory/capture_registry.hpp"
 #include "../stream.hpp"
 #include "arguments.hpp"
 #include "check_cache.hpp"
+#include "contents.hpp"
 
 namespace warden::detail {
 
@@ -42,7 +46,10 @@ auto bind_slot(Arg& arg) {
       if (arg.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw bounds_error("warden::launch", "a buffer of " + std::to_string(arg.size()) +
                                                  " elements is larger than warden's int indices allow");
-      return backend::slot<Param>{arg.data(), static_cast<int>(arg.size())};
+      if constexpr (std::is_same_v<typename Param::mode, access::read>)
+        return backend::slot<Param>{std::as_const(arg).data(), static_cast<int>(arg.size())};  // not a write
+      else
+        return backend::slot<Param>{arg.data(), static_cast<int>(arg.size())};
     }
   } else {
     static_assert(std::is_convertible_v<A, typename Param::value_type>,
@@ -102,15 +109,22 @@ struct bound_launch {
   }
 };
 
+// `measure`: the kernel's indices read this parameter's contents (check::contents_read_by_indices),
+// which are measured if it is read-only (launch/contents.hpp).
 template <class Param, class Arg>
-void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering) {
+void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering, bool measure) {
   checked.kind = Param::kind;
   checked.is_buffer = Param::is_buffer;
   if constexpr (Param::is_buffer) {
     checked.writable = !std::is_same_v<typename Param::mode, access::read>;
-    checked.address = arg.data();
+    checked.address = std::as_const(arg).data();
     checked.size = static_cast<long long>(arg.size());
     ordering = ordered(arg);
+    if constexpr (std::is_same_v<typename Param::mode, access::read>) {
+      if (measure) checked.contents = contents_of(arg);
+    } else {
+      arg.count_write();  // the cpu backend writes without a stream to record it on
+    }
   } else if constexpr (std::is_integral_v<typename Param::value_type> && sizeof(typename Param::value_type) <= sizeof(long long)) {
     // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
     // A wider integer (__int128 under gnu++20) would be cut here: it stays unknown to the checks,
@@ -123,8 +137,8 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
 // and with the cache on, its reading (the key's part, check/launch/launch_request.hpp); then
 // its slot, returned.
 template <class Param, std::size_t I, class Bound, class Key, class Arg>
-auto bind_argument(Arg& arg, Bound& bound, Key* key) {
-  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I]);
+auto bind_argument(Arg& arg, Bound& bound, Key* key, const char* measured) {
+  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I], measured[I] != 0);
   if (key != nullptr) key->arguments[I] = check::read_argument(bound.checked, I);
   return bind_slot<Param>(arg);
 }
@@ -137,12 +151,32 @@ auto slots_of(std::index_sequence<I...>) -> detail::pack<backend::slot<typename 
 template <class K>
 using slots_for = decltype(slots_of<K>(std::make_index_sequence<K::arity>{}));
 
+// The parameters whose contents the kernel's indices read (check::contents_read_by_indices): a
+// named_kernel's once per program run, as its description; a bare kernel_definition's at each launch.
+template <class K>
+const std::vector<char>& contents_read_of(const K&, const dsl::kernel_ir& ir, std::vector<char>& scratch) {
+  if constexpr (requires { typename K::holder; }) {
+    static const std::vector<char> once = check::contents_read_by_indices(ir, K::arity);
+    return once;
+  } else {
+    scratch = check::contents_read_by_indices(ir, K::arity);
+    return scratch;
+  }
+}
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
-// signature passed them before (`cache`, launch/check_cache.hpp); touches no memory. One walk
-// over the arguments binds each (slot, checks' view, ordering and reading).
+// signature passed them before (`cache`, launch/check_cache.hpp); writes no memory, but reads
+// (measures) the contents of the read-only buffers whose values the kernel's indices take
+// (`contents_read`: contents_read_of), unless the launch is being captured on `stream` (it runs at
+// each replay, on the contents of then: their loads stay unbounded). One walk over the arguments
+// binds each (slot, checks' view, ordering and reading).
 template <class K, class... Args, std::size_t... I>
-auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 blocks,
-             launch_check_cache<K::arity>* cache, std::index_sequence<I...>, Args&... args) {
+auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
+             launch_check_cache<K::arity>* cache, stream_ref stream, std::index_sequence<I...>, Args&... args) {
+  std::array<char, K::arity> measured{};
+  bool any = false;
+  for (std::size_t i = 0; i < K::arity; ++i) any |= (measured[i] = contents_read[i]) != 0;
+  if (any && being_captured(stream)) measured = {};
   using slots_type = slots_for<K>;
   bound_launch<slots_type, K::arity> bound{};
   launch_key<K::arity> key;
@@ -152,7 +186,7 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 bl
   launch_key<K::arity>* reading = cache != nullptr ? &key : nullptr;
   // Braces, not a call: their initialisers run left to right, so an argument's alias is looked
   // for among earlier arguments already described.
-  bound.slots = slots_type{{{bind_argument<typename K::template param<I>, I>(args, bound, reading)}...}};
+  bound.slots = slots_type{{{bind_argument<typename K::template param<I>, I>(args, bound, reading, measured.data())}...}};
   if (cache != nullptr && cache->passed(key)) return bound;
   ++full_launch_checks();
   check::launch_request request;

@@ -73,7 +73,10 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::kernel_ir scratch;
-  auto bound = bind_and_check(kernel, description_of(any_kernel, scratch), blocks, check_cache_for<K>(), indices{}, args...);
+  const dsl::kernel_ir& ir = description_of(any_kernel, scratch);
+  std::vector<char> contents_scratch;
+  auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, check_cache_for<K>(),
+                              config.stream(), indices{}, args...);
   if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())

@@ -8,6 +8,7 @@
 // destructor gives the memory back to the pool in stream order, after every recorded use.
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -32,6 +33,18 @@
                             "or keep a host mirror (warden::pinned_buffer, warden::to_host_async)")
 
 namespace warden {
+
+namespace detail {
+// What a launch measured of a buffer's contents (launch/contents.hpp), kept with the buffer: the
+// least and greatest element and where each first occurs, valid while the buffer's writes() is
+// `writes`. The same fields as check::contents_range, which the buffer does not include.
+struct contents_memo {
+  bool valid = false;
+  bool measurable = false;  // false: an element outside long long (unsigned 64-bit), no range
+  std::uint64_t writes = 0;
+  long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
+};
+}  // namespace detail
 
 // One recorded use of a buffer by a stream.
 struct stream_use {
@@ -93,14 +106,19 @@ class buffer {
   stream_ref stream() const noexcept { return stream_; }
 
   // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
-  T* data() noexcept { return static_cast<T*>(allocation_.ptr); }
+  // Non-const access counts as a write (writes(), below): what is done through the pointer is
+  // out of warden's sight.
+  T* data() noexcept {
+    ++writes_;
+    return static_cast<T*>(allocation_.ptr);
+  }
   const T* data() const noexcept { return static_cast<const T*>(allocation_.ptr); }
 
   // Host access: only where the space is host-accessible, and only after the device is done.
   T& operator[](std::size_t i) {
     static_assert(Space::is_host_accessible, WARDEN_W001_INDEX_MESSAGE);
     host_access();
-    return data()[i];
+    return data()[i];  // counts as a write
   }
   const T& operator[](std::size_t i) const {
     static_assert(Space::is_host_accessible, WARDEN_W001_INDEX_MESSAGE);
@@ -114,14 +132,26 @@ class buffer {
                                             "host code iterates over device memory; copy it to the host with "
                                             "warden::to_host(buffer), or keep a host mirror (warden::pinned_buffer)"));
     host_access();
-    return data();
+    return data();  // counts as a write
   }
   T* end() { return begin() + size_; }
+
+  // ---- contents ------------------------------------------------------------------------------
+
+  // How many times the contents may have changed: every write warden issues (launches that may
+  // write the buffer, transfers into it, graph replays) and every non-const access from the host
+  // (data(), operator[], begin()). What a launch measured of the contents (launch/contents.hpp)
+  // holds while this count stays the same.
+  std::uint64_t writes() const noexcept { return writes_; }
+  void count_write() noexcept { ++writes_; }
+  // That measurement, kept with the buffer: valid while memo.writes == writes().
+  detail::contents_memo& contents_memo() const noexcept { return memo_; }
 
   // ---- stream ordering (used by transfers and launches) -------------------------------------
 
   // Work just issued to `s` writes this buffer.
   void record_write(stream_ref s) {
+    ++writes_;
     if (pool_ == nullptr) return;
     writer_ = {s, detail::pool_clock(*pool_).mark(s)};
     has_writer_ = true;
@@ -173,6 +203,8 @@ class buffer {
     std::swap(readers_, other.readers_);
     std::swap(host_synced_, other.host_synced_);
     std::swap(link_, other.link_);
+    std::swap(writes_, other.writes_);
+    std::swap(memo_, other.memo_);
     if (link_) link_->owner.buffer = this;  // a graph follows the memory, not the object
     if (other.link_) other.link_->owner.buffer = &other;
   }
@@ -219,6 +251,8 @@ class buffer {
   mutable std::vector<stream_use> readers_;
   mutable bool host_synced_ = true;
   mutable std::shared_ptr<detail::capture_link> link_;  // null unless a graph captured this buffer
+  std::uint64_t writes_ = 0;
+  mutable detail::contents_memo memo_;
 };
 
 template <class T>

@@ -12,8 +12,10 @@
 //   * a sum is also bounded through any guarded sum of some of its terms, however the two are
 //     grouped: under `ph * 32 + tx < n`, `row * n + ph * 32 + tx` (parsed as `(row * n + ph * 32)
 //     + tx`) is at most row's bound times n plus n - 1;
-//   * loaded values, thread-private variables and user functions are unbounded, so an index made
-//     of them must be clamped (min, %, &) to pass.
+//   * a load of a read-only buffer of integers whose contents the launch measured lies between
+//     their least and greatest element (launch/contents.hpp: `x[col[e]]` for a column array);
+//   * other loaded values, thread-private variables and user functions are unbounded, so an index
+//     made of them must be clamped (min, %, &) to pass.
 // Sound: the interval always contains every index the access can take.
 
 #include <algorithm>
@@ -123,6 +125,13 @@ class interval_evaluator {
       }
       case ir_op::param_size: return interval::point(facts_.sizes[static_cast<std::size_t>(e.value)]);
       case ir_op::load:
+        // A read-only buffer of integers whose contents the launch measured (launch/contents.hpp):
+        // any element it loads lies between the least and the greatest.
+        if (const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
+            a.memory == dsl::memory_kind::global && a.vector_bytes == 0 &&
+            static_cast<std::size_t>(a.target) < facts_.contents.size() && facts_.contents[static_cast<std::size_t>(a.target)])
+          return {facts_.contents[static_cast<std::size_t>(a.target)]->lo, facts_.contents[static_cast<std::size_t>(a.target)]->hi};
+        [[fallthrough]];
       case ir_op::tile_load:
         // A narrow integral type bounds what any load can give (uint8_t: 0..255).
         if (e.narrow_bits > 0) {

@@ -17,11 +17,25 @@
 
 namespace warden::check {
 
+// What a read-only buffer of integers held when its launch was checked: its least and greatest
+// element and the first position of each. Measured by the launch (launch/contents.hpp), never
+// stated: an in<T> parameter cannot change while the kernel runs (nothing writable may share its
+// memory, E100, and other work on it is ordered around the launch), so every load of it gives a
+// value in [lo, hi].
+struct contents_range {
+  long long lo = 0, hi = 0;        // the least and greatest element
+  long long lo_at = 0, hi_at = 0;  // where each first occurs
+  friend constexpr bool operator==(const contents_range&, const contents_range&) = default;
+};
+
 // What the launch knows: geometry and the integral value of every value<T> parameter (if integral).
 struct launch_facts {
   detail::dims3 block, grid;
   std::vector<std::optional<long long>> values;  // by parameter position
   std::vector<long long> sizes;                  // by parameter position (buffers)
+  // By parameter position: the contents of the read-only buffers whose loads an index, a column,
+  // a loop bound or a shuffle lane reads (contents_read_by_indices); nullopt for every other.
+  std::vector<std::optional<contents_range>> contents;
 };
 
 // The names messages give a kernel's parameters: the user's, or p0, p1, ... where none was given.
@@ -42,19 +56,22 @@ struct bound_argument {
   const void* address = nullptr;   // a buffer's memory (E100)
   long long size = 0;              // a buffer's elements (E101)
   std::optional<long long> value;  // an integral value, as the kernel receives it (converted to T)
+  std::optional<contents_range> contents;  // a read-only buffer of integers that indices read
 };
 
 // What the checks read of one argument: a buffer's size, its address modulo 16 (a vector access
-// moves 2, 4, 8 or 16 bytes, dsl/vector.hpp, so this decides its alignment) and the first argument
-// bound to the same memory (E100); a value's integral value as the kernel receives it. check_launch
-// reads the arguments only through their readings, which it hands back: with the grid, they are
-// the launch check cache's key (launch/check_cache.hpp), so the key cannot leave out anything the
-// checks depend on.
+// moves 2, 4, 8 or 16 bytes, dsl/vector.hpp, so this decides its alignment), the first argument
+// bound to the same memory (E100) and, where indices read it, the range of its contents; a value's
+// integral value as the kernel receives it. check_launch reads the arguments only through their
+// readings, which it hands back: with the grid, they are the launch check cache's key
+// (launch/check_cache.hpp), so the key cannot leave out anything the checks depend on.
 struct argument_reading {
   long long number = 0;        // a buffer's size, or an integral value
   std::uint32_t same_as = 0;   // a buffer: the first argument with its address (itself if none, or null)
   unsigned char alignment = 0; // a buffer: its address modulo 16
   bool has_number = false;     // a value: whether it is integral (only those enter the checks)
+  bool has_contents = false;   // a buffer whose contents indices read: `contents` holds them
+  contents_range contents;
   friend constexpr bool operator==(const argument_reading&, const argument_reading&) = default;
 };
 
@@ -67,6 +84,10 @@ inline argument_reading read_argument(std::span<const bound_argument> arguments,
     r.number = a.size;
     r.has_number = true;
     r.alignment = static_cast<unsigned char>(reinterpret_cast<std::uintptr_t>(a.address) % 16);
+    if (a.contents) {
+      r.has_contents = true;
+      r.contents = *a.contents;
+    }
     if (a.address != nullptr)
       for (std::size_t j = 0; j < i; ++j)
         if (arguments[j].is_buffer && arguments[j].address == a.address) {

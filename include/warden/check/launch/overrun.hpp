@@ -1,6 +1,7 @@
 #pragma once
 // E101: accesses that may leave their buffer or tile, and shuffle lanes outside the warp, for this
-// launch: the index intervals (interval_evaluator.hpp), and for a tile index the intervals cannot
+// launch: the index intervals (interval_evaluator.hpp; a load of a read-only buffer whose contents
+// the launch measured ranges over them, launch/contents.hpp), and for a tile index the intervals cannot
 // follow, the checker's exact per-thread footprint with the launch's numbers; for a global index
 // they cannot keep inside, every instance listed with those numbers.
 
@@ -16,6 +17,53 @@
 #include "launch_values.hpp"
 
 namespace warden::check {
+
+namespace launch_impl {
+// The parameters whose measured contents expression `id` reads, directly or through the bounds
+// of a loop whose variable it reads (`m_data[e]` with e from row_ptr[r] to row_ptr[r + 1]).
+inline void contents_under(const dsl::kernel_ir& ir, const launch_facts& facts, int id, std::vector<char>& loops,
+                           std::vector<char>& params) {
+  if (id < 0) return;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == dsl::ir_op::load || e.op == dsl::ir_op::tile_load) {
+    const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
+    const auto p = static_cast<std::size_t>(a.target);
+    if (e.op == dsl::ir_op::load && p < facts.contents.size() && facts.contents[p]) params[p] = 1;
+    contents_under(ir, facts, a.index, loops, params);
+    contents_under(ir, facts, a.column, loops, params);
+    return;
+  }
+  if (e.op == dsl::ir_op::loop_var) {
+    const auto l = static_cast<std::size_t>(e.value);
+    if (l >= loops.size() || loops[l]) return;
+    loops[l] = 1;
+    const dsl::ir_loop& loop = ir.loops[l];
+    contents_under(ir, facts, loop.lo, loops, params);
+    contents_under(ir, facts, loop.hi, loops, params);
+    contents_under(ir, facts, loop.step, loops, params);
+    return;
+  }
+  contents_under(ir, facts, e.a, loops, params);
+  contents_under(ir, facts, e.b, loops, params);
+}
+
+// For an E101 message on index `id`: what the launch measured of the contents it reads, and where
+// the extremes are, so that the element to mend is named ("; m_col_index holds 0 to 700 (700 at
+// element 12)"); empty where the index reads no measured contents.
+inline std::string contents_note(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names,
+                                 int id) {
+  std::vector<char> loops(ir.loops.size(), 0), params(facts.contents.size(), 0);
+  contents_under(ir, facts, id, loops, params);
+  std::string note;
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    if (!params[p]) continue;
+    const contents_range& c = *facts.contents[p];
+    note += "; " + names[p] + " holds " + std::to_string(c.lo) + " to " + std::to_string(c.hi) + " (" + std::to_string(c.lo) +
+            " at element " + std::to_string(c.lo_at) + ", " + std::to_string(c.hi) + " at element " + std::to_string(c.hi_at) + ")";
+  }
+  return note;
+}
+}  // namespace launch_impl
 
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
 inline namespace WARDEN_RUNTIME_ABI {
@@ -99,7 +147,7 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                                     kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements"
                               : ", but " + target + " has " + std::to_string(size) + " rows";
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " +
-             std::to_string(index.lo < 0 ? index.lo : index.hi) + where;
+             std::to_string(index.lo < 0 ? index.lo : index.hi) + where + launch_impl::contents_note(ir, facts, names, a.index);
     }
     if (a.column >= 0) {  // 2-D tile: the column stays inside a row
       const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);

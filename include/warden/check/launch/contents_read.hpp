@@ -1,0 +1,56 @@
+#pragma once
+// Which buffers' contents a launch measures: the read-only buffers of integers whose scalar loads
+// feed an index, a tile column, a loop bound or step, or a shuffle lane (`x[col[e]]`, `for e in
+// [row_ptr[r], row_ptr[r + 1])`). Only those decide bounds, so only those are read at launch
+// (launch/contents.hpp); the interval analysis gives each of their loads the range the launch
+// found (interval_evaluator.hpp).
+
+#include <cstddef>
+#include <vector>
+
+#include "../../dsl/ir.hpp"
+
+namespace warden::check {
+
+namespace launch_impl {
+inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
+  if (id < 0) return;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == dsl::ir_op::load) {
+    const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
+    if (a.memory == dsl::memory_kind::global && a.vector_bytes == 0 && !e.is_float &&
+        static_cast<std::size_t>(a.target) < marked.size())
+      marked[static_cast<std::size_t>(a.target)] = 1;
+    mark_loads_under(ir, a.index, marked);  // x[col[row_ptr[r]]]: row_ptr too
+    return;
+  }
+  if (e.op == dsl::ir_op::tile_load) {
+    const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
+    mark_loads_under(ir, a.index, marked);
+    mark_loads_under(ir, a.column, marked);
+    return;
+  }
+  mark_loads_under(ir, e.a, marked);
+  mark_loads_under(ir, e.b, marked);
+}
+}  // namespace launch_impl
+
+// By parameter position (arity entries): 1 where an index, column, loop bound or step, or shuffle
+// lane reads a scalar integral load of that parameter. Whether the parameter is read-only is the
+// binding's to decide (a writable buffer's contents change while the kernel runs).
+inline std::vector<char> contents_read_by_indices(const dsl::kernel_ir& ir, std::size_t arity) {
+  std::vector<char> marked(arity, 0);
+  for (const dsl::ir_access& a : ir.accesses) {
+    launch_impl::mark_loads_under(ir, a.index, marked);
+    launch_impl::mark_loads_under(ir, a.column, marked);
+  }
+  for (const dsl::ir_loop& l : ir.loops) {
+    launch_impl::mark_loads_under(ir, l.lo, marked);
+    launch_impl::mark_loads_under(ir, l.hi, marked);
+    launch_impl::mark_loads_under(ir, l.step, marked);
+  }
+  for (const dsl::ir_shuffle& s : ir.shuffles) launch_impl::mark_loads_under(ir, s.lane, marked);
+  return marked;
+}
+
+}  // namespace warden::check
