@@ -17,6 +17,9 @@
 //      unsigned type, evaluated with wraparound. The checker may reason about those as integers
 //      only because launch refuses a launch in which one may wrap (E104, first_integer_wrap), so
 //      such launches are left out of the brute force (and counted).
+//   5. bounds through measured contents (launch/contents.hpp): gathers, CSR loops and loads
+//      through loads of a read-only buffer d, whose loads launch bounds by the least and greatest
+//      element it measured; brute force runs each launch on d's random contents.
 //
 // A checker verdict that claims safety where brute force finds a conflict fails the test and prints
 // the instance; a verdict that rejects where brute force finds none is imprecision, counted and
@@ -50,7 +53,8 @@ using dsl::ir_op;
 
 // ---- abstract expressions, described into an kernel_ir the way the kernel language does -------
 
-enum class kind : unsigned char { konst, fconst, tid, bid, bdim, gdim, gid, par_n, par_p, size, loopv, bin, neg, sel };
+// data: a load d[a] of the read-only buffer d (parameter 3) whose contents launch measures; dsize: d.size().
+enum class kind : unsigned char { konst, fconst, tid, bid, bdim, gdim, gid, par_n, par_p, size, loopv, bin, neg, sel, data, dsize };
 
 struct ex;
 using expr = std::shared_ptr<const ex>;
@@ -89,6 +93,13 @@ expr N() { return leaf(kind::par_n); }
 expr P() { return leaf(kind::par_p); }
 expr Size() { return leaf(kind::size); }
 expr L(int loop) { return leaf(kind::loopv, loop); }
+expr DSize() { return leaf(kind::dsize); }
+expr D(expr index) {
+  auto e = std::make_shared<ex>();
+  e->k = kind::data;
+  e->a = std::move(index);
+  return e;
+}
 expr bin(ir_op op, expr a, expr b) { return std::make_shared<ex>(ex{kind::bin, 0, 0, false, op, std::move(a), std::move(b)}); }
 expr add(expr a, expr b) { return bin(ir_op::add, std::move(a), std::move(b)); }
 expr sub(expr a, expr b) { return bin(ir_op::sub, std::move(a), std::move(b)); }
@@ -166,6 +177,13 @@ class describer {
       case kind::par_p: t = type::f64; return ir.leaf(ir_op::param_value, 2, false, true);
       case kind::size: t = type::i32; return ir.leaf(ir_op::param_size, 0);
       case kind::loopv: t = type::i32; return ir.leaf(ir_op::loop_var, e->v);
+      case kind::dsize: t = type::i32; return ir.leaf(ir_op::param_size, 3);
+      case kind::data: {  // as dsl::load_e describes an in<int> load: its access, then the value
+        type ti{};
+        const int at = (*this)(e->a, ti);
+        t = type::i32;
+        return ir.leaf(ir_op::load, ir.access(dsl::access_kind::load, dsl::memory_kind::global, 3, at), false, false, 0);
+      }
       case kind::neg: {
         type ta{};
         const int a = (*this)(e->a, ta);
@@ -299,6 +317,7 @@ struct launch {
   long long n = 0;  // as passed (converted to unsigned for value<unsigned>)
   double p = 0;
   long long size = 1 << 20;
+  std::vector<long long> data = {};  // d's contents (lemma 5)
 };
 
 std::string show(const launch& l, const built& b) {
@@ -372,8 +391,17 @@ class machine {
           r.i = e.is_unsigned ? static_cast<long long>(static_cast<std::uint32_t>(l_.n)) : l_.n;
         }
         return r;
-      case ir_op::param_size: r.i = l_.size; return r;
+      case ir_op::param_size: r.i = e.value == 3 ? static_cast<long long>(l_.data.size()) : l_.size; return r;
       case ir_op::loop_var: r.i = e_.it[e.value]; return r;
+      case ir_op::load: {  // d[index]: outside d, remembered (launch must refuse it) and read as 0
+        const long long at = eval(b_.ir.accesses[static_cast<std::size_t>(e.value)].index).i;
+        if (at < 0 || at >= static_cast<long long>(l_.data.size())) {
+          load_outside_ = true;
+          return r;
+        }
+        r.i = l_.data[static_cast<std::size_t>(at)];
+        return r;
+      }
       default: break;
     }
     if (e.op == ir_op::select) {  // the arm chosen, in the select's type
@@ -501,6 +529,9 @@ class machine {
   execution e_;
   std::vector<execution>* out_ = nullptr;
   bool ignore_guards_ = false;
+
+ public:
+  mutable bool load_outside_ = false;  // some execution loaded d outside [0, d.size())
 };
 
 std::string show(const execution& e, const built& b) {
@@ -1378,4 +1409,127 @@ TEST_CASE("lemma 3 on instances with floating-point values", "[lemma][bounds][fl
               r.instances, r.judged, r.missed, r.interval_missed);
   CHECK(r.missed == 0);
   CHECK(r.interval_missed == 0);
+}
+
+// ---- lemma 5: bounds through measured contents (launch/contents.hpp) -------------------------------
+// An index or a loop bound that loads the read-only buffer d (in<int>, parameter 3): gathers
+// `out[f(d[t])]`, CSR loops `for i from d[t] below d[t + 1]: out[g(i)]`, and loads through loads
+// (`d[d[t]]`, `d[i]` for such an i, which may leave d). Launch bounds every load of d by the least
+// and greatest element it measured. Brute force runs each launch with d's contents; the promise:
+// when first_overrun is silent, no execution leaves out or d. Random contents, some sorted from 0
+// (row pointers), some not; out's size drawn, and the tightest sizes for the executions.
+namespace {
+const std::vector<std::string> names_with_d{"out", "n", "p", "d"};
+
+instance with_data(random_source& r) {
+  instance in;
+  in.bx = r.between(1, 6);
+  const auto offset = [&] { return K(r.between(-2, 3)); };
+  switch (r.pick(3)) {
+    case 0: {  // a gather, its load kept inside d by a guard
+      in.guards.push_back({bin(ir_op::less, T(), DSize()), false, 0});
+      switch (r.pick(5)) {
+        case 0: in.index = D(T()); break;
+        case 1: in.index = add(D(T()), offset()); break;
+        case 2: in.index = mul(D(T()), K(r.between(1, 3))); break;
+        case 3: in.index = sub(Size(), D(T())); break;
+        default: in.index = add(D(T()), T()); break;
+      }
+      if (r.chance(25)) in.guards.push_back({bin(ir_op::less, D(T()), Size()), false, 0});  // on data: narrows nothing
+      break;
+    }
+    case 1: {  // CSR: a loop between two loaded row pointers
+      in.guards.push_back({bin(ir_op::less, add(T(), K(1)), DSize()), false, 0});
+      in.loops.push_back({D(T()), D(add(T(), K(1))), K(1)});
+      switch (r.pick(4)) {
+        case 0: in.index = L(0); break;
+        case 1: in.index = add(L(0), offset()); break;
+        case 2: in.index = D(L(0)); break;  // a column: its load may leave d
+        default: in.index = sub(L(0), D(T())); break;
+      }
+      break;
+    }
+    default: {  // a load through a load
+      in.guards.push_back({bin(ir_op::less, T(), DSize()), false, 0});
+      in.index = r.chance(50) ? D(D(T())) : add(D(D(T())), offset());
+      break;
+    }
+  }
+  return in;
+}
+
+chk::launch_facts facts_with_data(const built& b, const launch& l) {
+  chk::launch_facts f = facts_of(b, l);
+  f.values.resize(4);
+  f.sizes = {l.size, 0, 0, static_cast<long long>(l.data.size())};
+  f.contents.resize(4);
+  if (!l.data.empty()) {
+    chk::contents_range c{l.data[0], l.data[0], 0, 0};
+    for (std::size_t i = 1; i < l.data.size(); ++i) {
+      if (l.data[i] < c.lo) c.lo = l.data[i], c.lo_at = static_cast<long long>(i);
+      if (l.data[i] > c.hi) c.hi = l.data[i], c.hi_at = static_cast<long long>(i);
+    }
+    f.contents[3] = c;
+  }
+  return f;
+}
+}  // namespace
+
+TEST_CASE("lemma 5: bounds through measured contents (first_overrun) against brute force", "[lemma][bounds][contents]") {
+  random_source r(5151u);
+  int judged = 0, silent = 0, overran = 0, missed = 0, imprecise = 0, reports = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const built b = build(with_data(r));
+    for (int k = 0; k < 4; ++k) {
+      launch l;
+      const int dn = r.between(0, 9);
+      for (int j = 0; j < dn; ++j) l.data.push_back(r.between(-2, 12));
+      if (r.chance(50)) {  // row pointers: sorted, from 0
+        std::sort(l.data.begin(), l.data.end());
+        if (!l.data.empty()) l.data.front() = 0;
+        for (std::size_t j = 1; j < l.data.size(); ++j) l.data[j] = std::max(l.data[j], l.data[j - 1]);
+      }
+      // Sizes: one drawn, and the tightest for the executions at a size that decides nothing.
+      std::vector<long long> sizes{r.between(0, 16)};
+      {
+        std::vector<execution> runs;
+        machine m(b, l);
+        if (!m.run(runs)) continue;
+        if (!runs.empty()) {
+          long long hi = runs.front().index;
+          for (const execution& e : runs) hi = std::max(hi, e.index);
+          sizes.push_back(hi + 1);
+          sizes.push_back(hi);
+        }
+      }
+      for (long long size : sizes) {
+        launch at = l;
+        at.size = size;
+        std::vector<execution> runs;
+        machine m(b, at);
+        if (!m.run(runs)) continue;
+        ++judged;
+        const std::string overrun = chk::first_overrun(b.ir, facts_with_data(b, at), names_with_d, {"buffer", "value", "value", "in"});
+        bool outside = m.load_outside_;
+        for (const execution& e : runs) outside = outside || e.index < 0 || e.index >= size;
+        overran += outside;
+        if (overrun.empty()) ++silent;
+        else if (!outside) ++imprecise;
+        if (overrun.empty() && outside) {
+          ++missed;
+          if (reports++ < max_reports) {
+            std::string contents;
+            for (long long v : at.data) contents += std::to_string(v) + " ";
+            FAIL_CHECK("lemma 5: first_overrun says nothing, but an execution leaves out or d\n"
+                       << show(b) << "launch " << show(at, b) << ", d = [ " << contents << "]");
+          }
+        }
+      }
+    }
+  }
+  std::printf("lemma 5 (measured contents): %d launches judged, first_overrun silent on %d; brute force overran on %d; "
+              "silent but overran: %d; reported without overrun: %d\n",
+              judged, silent, overran, missed, imprecise);
+  CHECK(missed == 0);
+  CHECK(silent > 3000);  // the contents do bound: without them every launch here is refused
 }
