@@ -341,17 +341,26 @@ WARDEN_KERNEL(signed_bins_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>
   return w::when(i < in.size(), w::atomic_add(histogram[in[i] % 8], 1));
 }));
 
-TEST_CASE("E101: a data-dependent index must be provably in range, sign included", "[kernel][launch]") {
-  // in[i] % 8 is negative for negative data: the launch cannot rule that out, so it refuses.
+TEST_CASE("E101: a data-dependent index is bounded by the data the launch measures, sign included", "[kernel][launch]") {
+  // in is read-only and its loads decide an index: the launch measures its least and greatest
+  // element (launch/contents.hpp). All 3: in[i] % 8 is 3, and the kernel runs.
   auto in = w::to_device(std::vector<int>(64, 3));
   auto hist = w::to_device(std::vector<int>(8, 0));
+  w::launch(signed_bins_k, w::grid_for(64), in, hist);
+  CHECK(w::to_host(hist)[3] == 64);
+  // -7 to 7: in[i] % 8 is negative for negative data, and the launch refuses, naming the element.
+  std::vector<int> signed_data(64);
+  for (int i = 0; i < 64; ++i) signed_data[static_cast<std::size_t>(i)] = i % 15 - 7;
+  auto signed_in = w::to_device(signed_data);
   try {
-    w::launch(signed_bins_k, w::grid_for(64), in, hist);
-    FAIL("a possibly negative index must throw");
+    w::launch(signed_bins_k, w::grid_for(64), signed_in, hist);
+    FAIL("a negative index must throw");
   } catch (const w::bounds_error& e) {
-    CHECK(std::string(e.what()).find("atomic update p1[p0[global_id.x] % 8] may reach index -7") != std::string::npos);
+    CHECK(std::string(e.what()) ==
+          "E101 [out-of-bounds] signed_bins_k: atomic update p1[p0[global_id.x] % 8] may reach index -7, but p1 (parameter 1, "
+          "atomic) has 8 elements; p0 holds -7 to 7 (-7 at element 0, 7 at element 14)");
   }
-  CHECK(w::to_host(hist) == std::vector<int>(8, 0));
+  CHECK(w::to_host(hist)[3] == 64);
 }
 
 // ---- warp shuffles ---------------------------------------------------------------------------
