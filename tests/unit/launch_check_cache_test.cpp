@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../support/verdict_probe.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -330,4 +332,65 @@ TEST_CASE("contents are measured only where they can be trusted for the whole ru
   // Only what an index reads: idx, not src (whose loads are stored, not used as an index).
   w::dsl::kernel_ir scratch;
   CHECK(w::check::contents_read_by_indices(w::detail::description_of(gather_k, scratch), 3) == std::vector<char>{1, 0, 0});
+}
+
+// ---- a stated fact about contents: distinct(perm) ---------------------------------------------------
+// A scatter through a permutation, y[perm[i]] = x[i], as written: the checker judges y's accesses at
+// i (every access to y goes through perm, which no two elements repeat), and the launch measures
+// perm and refuses one with two equal elements (E107), naming both.
+
+constexpr auto scatter_body = [](auto k, auto perm, auto x, auto y) {
+  auto i = k.global_id();
+  return w::given(w::distinct(perm), w::when(i < perm.size() && i < x.size(), y[perm[i]] = x[i]));
+};
+WARDEN_KERNEL(scatter_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<float>>(scatter_body).named("scatter", "perm", "x", "y"));
+
+TEST_CASE("a scatter through a measured permutation runs, a repeat is refused naming both elements", "[launch][contents][distinct]") {
+  using code = w::diagnostic::code;
+  STATIC_REQUIRE(w::testing::code_of<w::block<32>, w::in<int>, w::in<float>, w::out<float>>(scatter_body) == code::none);
+  // Without the fact, a store at a loaded index (W012); two threads at one i (W010).
+  STATIC_REQUIRE(w::testing::code_of<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto perm, auto x, auto y) {
+                   auto i = k.global_id();
+                   return w::when(i < perm.size() && i < x.size(), y[perm[i]] = x[i]);
+                 }) == code::W012);
+  STATIC_REQUIRE(w::testing::code_of<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto perm, auto x, auto y) {
+                   auto i = k.global_id();
+                   return w::given(w::distinct(perm), w::when(i < x.size(), y[perm[i / 2]] = x[i]));
+                 }) == code::W010);
+
+  std::vector<int> order(100);
+  for (int i = 0; i < 100; ++i) order[static_cast<std::size_t>(i)] = (i * 37 + 11) % 100;
+  std::vector<float> xs(100);
+  for (int i = 0; i < 100; ++i) xs[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  auto perm = w::to_device(order);
+  auto x = w::to_device(xs);
+  auto y = w::to_device(std::vector<float>(100, -1.f));
+  const w::recording r = w::record(scatter_k, w::grid_for(100), perm, x, y);
+  CHECK(r.clean());
+  const std::vector<float> got = w::to_host(y);
+  for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] == static_cast<float>(i));
+
+  // perm[60] repeats perm[20]: refused before the kernel, y as it was.
+  order[60] = order[20];
+  w::copy(perm, w::to_device(order));
+  try {
+    w::launch(w::on_cpu, scatter_k, w::grid_for(100), perm, x, y);
+    FAIL("a scatter through a perm with a repeat launched");
+  } catch (const w::fact_error& e) {
+    CHECK(std::string(e.what()) ==
+          "E107 [stated-fact] scatter_k: the stated fact distinct(perm) is false for this launch (perm[60] repeats perm[20]); the "
+          "checker's proof rests on it: launch with values that meet it");
+  }
+  CHECK(w::to_host(y) == got);
+
+  // A value past y's end: E101, naming the element of perm that holds it.
+  order[60] = 100;
+  w::copy(perm, w::to_device(order));
+  try {
+    w::launch(w::on_cpu, scatter_k, w::grid_for(100), perm, x, y);
+    FAIL("a scatter past y's end launched");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("store y[perm[global_id.x]] may reach index 100, but y (parameter 2, out) has 100 elements"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("100 at element 60"));
+  }
 }

@@ -146,6 +146,20 @@ constexpr finding check_shuffles(const kernel_ir& ir, block_shape shape) {
 // ---- W012: stores at data-dependent indices ---------------------------------------------------
 
 constexpr finding check_data_indices(const kernel_ir& ir) {
+  // An access through a buffer stated distinct (`y[p[e]]`, recorded at e: dsl::ir_access::
+  // permuted_by) is exact only if every access to y goes through p, element for element: an access
+  // to y at a plain index, or through another buffer, could meet it anywhere.
+  for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
+    const auto& a = ir.accesses[static_cast<std::size_t>(i)];
+    if (a.permuted_by < 0) continue;
+    if (a.vector_bytes != 0) return {diagnostic::code::W012, i, -1, -1, a.index};
+    for (int j = 0; j < static_cast<int>(ir.accesses.size()); ++j) {
+      const auto& c = ir.accesses[static_cast<std::size_t>(j)];
+      if (c.memory == dsl::memory_kind::global && c.target == a.target && c.permuted_by != a.permuted_by &&
+          (a.kind != dsl::access_kind::load || c.kind != dsl::access_kind::load))
+        return {diagnostic::code::W012, c.kind == dsl::access_kind::store ? j : i, -1, -1, c.kind == dsl::access_kind::store ? c.index : a.index};
+    }
+  }
   for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
     const auto& a = ir.accesses[static_cast<std::size_t>(i)];
     if (a.trusted || a.kind != dsl::access_kind::store) continue;

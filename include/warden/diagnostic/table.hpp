@@ -64,7 +64,7 @@
   "the checker")
 #define WARDEN_DIAGNOSTIC_W012 (W012, race, data_dependent_store, "data-dependent-store", \
   "a store index depends on loaded data", \
-  "use atomic<T>, or wrap the store in trusted(...) if the data guarantees distinct indices", \
+  "if the index is p[e] for an in<T> buffer p with no two equal elements, state given(distinct(p), ...) (launch checks it, E107); else use atomic<T>", \
   "the checker")
 #define WARDEN_DIAGNOSTIC_W020 (W020, race, shared_race, "shared-race", \
   "two threads touch one shared element in one barrier phase, one of them storing", \

@@ -101,6 +101,19 @@ struct size_e : expr_node {
   constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::param_size, I); }
 };
 
+// distinct(x): the stated fact that no two elements of buffer parameter I are equal (a
+// permutation, keys without repeats). Launch measures it before running and refuses a launch where
+// it is false (E107), so every thread of a launch that runs may take it as true.
+template <int I>
+struct distinct_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
+    return true;
+  }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::contents_distinct, I); }
+};
+
 // A thread-private variable or a loop variable bound at scope level L.
 template <int L, class T, bool Loop>
 struct var_e : expr_node {
@@ -367,6 +380,8 @@ template <int I, class T>
 struct launch_uniform<value_e<I, T>> : std::bool_constant<std::is_integral_v<T>> {};
 template <int I>
 struct launch_uniform<size_e<I>> : std::true_type {};
+template <int I>
+struct launch_uniform<distinct_e<I>> : std::true_type {};
 template <class Op, class A, class B>
 struct launch_uniform<binary_e<Op, A, B>> : std::bool_constant<launch_uniform<A>::value && launch_uniform<B>::value> {};
 template <class Op, class A>

@@ -23,6 +23,8 @@ enum class ir_op : unsigned char {
   local_var,                                            // value = the local (index into locals)
   load, tile_load,                                      // a loaded value (data); value = access record
   call,                                                 // a user function of its arguments (data)
+  contents_distinct,                                    // distinct(x): a stated fact, true when launch
+                                                        // found no two equal elements; value = parameter
   add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
   less, less_equal, greater, greater_equal, equal, not_equal, logical_and, logical_or,
   min, max, negate, logical_not, bit_not,
@@ -77,6 +79,12 @@ struct ir_access {
   unsigned char vector_bytes = 0;
   int element_bytes = 0;  // global accesses: sizeof the element (the W051 lint); 0: not known
   unsigned char lint_off = 0;  // inside lint_off<...>(...): the lints it names skip it (1: W050, 2: W051)
+  // A global access through a buffer stated distinct (given(distinct(p), ...)): its index was
+  // p[e], a load, and is recorded as e, the parameter as permuted_by. No two elements of p are
+  // equal (launch checks it, E107), so p[e1] and p[e2] name one element exactly when e1 == e2: the
+  // race rules decide on e what they would on p[e], provided every access to the buffer goes
+  // through p (W012 otherwise). The bounds (E101) use what p holds. -1: none.
+  int permuted_by = -1;
 };
 
 struct ir_guard {
@@ -233,6 +241,21 @@ struct kernel_ir {
   }
 
   // Records an access in the current context; returns its position.
+  // Whether a fact stated so far says no two elements of parameter p are equal (distinct(p), alone
+  // or as a conjunct).
+  constexpr bool stated_distinct(int p) const {
+    for (int fact : stated)
+      if (states_distinct(fact, p)) return true;
+    return false;
+  }
+  constexpr bool states_distinct(int id, int p) const {
+    if (id < 0) return false;
+    const ir_expr& e = exprs[static_cast<std::size_t>(id)];
+    if (e.op == ir_op::contents_distinct) return e.value == p;
+    if (e.op == ir_op::logical_and) return states_distinct(e.a, p) || states_distinct(e.b, p);
+    return false;
+  }
+
   constexpr int access(access_kind kind, memory_kind memory, int target, int index, int column = -1,
                        int element_bytes = 0) {
     ir_access a;
@@ -242,6 +265,14 @@ struct kernel_ir {
     a.target = target;
     a.index = index;
     a.column = column;
+    if (memory == memory_kind::global && column < 0 && index >= 0 &&
+        exprs[static_cast<std::size_t>(index)].op == ir_op::load) {
+      const ir_access& through = accesses[static_cast<std::size_t>(exprs[static_cast<std::size_t>(index)].value)];
+      if (through.memory == memory_kind::global && through.permuted_by < 0 && stated_distinct(through.target)) {
+        a.index = through.index;
+        a.permuted_by = through.target;
+      }
+    }
     snapshot(a.guard_begin, a.guard_end, a.loop_begin, a.loop_end);
     a.phase = phase;
     a.position = position++;
@@ -369,6 +400,7 @@ constexpr void render_to(detail::text_buffer& out, const kernel_ir& ir, int id, 
     case ir_op::global_id: dim("global_id"); return;
     case ir_op::param_value: name(out, static_cast<int>(e.value)); return;
     case ir_op::param_size: name(out, static_cast<int>(e.value)); out << ".size()"; return;
+    case ir_op::contents_distinct: out << "distinct("; name(out, static_cast<int>(e.value)); out << ')'; return;
     case ir_op::loop_var:
       if (user != nullptr && !user->loop(static_cast<int>(e.value)).empty()) out << user->loop(static_cast<int>(e.value));
       else out << 'i' << (e.value >= 0 ? ir.loops[static_cast<std::size_t>(e.value)].level : -1);
@@ -392,6 +424,12 @@ constexpr void render_to(detail::text_buffer& out, const kernel_ir& ir, int id, 
         out << ", ";
         render_to(out, ir, a.column, name, user);
         out << ')';
+      } else if (a.permuted_by >= 0) {  // x[p[e]], recorded as e (ir_access::permuted_by)
+        out << '[';
+        name(out, a.permuted_by);
+        out << '[';
+        render_to(out, ir, a.index, name, user);
+        out << "]]";
       } else {
         out << '[';
         render_to(out, ir, a.index, name, user);

@@ -54,6 +54,21 @@ constexpr auto given(C&& fact, S... s) {
   return dsl::given_s<decltype(c), dsl::seq_s<S...>>{{}, c, dsl::seq_s<S...>{{}, detail::make_pack(s...)}};
 }
 
+// distinct(x): a fact over the contents of x, an in<T> buffer of integers, for given(...): no two
+// elements are equal (a permutation, a list of distinct keys). The checker then takes the accesses
+// `y[x[e]]` as accesses at e, exactly, when every access to y goes through x (W012 otherwise); the
+// launch measures x before running (launch/contents.hpp) and refuses a launch where two elements
+// are equal, naming both (E107). A buffer the kernel writes changes while it runs: W007.
+template <int I, class T, class Mode>
+constexpr dsl::distinct_e<I> distinct(dsl::buffer_handle<I, T, Mode>) {
+  static_assert(std::is_same_v<Mode, access::read> && std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                WARDEN_DIAGNOSTIC_MESSAGE(W007, "warden::distinct",
+                                          "a fact about a buffer's contents names an in<T> buffer of integers, which "
+                                          "launch can measure before running and which cannot change while the kernel "
+                                          "runs; declare the parameter in<T>"));
+  return {};
+}
+
 // for_range(k, lo, hi, [step,] [](auto k, auto i) { return ...; }): i = lo, lo + step, ... < hi.
 template <class B, int L, dsl::operand Lo, dsl::operand Hi, dsl::operand Step, class F>
 constexpr auto for_range(dsl::kernel_context<B, L>, Lo&& lo, Hi&& hi, Step&& step, F body) {

@@ -109,10 +109,10 @@ struct bound_launch {
   }
 };
 
-// `measure`: the kernel's indices read this parameter's contents (check::contents_read_by_indices),
-// which are measured if it is read-only (launch/contents.hpp).
+// `measure`: what the kernel reads of this parameter's contents (check::contents_wanted bits, from
+// check::contents_read_by_indices), measured if it is read-only (launch/contents.hpp).
 template <class Param, class Arg>
-void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering, bool measure) {
+void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering, char measure) {
   checked.kind = Param::kind;
   checked.is_buffer = Param::is_buffer;
   if constexpr (Param::is_buffer) {
@@ -121,7 +121,7 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
     checked.size = static_cast<long long>(arg.size());
     ordering = ordered(arg);
     if constexpr (std::is_same_v<typename Param::mode, access::read>) {
-      if (measure) checked.contents = contents_of(arg);
+      if (measure != 0) checked.contents = contents_of(arg, (measure & check::contents_distinct_wanted) != 0);
     } else {
       arg.count_write();  // the cpu backend writes without a stream to record it on
     }
@@ -138,7 +138,7 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
 // its slot, returned.
 template <class Param, std::size_t I, class Bound, class Key, class Arg>
 auto bind_argument(Arg& arg, Bound& bound, Key* key, const char* measured) {
-  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I], measured[I] != 0);
+  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I], measured[I]);
   if (key != nullptr) key->arguments[I] = check::read_argument(bound.checked, I);
   return bind_slot<Param>(arg);
 }

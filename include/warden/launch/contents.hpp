@@ -1,20 +1,26 @@
 #pragma once
 // The contents of a read-only buffer that a kernel's indices read (`v[col[e]]`, a loop from
-// `row_ptr[r]` to `row_ptr[r + 1]`), measured by the launch: the least and greatest element and
-// where each first occurs (check::contents_range). The bounds check (E101) gives every load of the
-// buffer that range, so a CSR kernel runs as written when its columns and row pointers are inside
-// the arrays they index, and is refused, naming the element that is not, when they are not.
+// `row_ptr[r]` to `row_ptr[r + 1]`) or that a stated fact is about (given(distinct(perm), ...)),
+// measured by the launch: the least and greatest element and where each first occurs, and, where a
+// fact asks, whether two elements are equal (check::contents_range). The bounds check (E101) gives
+// every load of the buffer that range, so a CSR kernel runs as written when its columns and row
+// pointers are inside the arrays they index, and is refused, naming the element that is not, when
+// they are not; the stated facts (E107) read the rest, so a scatter through a permutation runs, and
+// is refused, naming two equal elements, when the buffer is no permutation.
 //
-// Measured, never stated, and never trusted past a write: the range is kept with the buffer
+// Measured, never stated, and never trusted past a write: the measurement is kept with the buffer
 // (buffer::contents_memo) while its writes() count stays the same, so a repeated launch on
 // unchanged data reads nothing. Host-accessible memory (pinned, managed) is measured at every
 // launch, since a reference the host kept may have changed it since. Device memory is copied to the
 // host to be measured (after its last writer); on the cpu backend that is a memcpy.
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "../check/launch/launch_request.hpp"
 #include "../memory/buffer.hpp"
@@ -29,9 +35,12 @@ inline std::uint64_t& contents_measured() {
   return count;
 }
 
+// The least and greatest of n elements, and (with `distinct`) the first element equal to an earlier
+// one, into `out`; false where an element does not fit long long.
 template <class T>
-bool scan_contents(const T* data, std::size_t n, contents_memo& out) {
+bool scan_contents(const T* data, std::size_t n, bool distinct, contents_memo& out) {
   out.measurable = false;
+  out.distinct_known = false;
   if (n == 0) return false;
   long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -47,35 +56,63 @@ bool scan_contents(const T* data, std::size_t n, contents_memo& out) {
       hi_at = static_cast<long long>(i);
     }
   }
-  out = {true, true, out.writes, lo, hi, lo_at, hi_at};
+  out.measurable = true;
+  out.lo = lo, out.hi = hi, out.lo_at = lo_at, out.hi_at = hi_at;
+  if (distinct) {
+    // Sorted by value, then position; of the repeats, the one at the lowest position is reported.
+    std::vector<std::pair<long long, long long>> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = {static_cast<long long>(data[i]), static_cast<long long>(i)};
+    std::sort(order.begin(), order.end());
+    out.distinct_known = true;
+    out.distinct = true;
+    for (std::size_t start = 0, end = 0; start < n; start = end) {
+      end = start + 1;
+      while (end < n && order[end].first == order[start].first) ++end;
+      // A run of one value, by position: its second element is the first that repeats the first.
+      if (end - start > 1 && (out.distinct || order[start + 1].second < out.repeat_at)) {
+        out.distinct = false;
+        out.repeat_at = order[start + 1].second;
+        out.repeat_of = order[start].second;
+      }
+    }
+  }
   return true;
 }
 
-// The range of `b`'s contents, or nullopt where it has none that long long holds (empty, or an
-// unsigned 64-bit element above LLONG_MAX, or bool: its loads stay unbounded).
+// What the launch measured of `b` (with `distinct`, also whether two elements are equal), or
+// nullopt where it has nothing long long holds (empty, an unsigned 64-bit element above LLONG_MAX,
+// bool, floating point): its loads stay unbounded and a fact about it cannot be computed.
 template <class T, memory_space S>
-std::optional<check::contents_range> contents_of(const buffer<T, S>& b) {
-  // A bool is measured as its byte by no one: the device indexes with the byte, whatever it holds.
+std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool distinct) {
+  // A bool is measured by no one: the device indexes with its byte, whatever it holds.
   if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool> || sizeof(T) > sizeof(long long)) {
-    (void)b;
+    (void)b, (void)distinct;
     return std::nullopt;
   } else {
     contents_memo& memo = b.contents_memo();
-    const bool reusable = !S::is_host_accessible && memo.valid && memo.writes == b.writes();
+    const bool reusable = !S::is_host_accessible && memo.valid && memo.writes == b.writes() &&
+                          (!distinct || memo.distinct_known || !memo.measurable);
     if (!reusable) {
       ++contents_measured();
       memo.writes = b.writes();
       if constexpr (S::is_host_accessible) {
         b.wait_for_host(false);
-        scan_contents(b.data(), b.size(), memo);
+        scan_contents(b.data(), b.size(), distinct, memo);
       } else {
         const host_array<T> copy = download(b);  // waits for the last writer
-        scan_contents(copy.data(), copy.size(), memo);
+        scan_contents(copy.data(), copy.size(), distinct, memo);
       }
       memo.valid = !S::is_host_accessible;
     }
     if (!memo.measurable) return std::nullopt;
-    return check::contents_range{memo.lo, memo.hi, memo.lo_at, memo.hi_at};
+    check::contents_range r{memo.lo, memo.hi, memo.lo_at, memo.hi_at};
+    if (distinct && memo.distinct_known) {
+      r.distinct_known = true;
+      r.distinct = memo.distinct;
+      r.repeat_at = memo.repeat_at;
+      r.repeat_of = memo.repeat_of;
+    }
+    return r;
   }
 }
 

@@ -43,6 +43,8 @@ struct contents_memo {
   bool measurable = false;  // false: an element outside long long (unsigned 64-bit), no range
   std::uint64_t writes = 0;
   long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
+  bool distinct_known = false, distinct = false;  // measured only where a stated fact asks
+  long long repeat_at = 0, repeat_of = 0;
 };
 }  // namespace detail
 

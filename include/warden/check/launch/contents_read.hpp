@@ -1,9 +1,10 @@
 #pragma once
 // Which buffers' contents a launch measures: the read-only buffers of integers whose scalar loads
 // feed an index, a tile column, a loop bound or step, or a shuffle lane (`x[col[e]]`, `for e in
-// [row_ptr[r], row_ptr[r + 1])`). Only those decide bounds, so only those are read at launch
-// (launch/contents.hpp); the interval analysis gives each of their loads the range the launch
-// found (interval_evaluator.hpp).
+// [row_ptr[r], row_ptr[r + 1])`), or that a stated fact says are distinct (given(distinct(p), ...)).
+// Only those decide bounds and facts, so only those are read at launch (launch/contents.hpp); the
+// interval analysis gives each of their loads the range the launch found (interval_evaluator.hpp),
+// and the stated facts read whether two elements are equal (stated_facts.hpp).
 
 #include <cstddef>
 #include <vector>
@@ -11,6 +12,12 @@
 #include "../../dsl/ir.hpp"
 
 namespace warden::check {
+
+// What a launch measures of a parameter's contents (bits of contents_read_by_indices' entries).
+enum contents_wanted : char {
+  contents_range_wanted = 1,     // the least and greatest element: an index reads its loads
+  contents_distinct_wanted = 2,  // whether two elements are equal: a stated fact, distinct(x)
+};
 
 namespace launch_impl {
 inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
@@ -20,7 +27,7 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
     const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
     if (a.memory == dsl::memory_kind::global && a.vector_bytes == 0 && !e.is_float &&
         static_cast<std::size_t>(a.target) < marked.size())
-      marked[static_cast<std::size_t>(a.target)] = 1;
+      marked[static_cast<std::size_t>(a.target)] |= contents_range_wanted;
     mark_loads_under(ir, a.index, marked);  // x[col[row_ptr[r]]]: row_ptr too
     return;
   }
@@ -35,15 +42,33 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
 }
 }  // namespace launch_impl
 
-// By parameter position (arity entries): 1 where an index, column, loop bound or step, or shuffle
-// lane reads a scalar integral load of that parameter. Whether the parameter is read-only is the
-// binding's to decide (a writable buffer's contents change while the kernel runs).
+namespace launch_impl {
+inline void mark_distinct_facts(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
+  if (id < 0) return;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == dsl::ir_op::contents_distinct) {
+    if (static_cast<std::size_t>(e.value) < marked.size()) marked[static_cast<std::size_t>(e.value)] |= contents_distinct_wanted;
+    return;
+  }
+  mark_distinct_facts(ir, e.a, marked);
+  mark_distinct_facts(ir, e.b, marked);
+}
+}  // namespace launch_impl
+
+// By parameter position (arity entries): contents_range_wanted where an index, column, loop bound
+// or step, or shuffle lane reads a scalar integral load of that parameter, or an access goes
+// through it (dsl::ir_access::permuted_by); contents_distinct_wanted where a stated fact reads
+// distinct(it). Whether the parameter is read-only is the binding's to decide (a writable buffer's
+// contents change while the kernel runs).
 inline std::vector<char> contents_read_by_indices(const dsl::kernel_ir& ir, std::size_t arity) {
   std::vector<char> marked(arity, 0);
   for (const dsl::ir_access& a : ir.accesses) {
     launch_impl::mark_loads_under(ir, a.index, marked);
     launch_impl::mark_loads_under(ir, a.column, marked);
+    if (a.permuted_by >= 0 && static_cast<std::size_t>(a.permuted_by) < arity)
+      marked[static_cast<std::size_t>(a.permuted_by)] |= contents_range_wanted;
   }
+  for (int fact : ir.stated) launch_impl::mark_distinct_facts(ir, fact, marked);
   for (const dsl::ir_loop& l : ir.loops) {
     launch_impl::mark_loads_under(ir, l.lo, marked);
     launch_impl::mark_loads_under(ir, l.hi, marked);

@@ -25,6 +25,10 @@ namespace warden::check {
 struct contents_range {
   long long lo = 0, hi = 0;        // the least and greatest element
   long long lo_at = 0, hi_at = 0;  // where each first occurs
+  // Measured where a stated fact reads distinct(x): whether no two elements are equal, and if two
+  // are, the first element that repeats an earlier one (repeat_at) and that earlier one (repeat_of).
+  bool distinct_known = false, distinct = false;
+  long long repeat_at = 0, repeat_of = 0;
   friend constexpr bool operator==(const contents_range&, const contents_range&) = default;
 };
 

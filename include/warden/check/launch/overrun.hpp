@@ -80,6 +80,24 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
     for (int p = a.loop_begin; p < a.loop_end && !in_empty_loop; ++p)
       in_empty_loop = evaluator.never_runs(ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])]);
     if (in_empty_loop) continue;
+    // An access through a buffer stated distinct (`y[p[e]]`, recorded at e) reaches what p holds;
+    // p[e] itself is a load of its own, bounded as every other.
+    if (a.permuted_by >= 0) {
+      const auto p = static_cast<std::size_t>(a.permuted_by), t = static_cast<std::size_t>(a.target);
+      const std::string text = names[t] + "[" + names[p] + "[" + dsl::render(ir, a.index, names) + "]]";
+      if (p >= facts.contents.size() || !facts.contents[p])
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + ": " + names[p] +
+               " was not measured, so its elements cannot bound the index (empty, being captured into a graph, or "
+               "elements long long cannot hold)";
+      const contents_range& c = *facts.contents[p];
+      if (c.lo < 0 || c.hi >= facts.sizes[t])
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " +
+               std::to_string(c.lo < 0 ? c.lo : c.hi) + ", but " + names[t] + " (parameter " + std::to_string(a.target) + ", " +
+               kinds[t] + ") has " + std::to_string(facts.sizes[t]) + " elements; " + names[p] + " holds " + std::to_string(c.lo) +
+               " to " + std::to_string(c.hi) + " (" + std::to_string(c.lo) + " at element " + std::to_string(c.lo_at) + ", " +
+               std::to_string(c.hi) + " at element " + std::to_string(c.hi_at) + ")";
+      continue;
+    }
     const interval index = evaluator.index_interval(a.index, a.guard_begin, a.guard_end);
     long long size = 0;
     std::string target;

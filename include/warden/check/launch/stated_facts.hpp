@@ -55,6 +55,11 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
       return p < facts.values.size() ? facts.values[p] : std::nullopt;
     }
     case ir_op::param_size: return facts.sizes[static_cast<std::size_t>(e.value)];
+    case ir_op::contents_distinct: {  // what the launch measured: no two elements equal
+      const auto p = static_cast<std::size_t>(e.value);
+      if (p >= facts.contents.size() || !facts.contents[p] || !facts.contents[p]->distinct_known) return std::nullopt;
+      return facts.contents[p]->distinct ? 1 : 0;
+    }
     default: break;
   }
   if (e.op < ir_op::add) return std::nullopt;  // thread ids, loop variables, locals, loads, calls
@@ -156,6 +161,18 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
     launch_impl::parameters_read(ir, fact, dsl::ir_op::param_size, sizes);
     for (std::size_t p : sizes)
       values += (values.empty() ? "" : ", ") + names[p] + ".size() = " + std::to_string(facts.sizes[p]);
+    // distinct(x): the first element that repeats an earlier one, or why x was not measured.
+    std::vector<std::size_t> distinct;
+    launch_impl::parameters_read(ir, fact, dsl::ir_op::contents_distinct, distinct);
+    for (std::size_t p : distinct) {
+      const std::optional<contents_range> c = p < facts.contents.size() ? facts.contents[p] : std::nullopt;
+      std::string what;
+      if (c && c->distinct_known && !c->distinct)
+        what = names[p] + "[" + std::to_string(c->repeat_at) + "] repeats " + names[p] + "[" + std::to_string(c->repeat_of) + "]";
+      else if (!c || !c->distinct_known)
+        what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
+      if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+    }
     return "the stated fact " + dsl::render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
            " for this launch" + (values.empty() ? std::string() : " (" + values + ")") +
            "; the checker's proof rests on it: launch with values that meet it";
