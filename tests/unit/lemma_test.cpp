@@ -131,6 +131,7 @@ struct guard_spec {
 struct instance {
   int bx = 4, by = 1;
   bool n_unsigned = false;  // value<unsigned> n rather than value<int> n
+  bool distinct = false;    // under given(distinct(d), ...): lemma 6
   std::vector<loop_spec> loops;  // nested, outermost first
   std::vector<guard_spec> guards;
   expr index;
@@ -240,6 +241,11 @@ built build(const instance& in) {
   out.nloops = static_cast<int>(in.loops.size());
   describer describe(out, in.n_unsigned);
   type t{};
+  if (in.distinct) {  // as dsl::given_s describes given(distinct(d), ...): a stated fact, and a guard
+    const int fact = out.ir.leaf(ir_op::contents_distinct, 3);
+    out.ir.stated.push_back(fact);
+    out.ir.guard_stack.push_back({fact, false});
+  }
   for (int d = 0; d <= out.nloops; ++d) {
     for (const guard_spec& g : in.guards)
       if (g.depth == d) {
@@ -1532,4 +1538,99 @@ TEST_CASE("lemma 5: bounds through measured contents (first_overrun) against bru
               judged, silent, overran, missed, imprecise);
   CHECK(missed == 0);
   CHECK(silent > 3000);  // the contents do bound: without them every launch here is refused
+}
+
+// ---- lemma 6: a scatter through a buffer stated distinct -------------------------------------------
+// `given(distinct(d), when(e < d.size() [&& e >= 0], out[d[e]] = ...))` for index shapes e over
+// thread and block ids, some injective (global id, reversed, doubled, shifted) and some not (halved,
+// the thread id on a grid of several blocks, clamped). The checker judges the store at e
+// (dsl::ir_access::permuted_by); launch refuses d with two equal elements (E107) and values outside
+// out (E101). Brute force runs every launch that passes, on d's contents (permutations of
+// [0, size) and contents with repeats), and looks for two threads storing to one element.
+namespace {
+chk::launch_facts facts_with_distinct(const built& b, const launch& l) {
+  chk::launch_facts f = facts_with_data(b, l);
+  if (f.contents[3]) {
+    std::vector<std::pair<long long, long long>> order;
+    for (std::size_t i = 0; i < l.data.size(); ++i) order.push_back({l.data[i], static_cast<long long>(i)});
+    std::sort(order.begin(), order.end());
+    f.contents[3]->distinct_known = true;
+    f.contents[3]->distinct = true;
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (order[i].first == order[i - 1].first) f.contents[3]->distinct = false;
+  }
+  return f;
+}
+}  // namespace
+
+TEST_CASE("lemma 6: a scatter through a buffer stated distinct against brute force", "[lemma][contents][distinct]") {
+  random_source r(6161u);
+  int accepted = 0, rejected = 0, launches = 0, refused_e107 = 0, ran = 0, unsound = 0, reports = 0;
+  for (int i = 0; i < 2000; ++i) {
+    instance in;
+    in.bx = r.between(1, 6);
+    in.distinct = true;
+    expr e;
+    switch (r.pick(8)) {
+      case 0: e = Gid(); break;
+      case 1: e = T(); break;  // not injective across blocks
+      case 2: e = bin(ir_op::div, Gid(), K(2)); break;
+      case 3: e = add(Gid(), K(r.between(-1, 2))); break;
+      case 4: e = sub(K(r.between(4, 12)), Gid()); break;
+      case 5: e = mul(Gid(), K(2)); break;
+      case 6: e = Bid(); break;
+      default: e = bin(ir_op::min, Gid(), K(r.between(2, 6))); break;
+    }
+    in.guards.push_back({bin(ir_op::less, e, DSize()), false, 0});
+    in.guards.push_back({bin(ir_op::greater_equal, e, K(0)), false, 0});
+    in.index = D(e);
+    const built b = build(in);
+    const chk::finding f = chk::analyse(b.ir, chk::block_shape{b.bx, b.by, 1});
+    REQUIRE((f.code == warden::diagnostic::code::none || f.code == warden::diagnostic::code::W010));
+    if (f.code != warden::diagnostic::code::none) {
+      ++rejected;
+      continue;
+    }
+    ++accepted;
+    for (int k = 0; k < 8; ++k) {
+      launch l;
+      l.grid = b.grid_dims == 0 ? 1 : r.between(1, 3);
+      const int n = r.between(1, 12);
+      l.size = n;
+      for (int j = 0; j < n; ++j) l.data.push_back(j);
+      for (int j = n - 1; j > 0; --j) std::swap(l.data[static_cast<std::size_t>(j)], l.data[static_cast<std::size_t>(r.pick(j + 1))]);
+      if (r.chance(40) && n > 1) l.data[static_cast<std::size_t>(r.pick(n))] = l.data[static_cast<std::size_t>(r.pick(n))];  // maybe a repeat
+      ++launches;
+      const chk::launch_facts facts = facts_with_distinct(b, l);
+      if (!chk::first_false_fact(b.ir, facts, names_with_d).empty()) {
+        ++refused_e107;
+        continue;
+      }
+      if (!chk::first_unmet_obligation(b.ir, facts, names_with_d, f.obligations).empty() ||
+          !chk::first_overrun(b.ir, facts, names_with_d, {"buffer", "value", "value", "in"}).empty())
+        continue;
+      std::vector<execution> runs;
+      machine m(b, l);
+      REQUIRE(m.run(runs));
+      ++ran;
+      bool outside = m.load_outside_;
+      for (const execution& x : runs) outside = outside || x.index < 0 || x.index >= l.size;
+      const auto c = conflict(runs, false);
+      if (outside || c) {
+        ++unsound;
+        std::string contents;
+        for (long long v : l.data) contents += std::to_string(v) + " ";
+        if (reports++ < max_reports)
+          FAIL_CHECK("lemma 6: accepted and launched, but " << (outside ? "an access leaves its buffer" : "two threads store to one element")
+                                                            << "\n" << show(b) << "launch " << show(l, b) << ", d = [ " << contents << "]");
+      }
+    }
+  }
+  std::printf("lemma 6 (distinct): %d instances accepted, %d rejected (W010); %d launches, %d refused by E107 (a repeat), "
+              "%d run; accepted, launched and racing or overrunning: %d\n",
+              accepted, rejected, launches, refused_e107, ran, unsound);
+  CHECK(unsound == 0);
+  CHECK(accepted > 500);
+  CHECK(rejected > 200);
+  CHECK(refused_e107 > 500);
 }
