@@ -89,15 +89,16 @@ function(warden_add_gpu_test name)
   if(NOT WARDEN_HAS_CUDA)
     return()
   endif()
-  # Catch2's runner with the device check, compiled once by the host compiler: through nvcc, the
-  # Catch2 header alone took a minute or more per GPU test.
+  # Catch2's runner (warden_catch_main) with the device check (gpu_main.cpp, an object: it defines
+  # what the runner's weak reference asks for), compiled once by the host compiler: through nvcc,
+  # the Catch2 header alone took a minute or more per GPU test.
   if(NOT TARGET warden_gpu_main)
-    add_library(warden_gpu_main STATIC "${PROJECT_SOURCE_DIR}/tests/support/gpu_main.cpp")
-    target_link_libraries(warden_gpu_main PUBLIC Catch2::Catch2 CUDA::cudart)
+    add_library(warden_gpu_main OBJECT "${PROJECT_SOURCE_DIR}/tests/support/gpu_main.cpp")
+    target_link_libraries(warden_gpu_main PUBLIC CUDA::cudart)
     target_compile_features(warden_gpu_main PUBLIC cxx_std_20)
   endif()
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE warden::warden warden_gpu_main)
+  target_link_libraries(${name} PRIVATE warden::warden warden_gpu_main warden_catch_main)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES
     LABELS "gpu;${arg_LABELS}" SKIP_RETURN_CODE ${WARDEN_SKIP_RETURN_CODE})

@@ -178,7 +178,9 @@ constexpr launch_knowledge launch_known(const kernel_ir& ir, int id) {
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.is_float) return known_never;
   switch (e.op) {
-    case ir_op::constant: case ir_op::thread_id: case ir_op::block_dim: case ir_op::loop_var: return known_here;
+    case ir_op::constant: case ir_op::thread_id: case ir_op::block_dim: case ir_op::loop_var:
+    case ir_op::contents_distinct:  // a stated fact: true in every launch that runs (E107)
+      return known_here;
     case ir_op::param_value: case ir_op::param_size: case ir_op::grid_dim: return known_at_launch;
     case ir_op::block_id: case ir_op::global_id: case ir_op::load: case ir_op::tile_load: case ir_op::local_var:
     case ir_op::call: case ir_op::select: case ir_op::choice: return known_never;
@@ -700,6 +702,7 @@ constexpr launch_knowledge global_launch_known(const kernel_ir& ir, int id) {
   if (e.is_float) return known_never;
   switch (e.op) {
     case ir_op::constant: case ir_op::thread_id: case ir_op::block_id: case ir_op::global_id: case ir_op::block_dim:
+    case ir_op::contents_distinct:
       return known_here;
     case ir_op::loop_var: {
       const auto& loop = ir.loops[static_cast<std::size_t>(e.value)];
