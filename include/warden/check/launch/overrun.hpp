@@ -47,6 +47,12 @@ inline void contents_under(const dsl::kernel_ir& ir, const launch_facts& facts, 
   contents_under(ir, facts, e.b, loops, params);
 }
 
+// "m_col_index holds 0 to 700 (0 at element 534, 700 at element 12)": a measured range, for E101.
+inline std::string contents_text(const std::string& name, const contents_range& c) {
+  return name + " holds " + std::to_string(c.lo) + " to " + std::to_string(c.hi) + " (" + std::to_string(c.lo) + " at element " +
+         std::to_string(c.lo_at) + ", " + std::to_string(c.hi) + " at element " + std::to_string(c.hi_at) + ")";
+}
+
 // For an E101 message on index `id`: what the launch measured of the contents it reads, and where
 // the extremes are, so that the element to mend is named ("; m_col_index holds 0 to 700 (700 at
 // element 12)"); empty where the index reads no measured contents.
@@ -57,9 +63,7 @@ inline std::string contents_note(const dsl::kernel_ir& ir, const launch_facts& f
   std::string note;
   for (std::size_t p = 0; p < params.size(); ++p) {
     if (!params[p]) continue;
-    const contents_range& c = *facts.contents[p];
-    note += "; " + names[p] + " holds " + std::to_string(c.lo) + " to " + std::to_string(c.hi) + " (" + std::to_string(c.lo) +
-            " at element " + std::to_string(c.lo_at) + ", " + std::to_string(c.hi) + " at element " + std::to_string(c.hi_at) + ")";
+    note += "; " + contents_text(names[p], *facts.contents[p]);
   }
   return note;
 }
@@ -93,9 +97,7 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
       if (c.lo < 0 || c.hi >= facts.sizes[t])
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " +
                std::to_string(c.lo < 0 ? c.lo : c.hi) + ", but " + names[t] + " (parameter " + std::to_string(a.target) + ", " +
-               kinds[t] + ") has " + std::to_string(facts.sizes[t]) + " elements; " + names[p] + " holds " + std::to_string(c.lo) +
-               " to " + std::to_string(c.hi) + " (" + std::to_string(c.lo) + " at element " + std::to_string(c.lo_at) + ", " +
-               std::to_string(c.hi) + " at element " + std::to_string(c.hi_at) + ")";
+               kinds[t] + ") has " + std::to_string(facts.sizes[t]) + " elements; " + launch_impl::contents_text(names[p], c);
       continue;
     }
     const interval index = evaluator.index_interval(a.index, a.guard_begin, a.guard_end);
