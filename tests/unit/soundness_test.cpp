@@ -499,8 +499,10 @@ TEST_CASE("signed arithmetic: an int overflow the checker cannot see is refused 
 
 // The bound of a loop that data sets: `(t + j) * 65536 == 0` pins t and j to 0 in integers, but
 // with j from the input reaching 65536 - t it holds in other threads too (a wrap), and they all
-// store out[0]. The loop's bound is unknown to launch, so t + j cannot be bounded: E104 (a guard
-// that bounds j, `j < 1000`, lets it run).
+// store out[0]. Launch measures the input (in is read-only and the loop bound reads it:
+// launch/contents.hpp), so j stays below 70000 and (t + j) * 65536 may leave int: E104. With an
+// input of 100 it cannot, and the kernel runs; a guard that bounds j, `j < 1000`, lets it run on
+// any input.
 WARDEN_KERNEL(data_bound_pin_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
   auto t = k.thread_id();
   return w::for_range(k, 0, in[0], [&](auto, auto j) { return w::when((t + j) * 65536 == 0, out[0] = 1); });
@@ -510,7 +512,10 @@ TEST_CASE("signed arithmetic: a product over a loop that data bounds is refused 
   auto in = w::to_device(std::vector<int>{70000});
   w::device_buffer<int> out(1);
   CHECK_THROWS_WITH(w::launch(w::on_cpu, data_bound_pin_k, w::grid(1), in, out),
-                    Catch::Matchers::StartsWith("E104 [integer-wrap] data_bound_pin_k: thread_id.x + i0 is computed in a 32-bit signed type and cannot be bounded"));
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] data_bound_pin_k: (thread_id.x + i0) * 65536 is computed in a 32-bit "
+                                                "signed type and may overflow it (reaching 4591583232)"));
+  auto small = w::to_device(std::vector<int>{100});
+  CHECK(w::record(data_bound_pin_k, w::grid(1), small, out).clean());
 }
 WARDEN_KERNEL(data_bound_pin_guarded_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
   auto t = k.thread_id();
