@@ -268,7 +268,8 @@ struct kernel_ir {
     if (memory == memory_kind::global && column < 0 && index >= 0 &&
         exprs[static_cast<std::size_t>(index)].op == ir_op::load) {
       const ir_access& through = accesses[static_cast<std::size_t>(exprs[static_cast<std::size_t>(index)].value)];
-      if (through.memory == memory_kind::global && through.permuted_by < 0 && stated_distinct(through.target)) {
+      if (through.memory == memory_kind::global && through.permuted_by < 0 && through.vector_bytes == 0 &&
+          stated_distinct(through.target)) {
         a.index = through.index;
         a.permuted_by = through.target;
       }
