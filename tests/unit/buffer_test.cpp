@@ -158,3 +158,17 @@ TEST_CASE("a buffer outlives its pool's handle: the pool lives on until the buff
   }
   CHECK(upstream.used() == 0);  // the last buffer's free destroyed the pool, which returned its segment
 }
+
+// A moved-from buffer is empty: no size, no memory (issue 33: it kept its size with a null address,
+// and a launch wrote through null).
+TEST_CASE("a buffer moved from by assignment is empty", "[buffer]") {
+  warden::device_buffer<int> a(64), b(32);
+  b = std::move(a);
+  CHECK(b.size() == 64);
+  CHECK(a.size() == 0);
+  CHECK(a.empty());
+  CHECK(a.data() == nullptr);
+  warden::device_buffer<int> c(std::move(b));
+  CHECK(c.size() == 64);
+  CHECK(b.size() == 0);
+}

@@ -394,3 +394,25 @@ TEST_CASE("a scatter through a measured permutation runs, a repeat is refused na
     CHECK_THAT(e.what(), Catch::Matchers::Contains("100 at element 60"));
   }
 }
+
+// A pointer kept from data() writes the memory later, uncounted (red-team round of issue 32's item
+// 2): a buffer whose address a non-const data() handed out is measured at every launch, so the
+// repeat written through the kept pointer is refused, and so is an index past src's end.
+TEST_CASE("an index buffer whose address was handed out is measured at every launch", "[launch][contents][distinct]") {
+  std::vector<int> order(100);
+  for (int i = 0; i < 100; ++i) order[static_cast<std::size_t>(i)] = 99 - i;
+  auto perm = w::to_device(order);
+  auto x = w::to_device(std::vector<float>(100, 1.f));
+  w::device_buffer<float> y(100);
+  CHECK_FALSE(perm.escaped());  // warden's own writes (the upload) hand nothing out
+  int* raw = perm.data();       // kept, as for a CUDA library
+  CHECK(perm.escaped());
+  const auto m0 = measured();
+  w::launch(w::on_cpu, scatter_k, w::grid_for(100), perm, x, y);
+  raw[1] = raw[0];  // no call warden sees
+  CHECK(verdict([&] { w::launch(w::on_cpu, scatter_k, w::grid_for(100), perm, x, y); }) == "E107");
+  CHECK(measured() - m0 == 2);
+  raw[1] = 98;
+  raw[5] = 1000000;
+  CHECK(verdict([&] { w::launch(w::on_cpu, gather_k, w::grid_for(100), perm, x, y); }) == "E101");
+}

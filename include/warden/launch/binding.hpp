@@ -49,7 +49,7 @@ auto bind_slot(Arg& arg) {
       if constexpr (std::is_same_v<typename Param::mode, access::read>)
         return backend::slot<Param>{std::as_const(arg).data(), static_cast<int>(arg.size())};  // not a write
       else
-        return backend::slot<Param>{arg.data(), static_cast<int>(arg.size())};
+        return backend::slot<Param>{arg.data(issued_write{}), static_cast<int>(arg.size())};
     }
   } else {
     static_assert(std::is_convertible_v<A, typename Param::value_type>,

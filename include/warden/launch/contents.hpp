@@ -10,8 +10,9 @@
 //
 // Measured, never stated, and never trusted past a write: the measurement is kept with the buffer
 // (buffer::contents_memo) while its writes() count stays the same, so a repeated launch on
-// unchanged data reads nothing. Host-accessible memory (pinned, managed) is measured at every
-// launch, since a reference the host kept may have changed it since. Device memory is copied to the
+// unchanged data reads nothing. Host-accessible memory (pinned, managed), and device memory whose
+// address a non-const data() handed out (buffer::escaped()), are measured at every launch, since a
+// reference or pointer kept may have changed them since. Device memory is copied to the
 // host to be measured (after its last writer); on the cpu backend that is a memcpy.
 
 #include <algorithm>
@@ -90,7 +91,9 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
     return std::nullopt;
   } else {
     contents_memo& memo = b.contents_memo();
-    const bool reusable = !S::is_host_accessible && memo.valid && memo.writes == b.writes() &&
+    // Host-visible memory, and memory whose address was handed out (buffer::escaped()), can change
+    // without a call warden sees: measured at every launch.
+    const bool reusable = !S::is_host_accessible && !b.escaped() && memo.valid && memo.writes == b.writes() &&
                           (!distinct || memo.distinct_known || !memo.measurable);
     if (!reusable) {
       ++contents_measured();

@@ -59,7 +59,7 @@ void copy_back(const Copies& copies, std::index_sequence<I...>, Args&... args) {
     if constexpr (needs_host_copy<decltype(arg)>())
       if constexpr (!std::is_same_v<typename Param::mode, access::read>) {
         arg.order_before(arg.stream(), true);
-        copy_bytes(arg.data(), std::get<P>(copies).data(), arg.bytes(), arg.stream());  // staged: returns when taken
+        copy_bytes(arg.data(issued_write{}), std::get<P>(copies).data(), arg.bytes(), arg.stream());  // staged: returns when taken
         arg.record_write(arg.stream());
       }
   };

@@ -38,6 +38,10 @@ namespace detail {
 // What a launch measured of a buffer's contents (launch/contents.hpp), kept with the buffer: the
 // least and greatest element and where each first occurs, valid while the buffer's writes() is
 // `writes`. The same fields as check::contents_range, which the buffer does not include.
+// The tag of data(issued_write): the address for a write warden issues itself and records
+// (transfers into the buffer, a launch's writable slot). Not an escape: see buffer::escaped().
+struct issued_write {};
+
 struct contents_memo {
   bool valid = false;
   bool measurable = false;  // false: an element outside long long (unsigned 64-bit), no range
@@ -93,7 +97,9 @@ class buffer {
   buffer& operator=(buffer&& other) noexcept {
     if (this != &other) {
       release();
-      swap(other);
+      buffer empty;
+      swap(empty);  // this is empty; `empty` takes what release() left (a size, a pool) and drops it
+      swap(other);  // and the moved-from buffer is empty: size() 0, no memory, no uses
     }
     return *this;
   }
@@ -108,9 +114,14 @@ class buffer {
   stream_ref stream() const noexcept { return stream_; }
 
   // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
-  // Non-const access counts as a write (writes(), below): what is done through the pointer is
-  // out of warden's sight.
+  // Non-const access counts as a write (writes(), below), and the address has escaped: what is
+  // done through the pointer, now or later, is out of warden's sight.
   T* data() noexcept {
+    ++writes_;
+    escaped_ = true;
+    return static_cast<T*>(allocation_.ptr);
+  }
+  T* data(detail::issued_write) noexcept {
     ++writes_;
     return static_cast<T*>(allocation_.ptr);
   }
@@ -146,6 +157,9 @@ class buffer {
   // holds while this count stays the same.
   std::uint64_t writes() const noexcept { return writes_; }
   void count_write() noexcept { ++writes_; }
+  // Whether a non-const data() ever handed the address out: a pointer kept may write the memory
+  // at any time after, uncounted, so a measurement of the contents holds for one launch only.
+  bool escaped() const noexcept { return escaped_; }
   // That measurement, kept with the buffer: valid while memo.writes == writes().
   detail::contents_memo& contents_memo() const noexcept { return memo_; }
 
@@ -206,6 +220,7 @@ class buffer {
     std::swap(host_synced_, other.host_synced_);
     std::swap(link_, other.link_);
     std::swap(writes_, other.writes_);
+    std::swap(escaped_, other.escaped_);
     std::swap(memo_, other.memo_);
     if (link_) link_->owner.buffer = this;  // a graph follows the memory, not the object
     if (other.link_) other.link_->owner.buffer = &other;
@@ -254,6 +269,7 @@ class buffer {
   mutable bool host_synced_ = true;
   mutable std::shared_ptr<detail::capture_link> link_;  // null unless a graph captured this buffer
   std::uint64_t writes_ = 0;
+  bool escaped_ = false;
   mutable detail::contents_memo memo_;
 };
 

@@ -67,7 +67,7 @@ void copy_async(buffer<T, D>& dst, const buffer<T, S>& src, stream_ref stream) {
                         " elements, source has " + std::to_string(src.size()));
   src.order_before(stream, false);
   dst.order_before(stream, true);
-  detail::copy_bytes(dst.data(), src.data(), src.bytes(), stream);
+  detail::copy_bytes(dst.data(detail::issued_write{}), src.data(), src.bytes(), stream);
   src.record_read(stream);
   dst.record_write(stream);
 }
@@ -84,7 +84,7 @@ device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref strea
   using T = detail::range_value<R>;
   device_buffer<T> result(std::ranges::size(range), stream);
   // From pageable memory cudaMemcpyAsync returns once the source is staged: the range is free again.
-  detail::copy_bytes(result.data(), std::ranges::data(range), result.bytes(), stream);
+  detail::copy_bytes(result.data(detail::issued_write{}), std::ranges::data(range), result.bytes(), stream);
   result.record_write(stream);
   return result;
 }
@@ -146,7 +146,7 @@ inline device_buffer<bool> to_device(const std::vector<bool>& flags, stream_ref 
   detail::host_array<bool> bytes(flags.size());
   for (std::size_t i = 0; i < flags.size(); ++i) bytes.data()[i] = flags[i];
   device_buffer<bool> result(flags.size(), stream);
-  detail::copy_bytes(result.data(), bytes.data(), result.bytes(), stream);
+  detail::copy_bytes(result.data(detail::issued_write{}), bytes.data(), result.bytes(), stream);
   detail::synchronize(stream);  // the bytes are freed on return: the copy must have taken them
   result.record_write(stream);
   return result;
