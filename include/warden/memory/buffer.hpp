@@ -121,10 +121,9 @@ class buffer {
     escaped_ = true;
     return static_cast<T*>(allocation_.ptr);
   }
-  T* data(detail::issued_write) noexcept {
-    ++writes_;
-    return static_cast<T*>(allocation_.ptr);
-  }
+  // The address for a write warden issues itself: it counts that write where it records it
+  // (record_write, count_write), so this one neither counts nor hands the address out.
+  T* data(detail::issued_write) noexcept { return static_cast<T*>(allocation_.ptr); }
   const T* data() const noexcept { return static_cast<const T*>(allocation_.ptr); }
 
   // Host access: only where the space is host-accessible, and only after the device is done.
