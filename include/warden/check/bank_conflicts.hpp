@@ -81,6 +81,28 @@ constexpr int group_ways(const long long* elements, int count, int element_bytes
   return worst;
 }
 
+// Whether a group of lanes is served in one way without counting it: every lane that runs reads
+// one element (a broadcast), or 4-byte elements at consecutive addresses (one bank each). Most
+// groups are one of the two, and counting costs constant evaluation a pass over 32 banks.
+constexpr bool plainly_one_way(const long long* elements, int count, int element_bytes) {
+  long long first = 0;
+  int first_lane = -1;
+  bool same = true, consecutive = element_bytes == 4;
+  for (int i = 0; i < count; ++i) {
+    const long long e = elements[i];
+    if (e == no_instance) continue;
+    if (e < 0) return false;  // not judged (group_ways)
+    if (first_lane < 0) {
+      first = e;
+      first_lane = i;
+      continue;
+    }
+    same = same && e == first;
+    consecutive = consecutive && e - first == i - first_lane;
+  }
+  return same || consecutive;
+}
+
 // The worst ways of a footprint over its passes and warps (threads numbered linearly, x fastest).
 // With `pitch` > 0, a 2-D tile's elements row * pitch + col are judged as if its rows were
 // `new_pitch` apart (another padding). It stops once `enough` ways are found.
@@ -102,7 +124,9 @@ constexpr bank_conflict worst_ways(const footprint& f, int element_bytes, long l
             moved[i] = elements[i] < 0 ? elements[i] : elements[i] / pitch * new_pitch + elements[i] % pitch;
           elements = moved;
         }
-        group_ways(elements, count, element_bytes, g - first, &worst);
+        // (Once a way is counted, a group served in one changes nothing.)
+        if (worst.ways < 1 || !plainly_one_way(elements, count, element_bytes))
+          group_ways(elements, count, element_bytes, g - first, &worst);
         if (worst.ways > before) {
           worst.pass = p;
           worst.warp = first / warp_lanes;

@@ -126,8 +126,22 @@ class footprint_builder {
   }
 
   constexpr footprint run() {
+    if (!fits()) return static_cast<footprint&&>(out_);
     enumerate(0);
     return static_cast<footprint&&>(out_);
+  }
+
+  // Whether the listing keeps within its budget (max_assumed_elements, with assumed trip counts;
+  // without, it has none). A listing past it says nothing, so its passes are counted first, without
+  // the per-thread work of each (every thread's guards and index: most of a listing's cost).
+  constexpr bool fits() {
+    if (assumed_trips_ == 0) return true;
+    counting_ = true;
+    counted_ = 0;
+    enumerate(0);
+    counting_ = false;
+    out_.assumed_loops = 0;
+    return !out_.too_large;
   }
 
  private:
@@ -138,6 +152,10 @@ class footprint_builder {
 
   constexpr void enumerate(int depth) {
     long long* r = registers_.data();
+    if (counting_ && depth == out_.depth) {  // a pass, counted (an upper bound: one may be empty)
+      if (assumed_trips_ > 0 && ++counted_ * threads_ > max_assumed_elements) out_.too_large = true;
+      return;
+    }
     tape_.run(depth, counters_.data(), r);
     const char* active = active_.data() + depth * threads_;
     if (depth < out_.depth) {
@@ -194,38 +212,55 @@ class footprint_builder {
       return;
     }
     long long* element = f.add_pass(counters_.data());
-    const int guards = static_cast<int>(guards_.size());
+    // Constant evaluation pays for every node it evaluates, and a member read through `this` or
+    // `f` is several: the per-thread loop reads locals only, and writes the ranges back once.
+    const int threads = threads_, guards = static_cast<int>(guards_.size());
     const placed* guard = guards_.data();
     const char* negated = negated_.data();
-    bool any = false;
-    for (int t = 0; t < threads_; ++t) {
-      element[t] = no_instance;
-      if (!active[t]) continue;
-      bool runs = true;
-      for (int g = 0; g < guards && runs; ++g) {
-        const long long v = r[guard[g].offset + t * guard[g].stride];
-        runs = v == unknown_value || (v != 0) != (negated[g] != 0);
+    const bool two_d = a_.column >= 0;
+    const long long* rows = r + row_.offset;
+    const long long* cols = r + (two_d ? column_.offset : 0);
+    const int row_stride = row_.stride, col_stride = two_d ? column_.stride : 0;
+    // A 1-D access is row `index`, column 0 of a one-column tile.
+    const long long row_count = rows_, col_count = two_d ? cols_ : 1, pitch = two_d ? pitch_ : 1;
+    long long row_lo = f.row_lo, row_hi = f.row_hi, col_lo = f.col_lo, col_hi = f.col_hi;
+    bool any = false, unknown = false;
+    for (int t = 0; t < threads; ++t) {
+      long long e = no_instance;
+      if (active[t]) {
+        bool runs = true;
+        for (int g = 0; g < guards && runs; ++g) {
+          const long long v = r[guard[g].offset + t * guard[g].stride];
+          runs = v == unknown_value || (v != 0) != (negated[g] != 0);
+        }
+        if (runs) {
+          const long long row = rows[t * row_stride];
+          const long long col = two_d ? cols[t * col_stride] : 0;
+          if (row == unknown_value || col == unknown_value) {
+            unknown = true;
+            e = unknown_element;
+          } else {
+            if (row < row_lo) row_lo = row;
+            if (row > row_hi) row_hi = row;
+            if (col < col_lo) col_lo = col;
+            if (col > col_hi) col_hi = col;
+            // An index outside the tile is E101's business at launch; here it touches nothing shared.
+            if (row >= 0 && row < row_count && col >= 0 && col < col_count) e = row * pitch + col;
+          }
+          any = any || e != no_instance;
+        }
       }
-      if (!runs) continue;
-      const long long row = r[row_.offset + t * row_.stride];
-      const long long col = a_.column < 0 ? 0 : r[column_.offset + t * column_.stride];
-      if (row == unknown_value || col == unknown_value) {
-        f.all_known = false;
-        f.some_unknown_element = true;
-        element[t] = unknown_element;
-        any = true;
-        continue;
-      }
-      f.row_lo = row < f.row_lo ? row : f.row_lo;
-      f.row_hi = row > f.row_hi ? row : f.row_hi;
-      if (a_.column >= 0) {
-        f.col_lo = col < f.col_lo ? col : f.col_lo;
-        f.col_hi = col > f.col_hi ? col : f.col_hi;
-      }
-      // An index outside the tile is E101's business at launch; here it touches nothing shared.
-      if (row < 0 || row >= rows_ || col < 0 || (a_.column >= 0 && col >= cols_)) continue;
-      element[t] = a_.column >= 0 ? row * pitch_ + col : row;
-      any = true;
+      element[t] = e;
+    }
+    f.row_lo = row_lo;
+    f.row_hi = row_hi;
+    if (two_d) {
+      f.col_lo = col_lo;
+      f.col_hi = col_hi;
+    }
+    if (unknown) {
+      f.all_known = false;
+      f.some_unknown_element = true;
     }
     if (!any) --f.passes;  // no thread runs it here: drop the pass
   }
@@ -236,6 +271,8 @@ class footprint_builder {
   int threads_;
   long long assumed_trips_ = 0;  // > 0: run-time trip counts taken to be at most this
   int assumed_depth_ = 0;        // loops listed so on the way to the current level
+  bool counting_ = false;        // run(): passes counted, not listed
+  long long counted_ = 0;
   long long rows_ = 0, cols_ = 0, pitch_ = 0;  // the tile's rows (1-D: elements), columns, row pitch
   std::vector<char> grid_stride_;              // by level
   std::vector<placed> bounds_;                 // lo, hi, step by level
@@ -253,6 +290,14 @@ constexpr footprint footprint_of(const kernel_ir& ir, block_shape shape, const d
                                  long long assumed_trips = 0) {
   footprint_builder builder(ir, shape, a, assumed_trips);
   return builder.run();
+}
+
+// Whether every shared access's listing with `assumed_trips` keeps within max_assumed_elements: a
+// listing stops at the first that does not, having spent its time on the others for nothing.
+constexpr bool assumed_listing_fits(const kernel_ir& ir, block_shape shape, long long assumed_trips) {
+  for (const auto& a : ir.accesses)
+    if (a.memory == dsl::memory_kind::shared && !footprint_builder(ir, shape, a, assumed_trips).fits()) return false;
+  return true;
 }
 
 // ---- two threads that meet --------------------------------------------------------------------

@@ -301,6 +301,9 @@ constexpr finding check_shared(const kernel_ir& ir, block_shape shape, shared_li
     const bool definite = f.element >= 0 && index_known_here(f.first) && index_known_here(f.second);
     return definite ? f : handed_to_launch(f.code, f.first, f.second);
   };
+  // A listing past its budget proves nothing either way: the first finding stands. (Counted
+  // before listing: the accesses listed before the one past the budget would be work thrown away.)
+  if (!assumed_listing_fits(ir, shape, assumed_trip_limit)) return handed_or(first);
   unsigned long long assumed = 0;
   bool too_large = false;
   finding listed = check_shared_listing(ir, shape, assumed_trip_limit, &assumed, lint, &too_large);

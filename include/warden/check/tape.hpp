@@ -137,20 +137,25 @@ class tape {
       long long* out = r + o.out;
       const int n = o.varying ? threads_ : 1;
       const long long counter = o.code == ir_op::loop_var ? counters[o.depth] : 0;
+      // Read once: a member read through `o` costs constant evaluation more than a local's.
+      const ir_op code = o.code;
+      const int a_stride = o.a_stride, b_stride = o.b_stride, c_stride = o.c_stride;
+      const bool in_int = o.in_int, complement_u32 = o.complement_u32, to_unsigned = o.to_unsigned;
+      if (arithmetic(code, a, a_stride, b, b_stride, out, n, in_int)) continue;
       for (int i = 0; i < n; ++i) {
-        const long long x = a[i * o.a_stride], y = b[i * o.b_stride];
+        const long long x = a[i * a_stride], y = b[i * b_stride];
         const bool unknown = x == u || y == u;
         long long v = u;
-        switch (o.code) {
+        switch (code) {
           case ir_op::loop_var: v = unknown || counter == unknown_counter ? u : x + y * counter; break;
           // `and` / `or` are decided by one known operand, as C++ evaluates them.
           case ir_op::logical_and: v = x == 0 || y == 0 ? 0 : unknown ? u : 1; break;
           case ir_op::logical_or: v = (x != u && x != 0) || (y != u && y != 0) ? 1 : unknown ? u : 0; break;
           // An arm converted to an unsigned select's type: a negative value would wrap, unknown.
           case ir_op::select: {
-            const long long cv = c[i * o.c_stride];
+            const long long cv = c[i * c_stride];
             v = cv == u ? u : cv != 0 ? x : y;
-            if (o.to_unsigned && v != u && v < 0) v = u;
+            if (to_unsigned && v != u && v < 0) v = u;
             break;
           }
           case ir_op::negate: v = x == u ? u : -x; break;
@@ -158,11 +163,11 @@ class tape {
           // In unsigned int, ~x is 2^32 - 1 - x (the operand converted first), not -x - 1: the
           // launch's intervals take it so too (launch/interval_evaluator.hpp), and accept it.
           case ir_op::bit_not:
-            v = x == u ? u : o.complement_u32 ? static_cast<long long>(~static_cast<unsigned int>(x)) : ~x;
+            v = x == u ? u : complement_u32 ? static_cast<long long>(~static_cast<unsigned int>(x)) : ~x;
             break;
           default:
             if (unknown) break;
-            switch (o.code) {
+            switch (code) {
               case ir_op::add: v = x + y; break;
               case ir_op::sub: v = x - y; break;
               case ir_op::mul: v = x * y; break;
@@ -188,13 +193,52 @@ class tape {
         }
         // Signed overflow: the device wraps, the checker cannot follow (`((t - 32) << 27) >> 27`
         // is t - 32 in integers, not in int): unknown.
-        if (o.in_int && v != u && (v < INT_MIN || v > INT_MAX)) v = u;
+        if (in_int && v != u && (v < INT_MIN || v > INT_MAX)) v = u;
         out[i] = v;
       }
     }
   }
 
  private:
+  // The binary operators unknown when an operand is: one loop per operator, so that the choice
+  // of operator is made once per operation, not once per thread (a `switch` costs constant
+  // evaluation by the cases it passes). Returns false for the others (run() handles them).
+  static constexpr bool arithmetic(ir_op code, const long long* a, int a_stride, const long long* b, int b_stride,
+                                   long long* out, int n, bool in_int) {
+    constexpr long long u = unknown_value;
+    // Signed overflow: the device wraps, the checker cannot follow (see run()): unknown.
+#define WARDEN_DETAIL_TAPE_LOOP(value)                                                 \
+  for (int i = 0; i < n; ++i) {                                                        \
+    const long long x = a[i * a_stride], y = b[i * b_stride];                          \
+    long long v = x == u || y == u ? u : (value);                                      \
+    if (in_int && v != u && (v < INT_MIN || v > INT_MAX)) v = u;                       \
+    out[i] = v;                                                                        \
+  }                                                                                    \
+  return true;
+    switch (code) {
+      case ir_op::add: WARDEN_DETAIL_TAPE_LOOP(x + y)
+      case ir_op::sub: WARDEN_DETAIL_TAPE_LOOP(x - y)
+      case ir_op::mul: WARDEN_DETAIL_TAPE_LOOP(x * y)
+      case ir_op::div: WARDEN_DETAIL_TAPE_LOOP(y == 0 ? u : x / y)
+      case ir_op::mod: WARDEN_DETAIL_TAPE_LOOP(y == 0 ? u : x % y)
+      case ir_op::shl: WARDEN_DETAIL_TAPE_LOOP(y < 0 || y > 30 ? u : x << y)
+      case ir_op::shr: WARDEN_DETAIL_TAPE_LOOP(y < 0 || y > 31 ? u : x >> y)
+      case ir_op::bit_and: WARDEN_DETAIL_TAPE_LOOP(x & y)
+      case ir_op::bit_or: WARDEN_DETAIL_TAPE_LOOP(x | y)
+      case ir_op::bit_xor: WARDEN_DETAIL_TAPE_LOOP(x ^ y)
+      case ir_op::less: WARDEN_DETAIL_TAPE_LOOP(x < y)
+      case ir_op::less_equal: WARDEN_DETAIL_TAPE_LOOP(x <= y)
+      case ir_op::greater: WARDEN_DETAIL_TAPE_LOOP(x > y)
+      case ir_op::greater_equal: WARDEN_DETAIL_TAPE_LOOP(x >= y)
+      case ir_op::equal: WARDEN_DETAIL_TAPE_LOOP(x == y)
+      case ir_op::not_equal: WARDEN_DETAIL_TAPE_LOOP(x != y)
+      case ir_op::min: WARDEN_DETAIL_TAPE_LOOP(x < y ? x : y)
+      case ir_op::max: WARDEN_DETAIL_TAPE_LOOP(x < y ? y : x)
+      default: return false;
+    }
+#undef WARDEN_DETAIL_TAPE_LOOP
+  }
+
   struct slot {
     enum kind_t : unsigned char { constant, thread, computed } kind = constant;
     bool varying = false;  // one value per thread

@@ -92,10 +92,12 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
       const footprint& loads = print(l);
       if (gave_up) return give_up();
       const int* first_at = first.data();
-      for (int p = 0; p < loads.passes; ++p)
+      if (first_anywhere < load.position) continue;  // an unknown store before it covers every element
+      for (int p = 0; p < loads.passes; ++p) {
+        const long long* pass = loads.pass(p);  // (not loads.pass(p)[thread]: a call per instance is dear in constant evaluation)
         for (int thread = 0; thread < loads.threads; ++thread) {
-          const long long element = loads.pass(p)[thread];
-          if (element < 0 || first_anywhere < load.position || first_at[element] < load.position) continue;
+          const long long element = pass[thread];
+          if (element < 0 || first_at[element] < load.position) continue;
           // A store after the load in program order covers it only from an earlier iteration.
           bool covered = false;
           for (int j = 0; j < n && !covered; ++j) {
@@ -115,6 +117,7 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
           f.thread1 = thread;
           return f;
         }
+      }
     }
   }
 
