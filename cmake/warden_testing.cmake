@@ -4,7 +4,7 @@
 #   warden_add_gpu_test(NAME SOURCES ...)              CUDA test, label `gpu`, *skipped* without a device
 #   warden_compile_fail(NAME SOURCE EXPECT W0xx)       must-not-compile case plus its compiling twin
 #   warden_compile_warn(NAME SOURCE EXPECT W05x)       must-warn case (a lint) plus its quiet twin
-#   warden_record_compile_cost(TARGET)                 keep each compile's CPU time and memory (corpus_compile_cost)
+#   warden_record_compile_cost(TARGET)                 keep each compile's CPU time and memory (the test compile_cost)
 #
 # Labels in use: unit (unit-stress, unit-nvcc), compile_fail, compile_warn, twin, canary, gpu, example, package, zero_cost.
 
@@ -382,6 +382,10 @@ function(warden_add_example name)
     endif()
   endif()
   add_dependencies(warden_examples ${name})
+  # An example's g++ build is held to the checker's compile-time budget, as the corpus is.
+  if(NOT needs_cuda)
+    warden_record_compile_cost(${name})
+  endif()
   add_test(NAME example.${name} COMMAND ${name})
   set_tests_properties(example.${name} PROPERTIES
     LABELS example SKIP_RETURN_CODE ${WARDEN_SKIP_RETURN_CODE})
@@ -402,10 +406,10 @@ function(warden_write_example_manifests dir)
   endforeach()
 endfunction()
 
-# The corpus's compile-time budget (issue 32, item 4; corpus_compile_cost in tests/CMakeLists.txt):
-# a corpus target compiles through scripts/compile-cost-launcher, which keeps the CPU seconds and
-# peak memory of each g++ compile in ${CMAKE_BINARY_DIR}/compile-costs. The measurement rides on
-# the build itself: nothing is compiled twice.
+# The checker's compile-time budget (issue 32, item 4; the test compile_cost, warden_add_compile_cost_test
+# below): a corpus target, and an example's g++ build, compiles through scripts/compile-cost-launcher,
+# which keeps the CPU seconds and peak memory of each g++ compile in ${CMAKE_BINARY_DIR}/compile-costs.
+# The measurement rides on the build itself: nothing is compiled twice.
 find_program(WARDEN_TIME_PROGRAM NAMES time PATHS /usr/bin NO_DEFAULT_PATH)
 set(WARDEN_COMPILE_COSTS "${CMAKE_BINARY_DIR}/compile-costs")
 function(warden_record_compile_cost target)
@@ -413,5 +417,20 @@ function(warden_record_compile_cost target)
     set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
       "${PROJECT_SOURCE_DIR}/scripts/compile-cost-launcher;${WARDEN_COMPILE_COSTS};${WARDEN_TIME_PROGRAM}")
     set_property(GLOBAL APPEND PROPERTY WARDEN_COMPILE_COST_TARGETS ${target})
+  endif()
+endfunction()
+
+# The test compile_cost: every file recorded by warden_record_compile_cost within 15 s of g++ CPU
+# time and 2 GB (scripts/compile-cost-check; tests/compile_cost_known.txt is the written-down debt).
+# Added once every recorded target exists (the examples come after the tests).
+function(warden_add_compile_cost_test)
+  get_property(targets GLOBAL PROPERTY WARDEN_COMPILE_COST_TARGETS)
+  list(LENGTH targets count)
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(count GREATER 0 AND Python3_FOUND)
+    add_test(NAME compile_cost COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/compile-cost-check
+             --dir ${WARDEN_COMPILE_COSTS} --seconds 15 --megabytes 2048 --expect ${count}
+             --known ${PROJECT_SOURCE_DIR}/tests/compile_cost_known.txt)
+    set_tests_properties(compile_cost PROPERTIES LABELS "corpus;example")
   endif()
 endfunction()

@@ -93,7 +93,8 @@ constexpr long long tile_elements(const dsl::ir_tile& t) { return t.cols == 0 ? 
 // Lists one access's passes: loop level by loop level, all threads at once.
 class footprint_builder {
  public:
-  constexpr footprint_builder(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a, long long assumed_trips = 0)
+  constexpr footprint_builder(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a, long long assumed_trips = 0,
+                              bool merge_unread_loops = false)
       : ir_(ir), a_(a), tape_(ir, shape, scope{a.loop_begin, a.loop_end}), threads_(shape.threads()),
         assumed_trips_(assumed_trips) {
     out_.threads = threads_;
@@ -103,21 +104,38 @@ class footprint_builder {
       cols_ = tile->cols;
       pitch_ = tile->cols + tile->pad;
     }
+    std::vector<unsigned long long> bound_reads;  // by level: the counters its bounds read
     for (int d = 0; d < out_.depth; ++d) {
       const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(a.loop_begin + d)])];
       grid_stride_.push_back(loop.grid_stride ? 1 : 0);
-      bounds_.push_back(place(tape_.compile(loop.lo)));
-      bounds_.push_back(place(tape_.compile(loop.hi)));
-      bounds_.push_back(place(tape_.compile(loop.step)));
+      unsigned long long reads = 0;
+      for (int e : {loop.lo, loop.hi, loop.step}) {
+        const int slot = tape_.compile(e);
+        reads |= tape_.reads_counters(slot);
+        bounds_.push_back(place(slot));
+      }
+      bound_reads.push_back(reads);
       tape_.end_section();
     }
+    unsigned long long reads = 0;  // what the pass reads: the guards and the index
     for (int g = a.guard_begin; g < a.guard_end; ++g) {
-      guards_.push_back(place(tape_.compile(ir.guard_pool[static_cast<std::size_t>(g)].condition)));
+      const int slot = tape_.compile(ir.guard_pool[static_cast<std::size_t>(g)].condition);
+      reads |= tape_.reads_counters(slot);
+      guards_.push_back(place(slot));
       negated_.push_back(ir.guard_pool[static_cast<std::size_t>(g)].negated ? 1 : 0);
     }
-    row_ = place(tape_.compile(a.index));
-    column_ = a.column >= 0 ? place(tape_.compile(a.column)) : placed{};
+    const int row_slot = tape_.compile(a.index);
+    const int column_slot = a.column >= 0 ? tape_.compile(a.column) : 0;
+    reads |= tape_.reads_counters(row_slot) | tape_.reads_counters(column_slot);
+    row_ = place(row_slot);
+    column_ = a.column >= 0 ? place(column_slot) : placed{};
     tape_.end_section();
+    // A level whose counter nothing inside it reads (the pass, or the bounds of a deeper loop).
+    merged_.resize(static_cast<std::size_t>(out_.depth), 0);
+    for (int d = out_.depth - 1; d >= 0; --d) {
+      merged_[static_cast<std::size_t>(d)] = merge_unread_loops && d < 64 && (reads >> d & 1) == 0 ? 1 : 0;
+      reads |= bound_reads[static_cast<std::size_t>(d)];
+    }
     registers_ = tape_.make_registers();
     counters_ = detail::scratch<long long>(out_.depth, unknown_counter);
     // Per level: which threads run it (all at level 0), and each thread's trip count there.
@@ -184,8 +202,24 @@ class footprint_builder {
       }
       const int loop = ir_.loop_pool[static_cast<std::size_t>(a_.loop_begin + depth)];
       if (assumed && loop < 64) out_.assumed_loops |= 1ULL << loop;
-      assumed_depth_ += assumed ? 1 : 0;
       char* next = active_.data() + (depth + 1) * threads_;
+      // A loop whose counter nothing below reads, running the same n >= 2 trips in every thread
+      // that reaches it, gives n equal passes: one is listed, its counter unknown (any iteration).
+      // Exact for the searches (iterations_match): that pass stands for the access in every
+      // iteration, so a match in the same iteration, or in a different one, is a real one.
+      if (merged_[static_cast<std::size_t>(depth)] && !grid_stride && !assumed && !some_unknown && most >= 2) {
+        bool uniform = true;
+        for (int t = 0; t < threads_; ++t) {
+          next[t] = active[t];
+          uniform = uniform && (!active[t] || trips[t] == most);
+        }
+        if (uniform) {
+          counters_[depth] = unknown_counter;
+          enumerate(depth + 1);
+          return;
+        }
+      }
+      assumed_depth_ += assumed ? 1 : 0;
       for (long long k = 0; k < most && !out_.too_large; ++k) {
         bool any = false;
         for (int t = 0; t < threads_; ++t) {
@@ -278,6 +312,7 @@ class footprint_builder {
   std::vector<placed> bounds_;                 // lo, hi, step by level
   std::vector<placed> guards_;
   std::vector<char> negated_;
+  std::vector<char> merged_;  // by level: its iterations listed as one pass (merge_unread_loops)
   placed row_, column_;
   detail::scratch<long long> registers_;
   detail::scratch<long long> counters_;  // by level
@@ -286,9 +321,12 @@ class footprint_builder {
   footprint out_;
 };
 
+// `merge_unread_loops`: a loop whose counter the access does not read is listed as one pass of an
+// unknown counter (footprint_builder::enumerate): for the shared rules' searches, not for a caller
+// that reads the counters or the unknown levels themselves.
 constexpr footprint footprint_of(const kernel_ir& ir, block_shape shape, const dsl::ir_access& a,
-                                 long long assumed_trips = 0) {
-  footprint_builder builder(ir, shape, a, assumed_trips);
+                                 long long assumed_trips = 0, bool merge_unread_loops = false) {
+  footprint_builder builder(ir, shape, a, assumed_trips, merge_unread_loops);
   return builder.run();
 }
 
@@ -296,7 +334,7 @@ constexpr footprint footprint_of(const kernel_ir& ir, block_shape shape, const d
 // listing stops at the first that does not, having spent its time on the others for nothing.
 constexpr bool assumed_listing_fits(const kernel_ir& ir, block_shape shape, long long assumed_trips) {
   for (const auto& a : ir.accesses)
-    if (a.memory == dsl::memory_kind::shared && !footprint_builder(ir, shape, a, assumed_trips).fits()) return false;
+    if (a.memory == dsl::memory_kind::shared && !footprint_builder(ir, shape, a, assumed_trips, true).fits()) return false;
   return true;
 }
 

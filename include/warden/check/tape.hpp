@@ -121,6 +121,9 @@ class tape {
     return registers;
   }
 
+  // The loop levels (bits by depth in the scope) whose counters a slot's value reads.
+  constexpr unsigned long long reads_counters(int slot) const { return reads_[static_cast<std::size_t>(slot)]; }
+
   // Where thread i's value of a slot lies in the register file.
   constexpr int offset(int s) const { return slots_[static_cast<std::size_t>(s)].offset; }
   constexpr int stride(int s) const { return slots_[static_cast<std::size_t>(s)].varying ? 1 : 0; }
@@ -259,6 +262,7 @@ class tape {
 
   constexpr int add_slot(slot::kind_t kind, bool varying, long long value) {
     slots_.push_back(slot{kind, varying, value, size_});
+    reads_.push_back(0);
     size_ += varying ? threads_ : 1;
     return static_cast<int>(slots_.size()) - 1;
   }
@@ -267,6 +271,9 @@ class tape {
     const bool varying = slots_[static_cast<std::size_t>(a)].varying || slots_[static_cast<std::size_t>(b)].varying ||
                          slots_[static_cast<std::size_t>(c)].varying;
     const int out = add_slot(slot::computed, varying, 0);
+    reads_[static_cast<std::size_t>(out)] = reads_[static_cast<std::size_t>(a)] | reads_[static_cast<std::size_t>(b)] |
+                                            reads_[static_cast<std::size_t>(c)] |
+                                            (code == ir_op::loop_var && depth < 64 ? 1ULL << depth : 0);
     ops_.push_back(op{code, offset(a), offset(b), offset(out), stride(a), stride(b), varying, depth, in_int, complement_u32, offset(c),
                       stride(c), to_unsigned});
     return out;
@@ -278,6 +285,7 @@ class tape {
   int threads_;
   std::vector<int> slot_of_;  // by expression id; -1: not compiled yet
   std::vector<slot> slots_;
+  std::vector<unsigned long long> reads_;  // by slot: reads_counters
   int size_ = 0;              // of the register file
   std::vector<op> ops_;
   std::vector<int> sections_;  // where each section ends in ops_

@@ -44,7 +44,7 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
   };
   auto print = [&](int i) -> const footprint& {
     if (!done[static_cast<std::size_t>(i)]) {
-      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
+      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips, true);
       if (assumed != nullptr) *assumed |= prints[static_cast<std::size_t>(i)].assumed_loops;
       gave_up = gave_up || (too_large != nullptr && prints[static_cast<std::size_t>(i)].too_large);
       done[static_cast<std::size_t>(i)] = 1;
@@ -130,7 +130,7 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
     if (!forgotten_done[static_cast<std::size_t>(i)]) {
       // (Built afresh, not copied: a footprint's spare capacity is uninitialised, which constant
       // evaluation refuses to copy.)
-      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips);
+      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips, true);
       if (assumed != nullptr) *assumed |= forgotten[static_cast<std::size_t>(i)].assumed_loops;
       gave_up = gave_up || (too_large != nullptr && forgotten[static_cast<std::size_t>(i)].too_large);
       forgotten[static_cast<std::size_t>(i)].forget_elements();
