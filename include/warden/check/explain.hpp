@@ -160,7 +160,11 @@ struct explainer {
         if (!second.empty()) quote(out, second);
         out << ": ";
         if (f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021 || (f.code == diagnostic::code::W040 && f.element >= 0)) {
-          out << "threads " << f.thread1 << " and " << f.thread2 << " meet at element " << f.element;
+          // An element is named only when some access reaches it: two indices the checker cannot
+          // compute (they read the block's id) meet somewhere, not at the sentinel -1.
+          out << "threads " << f.thread1 << " and " << f.thread2;
+          if (f.element >= 0) out << " meet at element " << f.element;
+          else out << " may meet (at an element the compiler cannot compute)";
           if (f.loop >= 0) {
             out << " in consecutive iterations of ";
             loop(out, f.loop);

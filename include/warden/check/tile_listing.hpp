@@ -27,10 +27,12 @@ constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memo
 // `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
 // (footprint.hpp); the loops so listed are added to `*assumed`. With `lint`, a listing that finds
 // nothing also counts W050's ways on its footprints (bank_conflicts.hpp), built once for both.
-// `races_only`: W020, W021 and W040 alone (launch's question), not W022.
+// `races_only`: W020, W021 and W040 alone (launch's question), not W022. `merge_unread_loops`:
+// the footprints list a loop whose counter the access does not read as one pass (footprint.hpp);
+// false only to hold that to the full listing (tests/fuzz, which compares the two).
 constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, long long assumed_trips,
                                        unsigned long long* assumed, shared_lint* lint = nullptr,
-                                       bool* too_large = nullptr, bool races_only = false) {
+                                       bool* too_large = nullptr, bool races_only = false, bool merge_unread_loops = true) {
   const int n = static_cast<int>(ir.accesses.size());
   std::vector<footprint> prints(static_cast<std::size_t>(n));
   std::vector<char> done(static_cast<std::size_t>(n), 0);  // (not vector<bool>: clang 14 cannot evaluate it)
@@ -44,7 +46,7 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
   };
   auto print = [&](int i) -> const footprint& {
     if (!done[static_cast<std::size_t>(i)]) {
-      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips, true);
+      prints[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips, merge_unread_loops);
       if (assumed != nullptr) *assumed |= prints[static_cast<std::size_t>(i)].assumed_loops;
       gave_up = gave_up || (too_large != nullptr && prints[static_cast<std::size_t>(i)].too_large);
       done[static_cast<std::size_t>(i)] = 1;
@@ -130,7 +132,7 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
     if (!forgotten_done[static_cast<std::size_t>(i)]) {
       // (Built afresh, not copied: a footprint's spare capacity is uninitialised, which constant
       // evaluation refuses to copy.)
-      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips, true);
+      forgotten[static_cast<std::size_t>(i)] = footprint_of(ir, shape, ir.accesses[static_cast<std::size_t>(i)], assumed_trips, merge_unread_loops);
       if (assumed != nullptr) *assumed |= forgotten[static_cast<std::size_t>(i)].assumed_loops;
       gave_up = gave_up || (too_large != nullptr && forgotten[static_cast<std::size_t>(i)].too_large);
       forgotten[static_cast<std::size_t>(i)].forget_elements();
