@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace w = warden;
@@ -336,6 +337,46 @@ TEST_CASE("two uploads on a busy stream: the second's staging block is not the f
   }
   standin::release(s.ref().native());
   for (int round = 0; round < 4; ++round) CHECK(w::to_host(uploads[static_cast<std::size_t>(round)])[7] == round);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("memory freed on a busy stream and handed out again there: its first use on another stream waits for the free",
+          "[standin][memory_pool][reuse]") {
+  // Issue 33, class 1 (the two-stream pipeline): a scratch buffer filled on stream a and freed
+  // while a is busy; the next buffer made for a gets its block at once, and is filled on stream b.
+  // Without an order after the free, b's upload runs first and a's queued copy lands on top of it.
+  standin::reset();
+  w::stream a, b;
+  w::pinned_buffer<int> sevens(4096), twos(4096);
+  for (std::size_t i = 0; i < 4096; ++i) {
+    sevens[i] = 7;
+    twos[i] = 2;
+  }
+  standin::hold(a.ref().native());
+  const void* scratch_memory = nullptr;
+  {
+    w::device_buffer<int> scratch(4096, a);
+    scratch_memory = std::as_const(scratch).data();
+    w::copy_async(scratch, sevens, a);  // queued behind a's long kernel
+  }
+  w::device_buffer<int> fresh(4096, a);
+  REQUIRE(std::as_const(fresh).data() == scratch_memory);  // the same block, at once
+  w::copy_async(fresh, twos, b);
+  CHECK(standin::pending(b.ref().native()) >= 1);  // b's copy waits for a's free
+  standin::release(a.ref().native());
+  CHECK(w::to_host(fresh)[4095] == 2);
+  CHECK(no_misuse());
+  // The host's first touch of reused memory waits for the free too: a managed mirror is the
+  // host's, so here a device buffer read back (to_host waits for the last writer, the free).
+  standin::hold(a.ref().native());
+  {
+    w::device_buffer<int> scratch(4096, a);
+    w::copy_async(scratch, sevens, a);
+  }
+  w::device_buffer<int> again(4096, a);
+  w::copy_async(again, twos, a);  // on a itself: stream order alone puts it after the queued copy
+  standin::release(a.ref().native());
+  CHECK(w::to_host(again)[0] == 2);
   CHECK(no_misuse());
 }
 

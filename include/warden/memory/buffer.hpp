@@ -91,6 +91,14 @@ class buffer {
                               " bytes are more bytes than a size_t can count",
                           static_cast<std::size_t>(-1));
     allocation_ = pool.allocate(n * sizeof(T), stream, where);
+    // Memory freed on `stream` and handed back at once: work queued there before the free (a
+    // copy into the buffer that had it) may still write it. On `stream` that work runs first; any
+    // other stream, and the host, order after the free as after a writer (docs/memory.md, "Ordering").
+    if (allocation_.freed_at != 0) {
+      writer_ = {allocation_.freed_on, allocation_.freed_at};
+      has_writer_ = true;
+      host_synced_ = false;
+    }
   }
 
   buffer(buffer&& other) noexcept { swap(other); }

@@ -102,6 +102,11 @@ struct pool_allocation {
   void* ptr = nullptr;
   std::size_t bytes = 0;  // as requested
   detail::pool_block* block = nullptr;
+  // A block freed on the requesting stream is handed back at once (that stream runs in order), so
+  // work queued there before the free may still use it: that point, for the new owner to order
+  // its uses elsewhere after (buffer does). freed_at 0: nothing queued can touch the block.
+  stream_ref freed_on;
+  ticket freed_at = 0;
 };
 }  // inline namespace WARDEN_POOL_ABI
 

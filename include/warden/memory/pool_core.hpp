@@ -78,6 +78,14 @@ class pool_core {
     }
     std::lock_guard lock(mutex_);
     pool_block* block = take_block(bytes, s);
+    // A block another stream freed comes only once that stream has passed the free (take_block),
+    // and a host-visible pool's only once its own stream has; a device block freed on `s` comes at
+    // once, its free perhaps still ahead of `s`: the caller learns where, unless it is passed.
+    pool_allocation out{block->ptr, bytes, block};
+    if (block->fence != 0 && block->stream == s && !host_accessible_ && !clock_->reached(s, block->fence)) {
+      out.freed_on = s;
+      out.freed_at = block->fence;
+    }
     block->free = false;
     block->stream = s;
     allocated_ += block->size;
@@ -91,7 +99,7 @@ class pool_core {
 #else
     (void)where;
 #endif
-    return {block->ptr, bytes, block};
+    return out;
   }
 
   // Gives a block back in stream order: work already issued to `s` may still use it, so it is
