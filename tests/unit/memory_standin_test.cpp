@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -377,6 +379,54 @@ TEST_CASE("memory freed on a busy stream and handed out again there: its first u
   w::copy_async(again, twos, a);  // on a itself: stream order alone puts it after the queued copy
   standin::release(a.ref().native());
   CHECK(w::to_host(again)[0] == 2);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("an upload from page-locked memory returns once the copy has read it: the range may be refilled at once",
+          "[standin][transfer][pinned]") {
+  // Issue 33, class 3: to_device(range) promises the range is free again when it returns. From
+  // pageable memory cudaMemcpyAsync stages the source first; from page-locked memory it reads it
+  // when the stream gets there, so refilling the staging array rewrote batches still queued.
+  standin::reset();
+  w::stream s;
+  w::pinned_buffer<int> staging(1024, s);
+  std::vector<w::device_buffer<int>> batches;
+  standin::hold(s.ref().native());  // a GPU busy with a long kernel
+  for (int batch = 0; batch < 3; ++batch) {
+    for (std::size_t i = 0; i < staging.size(); ++i) staging[i] = batch;
+    batches.push_back(w::to_device(std::span<const int>(std::as_const(staging).data(), staging.size()), s));
+  }
+  standin::release(s.ref().native());
+  for (int batch = 0; batch < 3; ++batch) CHECK(w::to_host(batches[static_cast<std::size_t>(batch)])[1023] == batch);
+  // From pageable memory the runtime stages the source: no wait.
+  standin::hold(s.ref().native());
+  std::vector<int> pageable(1024, 5);
+  w::device_buffer<int> from_pageable = w::to_device(pageable, s);
+  CHECK(standin::pending(s.ref().native()) >= 1);  // still queued: the host did not wait
+  pageable.assign(1024, 6);
+  standin::release(s.ref().native());
+  CHECK(w::to_host(from_pageable)[0] == 5);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a buffer outlives its stream: it reads back, frees, and leaves the pool usable", "[standin][lifetime][outlives]") {
+  // Issue 33, class 2 (docs/memory.md says a buffer may outlive its stream): to_host issued its copy
+  // on the destroyed stream, and the free filed the block under a ticket of the dead stream, after
+  // which allocations on the default stream and empty_cache() threw for the rest of the program.
+  standin::reset();
+  std::optional<w::stream> s;
+  s.emplace();
+  standin::hold(s->ref().native());
+  w::device_buffer<int> d = w::to_device_async(std::vector<int>(1000, 4), *s);
+  s.reset();  // destroyed with the upload still queued
+  CHECK(d.stream() == w::default_stream);
+  standin::release_all();
+  CHECK(w::to_host(d)[999] == 4);
+  { w::device_buffer<int> gone = std::move(d); }  // freed after its stream
+  CHECK_NOTHROW(w::device_buffer<int>(1000));
+  CHECK_NOTHROW(w::to_host(w::to_device(std::vector<int>(10, 1))));
+  CHECK_NOTHROW(w::default_pool<w::space::device>().empty_cache());
+  CHECK_NOTHROW(w::default_pool<w::space::pinned>().empty_cache());
   CHECK(no_misuse());
 }
 

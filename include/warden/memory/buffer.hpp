@@ -119,7 +119,11 @@ class buffer {
   std::size_t size() const noexcept { return size_; }
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool empty() const noexcept { return size_ == 0; }
-  stream_ref stream() const noexcept { return stream_; }
+  // The stream the buffer's own work goes to (transfers, its free): the one it was made for while
+  // that stream lives; the default stream once it is destroyed, since a buffer may outlive every
+  // stream it touched (its recorded uses there stay known to the pool's clock, which orders after
+  // them).
+  stream_ref stream() const noexcept { return detail::live_streams::instance().alive(stream_) ? stream_ : default_stream; }
 
   // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
   // Non-const access counts as a write (writes(), below), and the address has escaped: what is
@@ -248,8 +252,9 @@ class buffer {
       link_.reset();
     }
     if (pool_ == nullptr || allocation_.block == nullptr) return;
+    const stream_ref home = stream();  // not a stream destroyed since (the pool would file the block there)
     try {
-      order_before(stream_, true);
+      order_before(home, true);
     } catch (const std::exception& e) {
       // Cannot order the free after its users: wait for them instead, or keep the memory.
       std::fprintf(stderr, "warden::buffer: %s; waiting before freeing\n", e.what());
@@ -262,7 +267,7 @@ class buffer {
         return;
       }
     }
-    detail::pool_deallocate(*pool_, allocation_, stream_);
+    detail::pool_deallocate(*pool_, allocation_, home);
     allocation_ = {};
   }
 

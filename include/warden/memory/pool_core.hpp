@@ -82,7 +82,7 @@ class pool_core {
     // and a host-visible pool's only once its own stream has; a device block freed on `s` comes at
     // once, its free perhaps still ahead of `s`: the caller learns where, unless it is passed.
     pool_allocation out{block->ptr, bytes, block};
-    if (block->fence != 0 && block->stream == s && !host_accessible_ && !clock_->reached(s, block->fence)) {
+    if (block->fence != 0 && block->stream == s && !host_accessible_ && !reached_or_unknown(s, block->fence)) {
       out.freed_on = s;
       out.freed_at = block->fence;
     }
@@ -380,6 +380,16 @@ class pool_core {
                                 "): out of memory allocating " + detail::format_bytes(bytes) + " on stream " +
                                 where + " after releasing the cache; " + stats_locked().to_string();
     throw out_of_memory(message, bytes);
+  }
+
+  // Whether `s` has passed `t`, false where the clock cannot tell (its event could not be
+  // recorded): the block is taken already, and an exception here would lose it.
+  bool reached_or_unknown(stream_ref s, ticket t) noexcept {
+    try {
+      return clock_->reached(s, t);
+    } catch (...) {
+      return false;
+    }
   }
 
   // ---- freeing -----------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 #pragma once
 // Moving data between spaces, in stream order.
 //
-//   to_device(range [, stream])        -> device_buffer<T>  the range may be reused at once
+//   to_device(range [, stream])        -> device_buffer<T>  the range may be reused at once (from
+//                                                            page-locked memory, once the copy is done)
 //   to_device_async(range, stream)     -> device_buffer<T>  staged through a pinned buffer, so the
 //                                                            copy overlaps host work
 //   to_host(buffer)                    -> std::vector<T>    waits for the buffer's last writer
@@ -58,6 +59,27 @@ inline void synchronize(stream_ref s) {
 template <class R>
 using range_value = std::remove_cvref_t<std::ranges::range_reference_t<R>>;
 
+// Whether cudaMemcpyAsync from `p` returns only once the source is taken: memory the runtime did
+// not allocate or register (pageable), which it stages before it returns (CUDA Runtime API,
+// "API synchronization behavior", memcpy: "for transfers from pageable host memory to device
+// memory ... the function will return once the pageable buffer has been copied to the staging
+// memory"). From page-locked, managed or device memory the copy is fully asynchronous: the source
+// is read when the stream gets to it. On the cpu backend every copy is a memcpy: taken at once.
+inline bool source_taken_at_once(const void* p) {
+#if WARDEN_CUDA_RUNTIME
+  if (cuda_device_available()) {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+      (void)cudaGetLastError();  // before CUDA 11, an unregistered host pointer was an error
+      return true;
+    }
+    return attributes.type == cudaMemoryTypeUnregistered;
+  }
+#endif
+  (void)p;
+  return true;
+}
+
 }  // namespace detail
 
 template <class T, memory_space D, memory_space S>
@@ -83,9 +105,12 @@ template <std::ranges::contiguous_range R>
 device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref stream = default_stream) {
   using T = detail::range_value<R>;
   device_buffer<T> result(std::ranges::size(range), stream);
-  // From pageable memory cudaMemcpyAsync returns once the source is staged: the range is free again.
+  // The range may be reused at once: from pageable memory cudaMemcpyAsync returns once the source
+  // is staged; from page-locked, managed or device memory (a span over a pinned_buffer, memory from
+  // cudaMallocHost) the copy reads it later, so the host waits for the copy.
   detail::copy_bytes(result.data(detail::issued_write{}), std::ranges::data(range), result.bytes(), stream);
   result.record_write(stream);
+  if (!result.empty() && !detail::source_taken_at_once(std::ranges::data(range))) result.wait_for_host(false);
   return result;
 }
 

@@ -637,6 +637,24 @@ cudaError_t CUDARTAPI cudaMallocManaged(void** p, size_t bytes, unsigned int fla
   return allocate(p, bytes, memory_kind::managed);
 }
 
+// CUDA Runtime API, "Unified Addressing" (cudaPointerGetAttributes): the memory type of any
+// pointer; host memory the runtime did not allocate or register is cudaMemoryTypeUnregistered
+// (CUDA 11 and later, where earlier versions returned cudaErrorInvalidValue).
+cudaError_t CUDARTAPI cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  STANDIN_ENTER("cudaPointerGetAttributes");
+  if (attributes == nullptr) return fail(cudaErrorInvalidValue);
+  *attributes = cudaPointerAttributes{};
+  attributes->type = cudaMemoryTypeUnregistered;
+  if (const allocation* a = owner_of(ptr, 1)) {
+    attributes->type = a->kind == memory_kind::device ? cudaMemoryTypeDevice
+                       : a->kind == memory_kind::pinned ? cudaMemoryTypeHost
+                                                        : cudaMemoryTypeManaged;
+    attributes->devicePointer = const_cast<void*>(ptr);
+    attributes->hostPointer = a->kind == memory_kind::device ? nullptr : const_cast<void*>(ptr);
+  }
+  return cudaSuccess;
+}
+
 cudaError_t CUDARTAPI cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream) {
   STANDIN_ENTER("cudaMallocAsync");
   if (find_stream(stream, "cudaMallocAsync") == nullptr) return fail(cudaErrorInvalidResourceHandle);

@@ -2,7 +2,7 @@
 // A host-only stand-in of the CUDA runtime, for tests built by the host compiler with
 // WARDEN_CUDA_RUNTIME=1: it implements the runtime calls warden's host code makes (device count and
 // memory info, the four kinds of allocation, async allocation and the device's memory pool,
-// streams, events, copies, memsets, errors) against the real <cuda_runtime_api.h>, so that the CUDA
+// pointer attributes, streams, events, copies, memsets, errors) against the real <cuda_runtime_api.h>, so that the CUDA
 // resources, the event clock, default-pool selection, launch's error paths and stream ordering run
 // in CI on a machine with no GPU. It never runs kernels: a program that launches one does not link.
 //
