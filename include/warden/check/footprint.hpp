@@ -144,21 +144,17 @@ class footprint_builder {
   }
 
   constexpr footprint run() {
-    if (!fits()) return static_cast<footprint&&>(out_);
     enumerate(0);
     return static_cast<footprint&&>(out_);
   }
 
   // Whether the listing keeps within its budget (max_assumed_elements, with assumed trip counts;
-  // without, it has none). A listing past it says nothing, so its passes are counted first, without
-  // the per-thread work of each (every thread's guards and index: most of a listing's cost).
+  // without, it has none), its passes counted without the per-thread work of each (every thread's
+  // guards and index: most of a listing's cost). For a builder that is not run after.
   constexpr bool fits() {
     if (assumed_trips_ == 0) return true;
     counting_ = true;
-    counted_ = 0;
     enumerate(0);
-    counting_ = false;
-    out_.assumed_loops = 0;
     return !out_.too_large;
   }
 
@@ -171,7 +167,7 @@ class footprint_builder {
   constexpr void enumerate(int depth) {
     long long* r = registers_.data();
     if (counting_ && depth == out_.depth) {  // a pass, counted (an upper bound: one may be empty)
-      if (assumed_trips_ > 0 && ++counted_ * threads_ > max_assumed_elements) out_.too_large = true;
+      if (++counted_ * threads_ > max_assumed_elements) out_.too_large = true;
       return;
     }
     tape_.run(depth, counters_.data(), r);
@@ -305,7 +301,7 @@ class footprint_builder {
   int threads_;
   long long assumed_trips_ = 0;  // > 0: run-time trip counts taken to be at most this
   int assumed_depth_ = 0;        // loops listed so on the way to the current level
-  bool counting_ = false;        // run(): passes counted, not listed
+  bool counting_ = false;        // fits(): passes counted, not listed
   long long counted_ = 0;
   long long rows_ = 0, cols_ = 0, pitch_ = 0;  // the tile's rows (1-D: elements), columns, row pitch
   std::vector<char> grid_stride_;              // by level

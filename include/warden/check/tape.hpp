@@ -168,31 +168,7 @@ class tape {
           case ir_op::bit_not:
             v = x == u ? u : complement_u32 ? static_cast<long long>(~static_cast<unsigned int>(x)) : ~x;
             break;
-          default:
-            if (unknown) break;
-            switch (code) {
-              case ir_op::add: v = x + y; break;
-              case ir_op::sub: v = x - y; break;
-              case ir_op::mul: v = x * y; break;
-              case ir_op::div: v = y == 0 ? u : x / y; break;
-              case ir_op::mod: v = y == 0 ? u : x % y; break;
-              // A shift by the operand's width or more is undefined in C++ (x86 shifts int by
-              // y % 32, PTX by min(y, 32)): unknown from 32 on, whatever the type.
-              case ir_op::shl: v = y < 0 || y > 30 ? u : x << y; break;
-              case ir_op::shr: v = y < 0 || y > 31 ? u : x >> y; break;
-              case ir_op::bit_and: v = x & y; break;
-              case ir_op::bit_or: v = x | y; break;
-              case ir_op::bit_xor: v = x ^ y; break;
-              case ir_op::less: v = x < y; break;
-              case ir_op::less_equal: v = x <= y; break;
-              case ir_op::greater: v = x > y; break;
-              case ir_op::greater_equal: v = x >= y; break;
-              case ir_op::equal: v = x == y; break;
-              case ir_op::not_equal: v = x != y; break;
-              case ir_op::min: v = x < y ? x : y; break;
-              case ir_op::max: v = x < y ? y : x; break;
-              default: break;
-            }
+          default: break;  // the arithmetic operators: arithmetic(), above
         }
         // Signed overflow: the device wraps, the checker cannot follow (`((t - 32) << 27) >> 27`
         // is t - 32 in integers, not in int): unknown.
@@ -224,6 +200,8 @@ class tape {
       case ir_op::mul: WARDEN_DETAIL_TAPE_LOOP(x * y)
       case ir_op::div: WARDEN_DETAIL_TAPE_LOOP(y == 0 ? u : x / y)
       case ir_op::mod: WARDEN_DETAIL_TAPE_LOOP(y == 0 ? u : x % y)
+      // A shift by the operand's width or more is undefined in C++ (x86 shifts int by y % 32, PTX
+      // by min(y, 32)): unknown from 32 on, whatever the type.
       case ir_op::shl: WARDEN_DETAIL_TAPE_LOOP(y < 0 || y > 30 ? u : x << y)
       case ir_op::shr: WARDEN_DETAIL_TAPE_LOOP(y < 0 || y > 31 ? u : x >> y)
       case ir_op::bit_and: WARDEN_DETAIL_TAPE_LOOP(x & y)

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../../support/kernel_ir_of.hpp"
+
 #include <string>
 
 namespace w = warden;
@@ -14,10 +16,7 @@ namespace c = warden::check;
 
 namespace {
 
-template <class Block, class... Params, class F>
-w::dsl::kernel_ir ir_of(F body) {
-  return w::dsl::definition_of(w::dsl::build_kernel<Block, Params...>(body)).describe();
-}
+using w::testing::ir_of;
 
 // The first shared access of `kind` in program order.
 const w::dsl::ir_access& shared_access(const w::dsl::kernel_ir& ir, w::dsl::access_kind kind) {

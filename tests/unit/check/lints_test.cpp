@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../../support/kernel_ir_of.hpp"
+
 #include <map>
 #include <vector>
 #include <set>
@@ -16,10 +18,7 @@ namespace c = warden::check;
 
 namespace {
 
-template <class Block, class... Params, class F>
-w::dsl::kernel_ir ir_of(F body) {
-  return w::dsl::definition_of(w::dsl::build_kernel<Block, Params...>(body)).describe();
-}
+using w::testing::ir_of;
 template <class Block>
 constexpr c::block_shape shape_of() {
   return {Block::x, Block::y, Block::z};
