@@ -132,6 +132,14 @@ class capture_error : public coded_error<diagnostic::code::E109> {
   using coded_error::coded_error;
 };
 
+// E110: a buffer that was moved from is bound to a launch, a copy, a download or a host view. It
+// owns no memory, so the operation would do nothing the program meant (a launch over it would
+// cover no elements; a download would return nothing). Thrown before anything is issued.
+class moved_from_error : public coded_error<diagnostic::code::E110> {
+ public:
+  using coded_error::coded_error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

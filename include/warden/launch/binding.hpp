@@ -129,7 +129,17 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
     // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
     // A wider integer (__int128 under gnu++20) would be cut here: it stays unknown to the checks,
     // which then refuse whatever needs its value.
-    checked.value = static_cast<long long>(static_cast<typename Param::value_type>(arg));
+    // An unsigned 64-bit value above LLONG_MAX is not a long long: it is kept as itself, and the
+    // checks take it as a large positive number (launch_facts::beyond), not as a negative one.
+    using T = typename Param::value_type;
+    const T received = static_cast<T>(arg);
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(long long)) {
+      if (received > static_cast<T>(std::numeric_limits<long long>::max())) {
+        checked.beyond = static_cast<unsigned long long>(received);
+        return;
+      }
+    }
+    checked.value = static_cast<long long>(received);
   }
 }
 
@@ -164,6 +174,21 @@ const std::vector<char>& contents_read_of(const K&, const dsl::kernel_ir& ir, st
   }
 }
 
+// E110: a launch argument that is a moved-from buffer (memory/buffer.hpp). It owns no memory and
+// has size 0, so every check would pass and the kernel would cover nothing the program meant.
+template <class Arg>
+bool is_moved_from(const Arg& arg) {
+  if constexpr (requires { arg.moved_from(); }) return arg.moved_from();
+  else return false;
+}
+[[noreturn]] inline void refuse_moved_from_argument(std::string_view kernel, std::span<const std::string_view> param_names,
+                                                    std::size_t i) {
+  const std::vector<std::string> names = check::parameter_names(param_names);
+  throw moved_from_error(kernel, names[i] + " (parameter " + std::to_string(i) +
+                                     ") is bound to a buffer that was moved from, so it owns no memory; bind the buffer "
+                                     "it was moved into, or assign a new buffer to it first");
+}
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); writes no memory, but reads
 // (measures) the contents of the read-only buffers whose values the kernel's indices take
@@ -173,6 +198,11 @@ const std::vector<char>& contents_read_of(const K&, const dsl::kernel_ir& ir, st
 template <class K, class... Args, std::size_t... I>
 auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, stream_ref stream, std::index_sequence<I...>, Args&... args) {
+  {
+    const bool moved[] = {is_moved_from(args)..., false};
+    for (std::size_t i = 0; i < K::arity; ++i)
+      if (moved[i]) refuse_moved_from_argument(kernel.name, kernel.param_names, i);
+  }
   std::array<char, K::arity> measured{};
   bool any = false;
   for (std::size_t i = 0; i < K::arity; ++i) any |= (measured[i] = contents_read[i]) != 0;

@@ -20,6 +20,7 @@
 
 #include "../space.hpp"
 #include "../diagnostic/table.hpp"
+#include "../error.hpp"
 #include "../stream.hpp"
 #include "capture_link.hpp"
 #include "default_pool.hpp"
@@ -101,13 +102,17 @@ class buffer {
     }
   }
 
-  buffer(buffer&& other) noexcept { swap(other); }
+  buffer(buffer&& other) noexcept {
+    swap(other);
+    other.mark_moved_from();
+  }
   buffer& operator=(buffer&& other) noexcept {
     if (this != &other) {
       release();
       buffer empty;
       swap(empty);  // this is empty; `empty` takes what release() left (a size, a pool) and drops it
       swap(other);  // and the moved-from buffer is empty: size() 0, no memory, no uses
+      other.mark_moved_from();  // (and this one is moved-from only if `other` was)
     }
     return *this;
   }
@@ -119,6 +124,16 @@ class buffer {
   std::size_t size() const noexcept { return size_; }
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
   bool empty() const noexcept { return size_ == 0; }
+  // Whether this buffer was moved from (and not assigned since): it owns no memory, and binding it
+  // to a launch, a copy, a download or a host view is E110 (moved_from_error), where an empty
+  // buffer made empty is not. Its destructor and assigning a new buffer to it stay fine.
+  bool moved_from() const noexcept { return moved_from_; }
+  // What messages call this kind of buffer.
+  static constexpr const char* type_name() noexcept {
+    if constexpr (std::is_same_v<Space, space::device>) return "warden::device_buffer";
+    else if constexpr (std::is_same_v<Space, space::pinned>) return "warden::pinned_buffer";
+    else return "warden::managed_buffer";
+  }
   // The stream the buffer's own work goes to (transfers, its free): the one it was made for while
   // that stream lives; the default stream once it is destroyed, since a buffer may outlive every
   // stream it touched (its recorded uses there stay known to the pool's clock, which orders after
@@ -233,6 +248,7 @@ class buffer {
     std::swap(writes_, other.writes_);
     std::swap(escaped_, other.escaped_);
     std::swap(memo_, other.memo_);
+    std::swap(moved_from_, other.moved_from_);
     if (link_) link_->owner.buffer = this;  // a graph follows the memory, not the object
     if (other.link_) other.link_->owner.buffer = &other;
   }
@@ -241,8 +257,16 @@ class buffer {
   // operator[] returns a reference that may be read or written: wait for both, once.
   void host_access() const {
     if (host_synced_) return;
+    if (moved_from_) throw moved_from_error(type_name(), "a buffer indexed on the host was moved from: it owns no memory");
     wait_for_host(true);
     host_synced_ = true;
+  }
+
+  // A moved-from buffer owns nothing: its first host access takes host_access's slow path, which
+  // reports it.
+  void mark_moved_from() noexcept {
+    moved_from_ = true;
+    host_synced_ = false;
   }
 
   // Back to the pool on the buffer's stream, ordered after every recorded use on other streams.
@@ -283,6 +307,7 @@ class buffer {
   std::uint64_t writes_ = 0;
   bool escaped_ = false;
   mutable detail::contents_memo memo_;
+  bool moved_from_ = false;
 };
 
 template <class T>

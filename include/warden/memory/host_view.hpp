@@ -5,10 +5,12 @@
 
 #include <cstddef>
 #include <ranges>
+#include <string>
 #include <type_traits>
 
 #include "../access.hpp"
 #include "../diagnostic/table.hpp"
+#include "../error.hpp"
 #include "../space.hpp"
 #include "element_ref.hpp"
 
@@ -50,6 +52,11 @@ constexpr auto view_of(R&& range) {
                                           "a writable view of const elements; view them with access::read, or pass "
                                           "a non-const range"));
   using viewed = std::conditional_t<Mode::can_store, element, const element>;
+  if constexpr (requires { range.moved_from(); })  // a warden buffer that was moved from: E110
+    if (range.moved_from())
+      throw moved_from_error("warden::view_of", std::string("the range (a ") + std::remove_cvref_t<R>::type_name() +
+                                                    ") was moved from, so it owns no memory; view the buffer it was "
+                                                    "moved into, or assign a new buffer to it first");
   return host_view<viewed, Mode>(std::ranges::data(range), std::ranges::size(range));
 }
 

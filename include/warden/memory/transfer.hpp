@@ -80,10 +80,23 @@ inline bool source_taken_at_once(const void* p) {
   return true;
 }
 
+// E110: a moved-from buffer owns no memory; a transfer from or into it would move nothing the
+// program meant to move. Ranges that are not warden buffers pass.
+template <class B>
+void refuse_moved_from(const B& b, const char* call, const char* role) {
+  if constexpr (requires { b.moved_from(); })
+    if (b.moved_from())
+      throw moved_from_error(call, std::string(role) + " (a " + B::type_name() +
+                                       ") was moved from, so it owns no memory; use the buffer it was moved into, "
+                                       "or assign a new buffer to it first");
+}
+
 }  // namespace detail
 
 template <class T, memory_space D, memory_space S>
 void copy_async(buffer<T, D>& dst, const buffer<T, S>& src, stream_ref stream) {
+  detail::refuse_moved_from(dst, "warden::copy", "the destination");
+  detail::refuse_moved_from(src, "warden::copy", "the source");
   if (dst.size() != src.size())
     throw size_mismatch("warden::copy: destination has " + std::to_string(dst.size()) +
                         " elements, source has " + std::to_string(src.size()));
@@ -104,6 +117,7 @@ template <std::ranges::contiguous_range R>
   requires std::ranges::sized_range<R>
 device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref stream = default_stream) {
   using T = detail::range_value<R>;
+  detail::refuse_moved_from(range, "warden::to_device", "the range");
   device_buffer<T> result(std::ranges::size(range), stream);
   // The range may be reused at once: from pageable memory cudaMemcpyAsync returns once the source
   // is staged; from page-locked, managed or device memory (a span over a pinned_buffer, memory from
@@ -118,6 +132,7 @@ template <std::ranges::contiguous_range R>
   requires std::ranges::sized_range<R>
 device_buffer<detail::range_value<R>> to_device_async(const R& range, stream_ref stream) {
   using T = detail::range_value<R>;
+  detail::refuse_moved_from(range, "warden::to_device_async", "the range");
   pinned_buffer<T> staging(std::ranges::size(range), stream);
   if (!staging.empty()) std::memcpy(staging.data(), std::ranges::data(range), staging.bytes());
   device_buffer<T> result(staging.size(), stream);
@@ -144,6 +159,7 @@ class host_array {
 
 template <class T, memory_space S>
 host_array<T> download(const buffer<T, S>& src) {
+  refuse_moved_from(src, "warden::to_host", "the source");
   src.wait_for_host(false);
   host_array<T> result(src.size());
   detail::copy_bytes(result.data(), src.data(), src.bytes(), src.stream());
@@ -154,6 +170,7 @@ host_array<T> download(const buffer<T, S>& src) {
 
 template <class T, memory_space S>
 std::vector<T> to_host(const buffer<T, S>& src) {
+  detail::refuse_moved_from(src, "warden::to_host", "the source");
   if constexpr (std::is_same_v<T, bool>) {
     const detail::host_array<bool> bytes = detail::download(src);
     return std::vector<bool>(bytes.data(), bytes.data() + bytes.size());
@@ -179,6 +196,7 @@ inline device_buffer<bool> to_device(const std::vector<bool>& flags, stream_ref 
 
 template <class T, memory_space S>
 pinned_buffer<T> to_host_async(const buffer<T, S>& src, stream_ref stream) {
+  detail::refuse_moved_from(src, "warden::to_host_async", "the source");
   pinned_buffer<T> result(src.size(), stream);
   copy_async(result, src, stream);
   return result;

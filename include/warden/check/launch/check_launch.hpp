@@ -72,11 +72,13 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   facts.block = launch.block;
   facts.grid = launch.grid;
   facts.values.resize(arity);
+  facts.beyond.resize(arity);
   facts.sizes.resize(arity);
   facts.contents.resize(arity);
   for (std::size_t i = 0; i < arity; ++i) {
     if (launch.arguments[i].is_buffer) facts.sizes[i] = read[i].number;
     else if (read[i].has_number) facts.values[i] = read[i].number;
+    else facts.beyond[i] = read[i].beyond;
     if (read[i].has_contents && !launch.arguments[i].writable) facts.contents[i] = read[i].contents;
   }
   // E107: the facts the kernel states (given(...)) hold for this launch.

@@ -24,6 +24,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../dsl/ir.hpp"
@@ -98,6 +99,56 @@ class interval_evaluator {
     return base;
   }
 
+  // The values expression `id` can take as an unsigned 64-bit number, where the intervals cannot
+  // hold them (a launch value above LLONG_MAX, launch_facts::beyond) and they stay within 0 and
+  // 2^64 - 1 (subtraction that cannot go below 0, sums and products that cannot pass the top,
+  // division and shifts by known amounts, masks, min and max). Empty where a negative value or
+  // an unknown one enters, or the operation might leave the range.
+  std::optional<std::pair<unsigned long long, unsigned long long>> unsigned_range(int id) {
+    using range = std::pair<unsigned long long, unsigned long long>;
+    if (id < 0) return std::nullopt;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    using dsl::ir_op;
+    if (e.op == ir_op::param_value) {
+      const auto p = static_cast<std::size_t>(e.value);
+      if (p < facts_.beyond.size() && facts_.beyond[p] != 0) return range{facts_.beyond[p], facts_.beyond[p]};
+    }
+    const interval v = eval(id);
+    if (v.bounded()) {
+      if (v.lo < 0) return std::nullopt;
+      return range{static_cast<unsigned long long>(v.lo), static_cast<unsigned long long>(v.hi)};
+    }
+    if (e.op < ir_op::add || depends_on_data(ir_, id)) return std::nullopt;
+    const auto a = unsigned_range(e.a);
+    const auto b = unsigned_range(e.b);
+    if (!a || !b) return std::nullopt;
+    range r{};
+    switch (e.op) {
+      case ir_op::add:
+        if (__builtin_add_overflow(a->second, b->second, &r.second)) return std::nullopt;
+        return range{a->first + b->first, r.second};
+      case ir_op::sub:
+        if (a->first < b->second) return std::nullopt;
+        return range{a->first - b->second, a->second - b->first};
+      case ir_op::mul:
+        if (__builtin_mul_overflow(a->second, b->second, &r.second)) return std::nullopt;
+        return range{a->first * b->first, r.second};
+      case ir_op::div:
+        if (b->first == 0) return std::nullopt;
+        return range{a->first / b->second, a->second / b->first};
+      case ir_op::shr:
+        if (b->second > 63) return std::nullopt;
+        return range{a->first >> b->second, a->second >> b->first};
+      case ir_op::mod:
+        if (b->first == 0) return std::nullopt;
+        return range{0, std::min(a->second, b->second - 1)};
+      case ir_op::bit_and: return range{0, std::min(a->second, b->second)};
+      case ir_op::min: return range{std::min(a->first, b->first), std::min(a->second, b->second)};
+      case ir_op::max: return range{std::max(a->first, b->first), std::max(a->second, b->second)};
+      default: return std::nullopt;
+    }
+  }
+
  private:
   bool empty_somewhere(int id) {
     if (id < 0) return false;
@@ -119,6 +170,9 @@ class interval_evaluator {
       case ir_op::param_value: {
         const auto p = static_cast<std::size_t>(e.value);
         if (p < facts_.values.size() && facts_.values[p]) return interval::point(*facts_.values[p]);
+        // Above LLONG_MAX (an unsigned 64-bit value): at least `big`, which every result the
+        // intervals compute from it keeps sound (they clamp above `big` to the unbounded end).
+        if (p < facts_.beyond.size() && facts_.beyond[p] != 0) return {launch_impl::big, interval::top().hi};
         interval unknown = interval::top();
         if (e.is_unsigned) unknown.lo = 0;
         return unknown;
@@ -362,10 +416,17 @@ class interval_evaluator {
       }
       return false;
     };
-    if (outside(eval(e.a)) || (e.b >= 0 && outside(eval(e.b)))) return id;  // converted with a wrap
-    if (arithmetic && outside(eval_unnarrowed(id))) return id;
+    auto outside_of = [&](int n, interval v) {
+      // In 64 bits, a value above LLONG_MAX is in range where its unsigned range is known (a
+      // value<std::size_t> of 2^63 compared with an id, or less one).
+      if (e.unsigned_bits >= 64 && !v.bounded() && unsigned_range(n)) return false;
+      return outside(v);
+    };
+    if (outside_of(e.a, eval(e.a)) || (e.b >= 0 && outside_of(e.b, eval(e.b)))) return id;  // converted with a wrap
+    if (arithmetic && outside_of(id, eval_unnarrowed(id))) return id;
     return -1;
   }
+
 
   // Why an expression's interval is unbounded: true if an input is (an id, a loop variable, a
   // parameter without bound) or arithmetic on bounded operands ran past what intervals hold (an

@@ -36,6 +36,9 @@ struct contents_range {
 struct launch_facts {
   detail::dims3 block, grid;
   std::vector<std::optional<long long>> values;  // by parameter position
+  // By parameter position: an unsigned 64-bit value above LLONG_MAX (its `values` entry is empty,
+  // since the checks count in long long), else 0. The intervals take it as "at least 2^61".
+  std::vector<unsigned long long> beyond;
   std::vector<long long> sizes;                  // by parameter position (buffers)
   // By parameter position: the contents of the read-only buffers whose loads an index, a column,
   // a loop bound or a shuffle lane reads (contents_read_by_indices); nullopt for every other.
@@ -60,6 +63,7 @@ struct bound_argument {
   const void* address = nullptr;   // a buffer's memory (E100)
   long long size = 0;              // a buffer's elements (E101)
   std::optional<long long> value;  // an integral value, as the kernel receives it (converted to T)
+  unsigned long long beyond = 0;   // instead of `value`: an unsigned 64-bit value above LLONG_MAX
   std::optional<contents_range> contents;  // a read-only buffer of integers that indices read
 };
 
@@ -75,6 +79,7 @@ struct argument_reading {
   unsigned char alignment = 0; // a buffer: its address modulo 16
   bool has_number = false;     // a value: whether it is integral (only those enter the checks)
   bool has_contents = false;   // a buffer whose contents indices read: `contents` holds them
+  unsigned long long beyond = 0;  // a value: bound_argument::beyond
   contents_range contents;
   friend constexpr bool operator==(const argument_reading&, const argument_reading&) = default;
 };
@@ -101,6 +106,8 @@ inline argument_reading read_argument(std::span<const bound_argument> arguments,
   } else if (a.value) {
     r.number = *a.value;
     r.has_number = true;
+  } else {
+    r.beyond = a.beyond;
   }
   return r;
 }

@@ -26,16 +26,20 @@ inline void parameters_read(const dsl::kernel_ir& ir, int id, dsl::ir_op op, std
   parameters_read(ir, e.a, op, out);
   parameters_read(ir, e.b, op, out);
 }
+// The value of parameter p as the kernel receives it, for a message: "40", "18446744073709551615"
+// (launch_facts::beyond), or "(not an integer)".
+inline std::string value_text(const launch_facts& facts, std::size_t p) {
+  if (p < facts.values.size() && facts.values[p]) return std::to_string(*facts.values[p]);
+  if (p < facts.beyond.size() && facts.beyond[p] != 0) return std::to_string(facts.beyond[p]);
+  return "(not an integer)";
+}
 // "n = 40, m = 3": the value parameters expression `id` reads, with the values the kernel receives.
 inline std::string values_read(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
                                const std::vector<std::string>& names) {
   std::vector<std::size_t> params;
   parameters_read(ir, id, dsl::ir_op::param_value, params);
   std::string out;
-  for (std::size_t p : params) {
-    const std::optional<long long> v = p < facts.values.size() ? facts.values[p] : std::nullopt;
-    out += (out.empty() ? "" : ", ") + names[p] + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
-  }
+  for (std::size_t p : params) out += (out.empty() ? "" : ", ") + names[p] + " = " + value_text(facts, p);
   return out;
 }
 // Every number a launch fixes, as the listing reads them (affine.hpp, launch_numbers).

@@ -137,10 +137,8 @@ inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_fact
     }
   }
   std::string values;
-  for (std::size_t p : read) {  // each once (parameters_read)
-    const std::optional<long long> v = p < facts.values.size() ? facts.values[p] : std::nullopt;
-    values += (values.empty() ? "" : ", ") + names[p] + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
-  }
+  for (std::size_t p : read)  // each once (parameters_read)
+    values += (values.empty() ? "" : ", ") + names[p] + " = " + launch_impl::value_text(facts, p);
   const std::string rule = std::string(diagnostic::to_string(o.protects)) + " for " + pair_text(ir, names, o.first, o.second);
   const std::string with = values.empty() ? std::string() : " (" + values + ")";
   if (p.answer == launch_impl::pair_answer::meet)

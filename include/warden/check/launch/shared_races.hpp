@@ -31,10 +31,7 @@ inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access
     }
   }
   std::string out;
-  for (std::size_t p : params) {
-    const std::optional<long long> v = p < facts.values.size() ? facts.values[p] : std::nullopt;
-    out += (out.empty() ? "" : ", ") + names[p] + " = " + (v ? std::to_string(*v) : std::string("(not an integer)"));
-  }
+  for (std::size_t p : params) out += (out.empty() ? "" : ", ") + names[p] + " = " + value_text(facts, p);
   return out;
 }
 }  // namespace launch_impl
