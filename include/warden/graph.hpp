@@ -134,6 +134,9 @@ graph capture(stream_ref s, Body&& body) {
   detail::graph_recorder recorder(on_gpu);
   graph g;
   g.stream_ = s;
+  // What s has issued so far gets its event now: once captured, s takes none, and work on other
+  // streams in the body (and buffers freed there) is ordered after s's earlier work with it.
+  if (on_gpu && !detail::being_captured(s)) detail::stream_observers::instance().capture_beginning(s);
   // Registered for the whole capture; refuses a stream that is already being captured.
   detail::capture_scope scope(s, recorder);
 #if WARDEN_CUDA_RUNTIME

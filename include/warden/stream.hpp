@@ -42,10 +42,12 @@ class stream_ref {
 
 inline constexpr stream_ref default_stream{};
 
-// Told when a warden::stream is about to be destroyed, while it can still take work.
+// Told when a warden::stream is about to be destroyed, while it can still take work; and when a
+// capture of it is about to begin, while work issued to it still runs (graph.hpp).
 class stream_observer {
  public:
   virtual void stream_retiring(stream_ref s) noexcept = 0;
+  virtual void stream_capture_beginning(stream_ref) {}
 
  protected:
   ~stream_observer() = default;
@@ -72,6 +74,10 @@ class stream_observers {
   void retiring(stream_ref s) noexcept {
     std::lock_guard lock(mutex_);
     for (stream_observer* o : observers_) o->stream_retiring(s);
+  }
+  void capture_beginning(stream_ref s) {
+    std::lock_guard lock(mutex_);
+    for (stream_observer* o : observers_) o->stream_capture_beginning(s);
   }
 
  private:

@@ -23,6 +23,7 @@
 #include "../error.hpp"
 #include "../stream.hpp"
 #include "capture_link.hpp"
+#include "capture_registry.hpp"
 #include "default_pool.hpp"
 #include "memory_pool.hpp"
 #include "stream_clock.hpp"
@@ -276,7 +277,10 @@ class buffer {
       link_.reset();
     }
     if (pool_ == nullptr || allocation_.block == nullptr) return;
-    const stream_ref home = stream();  // not a stream destroyed since (the pool would file the block there)
+    // Not a stream destroyed since (the pool would file the block there), nor one being captured
+    // (no event can be recorded there until the capture ends: the block goes back on the default
+    // stream, after the uses recorded before the capture, whose events warden::capture recorded).
+    const stream_ref home = detail::being_captured(stream()) ? default_stream : stream();
     try {
       order_before(home, true);
     } catch (const std::exception& e) {

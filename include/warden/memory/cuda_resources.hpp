@@ -155,6 +155,16 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     state.retired = true;
   }
 
+  // Called by warden::capture before the capture begins: the tickets s has issued get their event
+  // now, while an event recorded on s is still the stream's. During the capture, work on other
+  // streams (a copy_async reading a buffer last written on s) and frees are ordered after them
+  // with that event; none can be recorded there until the capture ends.
+  void stream_capture_beginning(stream_ref s) override {
+    std::lock_guard lock(mutex_);
+    auto it = streams_.find(stream_key{s.handle(), s.generation()});
+    if (it != streams_.end() && it->second.issued > it->second.recorded) materialise(s, it->second);
+  }
+
   void materialise(stream_ref s, per_stream& state) {
     if (detail::being_captured(s))  // an event recorded there would belong to the graph
       throw capture_error("warden::capture", "a buffer of the capture's stream was to be ordered with other work while "
