@@ -21,14 +21,37 @@
 
 namespace warden {
 
+namespace detail {
+inline std::uint64_t next_stream_generation() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1);
+}
+// The identity of the calling thread's per-thread default stream (cudaStreamPerThread names a
+// different stream on each thread: CUDA Runtime API, "Stream synchronization behavior").
+inline std::uint64_t per_thread_stream_generation() {
+  thread_local const std::uint64_t mine = next_stream_generation();
+  return mine;
+}
+}  // namespace detail
+
 class stream_ref {
  public:
   constexpr stream_ref() noexcept = default;  // the default (legacy) stream
   constexpr explicit stream_ref(void* handle, std::uint64_t generation = 0) noexcept
       : handle_(handle), generation_(generation) {}
 #if WARDEN_CUDA_RUNTIME
-  stream_ref(cudaStream_t s) noexcept : handle_(static_cast<void*>(s)) {}  // NOLINT: implicit by design
+  // cudaStreamPerThread is the calling thread's per-thread default stream: a stream of its own
+  // per thread, so the ref made on a thread carries that thread's identity (its generation).
+  stream_ref(cudaStream_t s) noexcept  // NOLINT: implicit by design
+      : handle_(static_cast<void*>(s)), generation_(s == cudaStreamPerThread ? detail::per_thread_stream_generation() : 0) {}
   cudaStream_t native() const noexcept { return static_cast<cudaStream_t>(handle_); }
+  bool per_thread() const noexcept { return handle_ == static_cast<void*>(cudaStreamPerThread); }
+  // Whether work issued from this thread to native() goes to the stream this ref names: false
+  // only for another thread's per-thread default stream (the handle would name this thread's).
+  bool issuable_here() const noexcept { return !per_thread() || generation_ == detail::per_thread_stream_generation(); }
+#else
+  bool per_thread() const noexcept { return false; }
+  bool issuable_here() const noexcept { return true; }
 #endif
   constexpr void* handle() const noexcept { return handle_; }
   // 0 for the default stream and raw handles; unique per warden::stream (see the header comment).
@@ -101,9 +124,10 @@ class live_streams {
     std::lock_guard lock(mutex_);
     std::erase(generations_, generation);
   }
-  // A raw handle or the default stream (generation 0) has no identity to check: alive.
+  // A raw handle or the default stream (generation 0) has no identity to check: alive; nor has a
+  // per-thread default stream, which lives as long as its thread.
   bool alive(stream_ref s) {
-    if (s.generation() == 0) return true;
+    if (s.generation() == 0 || s.per_thread()) return true;
     std::lock_guard lock(mutex_);
     return std::find(generations_.begin(), generations_.end(), s.generation()) != generations_.end();
   }
@@ -112,11 +136,6 @@ class live_streams {
   std::mutex mutex_;
   std::vector<std::uint64_t> generations_;
 };
-
-inline std::uint64_t next_stream_generation() {
-  static std::atomic<std::uint64_t> next{1};
-  return next.fetch_add(1);
-}
 
 }  // namespace detail
 

@@ -6,8 +6,11 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <numeric>
+#include <thread>
 #include <optional>
 #include <span>
 #include <string>
@@ -466,4 +469,89 @@ TEST_CASE("the stand-in catches misuse the real runtime punishes", "[standin][se
   CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaSuccess);
   CHECK(standin::misuses().size() == 3);
+}
+
+namespace {
+// Steps of a two-thread program, in an order the test fixes: wait_for(n) blocks until step n
+// was reached by either thread.
+class steps {
+ public:
+  void reach(int n) {
+    {
+      std::lock_guard lock(mutex_);
+      reached_ = n;
+    }
+    changed_.notify_all();
+  }
+  void wait_for(int n) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return reached_ >= n; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int reached_ = 0;
+};
+}  // namespace
+
+TEST_CASE("the per-thread default stream is one stream per thread: a block one thread freed is not another's at once",
+          "[standin][per-thread]") {
+  // Issue 33, class 5: cudaStreamPerThread names a different stream on each thread. Thread one
+  // frees a scratch buffer while its per-thread stream still has a copy into it queued; thread
+  // two then makes a buffer on its own per-thread stream and fills it. Taken for one stream, the
+  // block went to thread two at once, and thread one's queued copy landed on top of the fill.
+  standin::reset();
+  steps program;
+  std::vector<int> got;
+  std::thread one([&] {
+    const w::stream_ref mine(cudaStreamPerThread);
+    w::pinned_buffer<int> sevens(4096);
+    for (int& x : sevens) x = 7;
+    standin::hold(cudaStreamPerThread);  // this thread's stream is busy
+    {
+      w::device_buffer<int> scratch(4096, mine);
+      w::copy_async(scratch, sevens, mine);  // queued behind the hold
+    }
+    program.reach(1);
+    program.wait_for(2);
+    standin::release(cudaStreamPerThread);
+    program.reach(3);
+  });
+  std::thread two([&] {
+    program.wait_for(1);
+    const w::stream_ref mine(cudaStreamPerThread);
+    const std::vector<int> twos(4096, 2);
+    w::device_buffer<int> fresh(4096, mine);
+    w::copy_async(fresh, w::to_device(twos, mine), mine);
+    program.reach(2);
+    program.wait_for(3);
+    got = w::to_host(fresh);
+  });
+  one.join();
+  two.join();
+  standin::release_all();
+  REQUIRE(got.size() == 4096);
+  CHECK(got[0] == 2);
+  CHECK(got[4095] == 2);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a buffer made on one thread's per-thread stream and freed on another goes back in order", "[standin][per-thread]") {
+  standin::reset();
+  std::optional<w::device_buffer<int>> handed;
+  std::thread one([&] {
+    const w::stream_ref mine(cudaStreamPerThread);
+    standin::hold(cudaStreamPerThread);
+    handed.emplace(w::to_device(std::vector<int>(4096, 5), mine));
+  });
+  one.join();  // the hand-off: the buffer belongs to this thread from here on
+  CHECK_FALSE(handed->stream().per_thread());  // this thread cannot issue to one's stream
+  CHECK(w::to_host(*handed)[0] == 5);
+  handed.reset();
+  const w::stream_ref mine(cudaStreamPerThread);
+  w::device_buffer<int> next(4096, mine);
+  CHECK(std::as_const(next).data() != nullptr);
+  standin::release_all();
+  CHECK(no_misuse());
 }

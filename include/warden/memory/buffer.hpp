@@ -136,10 +136,13 @@ class buffer {
     else return "warden::managed_buffer";
   }
   // The stream the buffer's own work goes to (transfers, its free): the one it was made for while
-  // that stream lives; the default stream once it is destroyed, since a buffer may outlive every
-  // stream it touched (its recorded uses there stay known to the pool's clock, which orders after
-  // them).
-  stream_ref stream() const noexcept { return detail::live_streams::instance().alive(stream_) ? stream_ : default_stream; }
+  // that stream lives and this thread can issue to it; the default stream once it is destroyed
+  // (a buffer may outlive every stream it touched: its recorded uses there stay known to the
+  // pool's clock, which orders after them), and on a thread other than the one whose per-thread
+  // default stream it was made for (cudaStreamPerThread there names this thread's stream).
+  stream_ref stream() const noexcept {
+    return stream_.issuable_here() && detail::live_streams::instance().alive(stream_) ? stream_ : default_stream;
+  }
 
   // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
   // Non-const access counts as a write (writes(), below), and the address has escaped: what is

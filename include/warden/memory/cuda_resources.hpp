@@ -58,6 +58,7 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
 
   ticket record(stream_ref s) override {
     std::lock_guard lock(mutex_);
+    refuse_foreign_per_thread(s);
     per_stream& state = state_of(s);
     ++state.issued;
     materialise(s, state);
@@ -66,7 +67,14 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
 
   ticket mark(stream_ref s) override {
     std::lock_guard lock(mutex_);
-    return ++state_of(s).issued;
+    refuse_foreign_per_thread(s);
+    per_stream& state = state_of(s);
+    ++state.issued;
+    // A per-thread default stream's ticket gets its event now: another thread (a buffer handed
+    // over, a block another thread's free filed) can ask for it later, but cannot record on this
+    // thread's stream (cudaStreamPerThread names its own there).
+    if (s.per_thread()) materialise(s, state);
+    return state.issued;
   }
 
   bool reached(stream_ref s, ticket t) override {
@@ -165,7 +173,16 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     if (it != streams_.end() && it->second.issued > it->second.recorded) materialise(s, it->second);
   }
 
+  // A ref to another thread's per-thread default stream: the work just issued from this thread
+  // went to this thread's stream, not the one the ref names, and no ticket of it can be recorded.
+  static void refuse_foreign_per_thread(stream_ref s) {
+    if (!s.issuable_here())
+      throw error("warden: a stream_ref made from cudaStreamPerThread on one thread was used on another, where "
+                  "cudaStreamPerThread names that thread's own stream: make the stream_ref on the thread that uses it");
+  }
+
   void materialise(stream_ref s, per_stream& state) {
+    if (s.per_thread() && !s.issuable_here()) refuse_foreign_per_thread(s);
     if (detail::being_captured(s))  // an event recorded there would belong to the graph
       throw capture_error("warden::capture", "a buffer of the capture's stream was to be ordered with other work while "
                                              "the stream is captured: make and free buffers outside the capture");
