@@ -9,6 +9,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#error "the stand-in implements the legacy default stream for handle 0 (and cudaStreamPerThread by its handle)"
+#endif
 
 namespace {
 
@@ -33,7 +38,8 @@ struct allocation {
 
 struct stream_state;
 
-// One recording of an event: done once the stream's queue has executed it.
+// A point in a stream's queue: done once the queue has executed the operation that carries it (an
+// event record, or the last operation issued before an implicit synchronisation asked for it).
 struct record_mark {
   bool done = false;
   stream_state* stream = nullptr;
@@ -52,6 +58,10 @@ struct queued_op {
   int value = 0;
   std::vector<std::byte> staged;        // a pageable source, taken when the copy was issued
   std::shared_ptr<record_mark> mark;    // record: the mark it completes; wait: the mark it waits for
+  std::shared_ptr<record_mark> tail;    // made on demand: done when this operation has run (what a
+                                        // later operation on another stream implicitly waits for)
+  std::vector<std::shared_ptr<record_mark>> after;  // implicit waits (the legacy default stream's
+                                                    // rules): runs only once all of them are done
   std::uintptr_t freed = 0;             // free: the address as handed out
   std::function<void()> run;            // kernel: what the test's stand-in kernel does
 };
@@ -63,6 +73,11 @@ struct graph_state {
 
 struct stream_state {
   bool destroyed = false;
+  // Synchronises with the legacy default stream (cudaStreamCreate, flags cudaStreamDefault, and
+  // every per-thread default stream); false for cudaStreamNonBlocking streams and for the legacy
+  // stream itself.
+  bool blocking = false;
+  bool per_thread = false;  // a host thread's cudaStreamPerThread
   bool held = false;
   bool stuck = false;
   std::deque<queued_op> queue;
@@ -81,8 +96,9 @@ struct runtime {
   std::recursive_mutex mutex;
   cuda_standin::options options;
   std::map<std::uintptr_t, allocation> allocations;  // keyed by the address handed out
+  std::map<std::uintptr_t, std::size_t> registered;  // cudaHostRegister: page-locked ranges, by base
   stream_state legacy;
-  std::vector<std::unique_ptr<stream_state>> streams;
+  std::vector<std::unique_ptr<stream_state>> streams;  // created ones and the per-thread streams
   std::vector<std::unique_ptr<event_state>> events;
   // Transparent: a runtime call is counted without building a string (tests count allocations).
   std::map<std::string, long, std::less<>> calls;
@@ -140,9 +156,35 @@ cudaError_t enter(const char* call) {
 
 // ---- streams -----------------------------------------------------------------------------------
 
+// The calling host thread's default stream (cudaStreamPerThread), made on its first use.
+// CUDA Runtime API, "Stream synchronization behavior", "Per-thread default stream": "an implicit
+// stream local to both the thread and the CUcontext, and which does not synchronize with other
+// streams (just like explicitly created streams). The per-thread default stream is not a
+// non-blocking stream and will synchronize with the legacy default stream if both are used in a
+// program." It is kept when its thread ends (its queued work still runs; release_all reaches it).
+stream_state* per_thread_stream() {
+  thread_local stream_state* mine = nullptr;
+  if (mine == nullptr) {
+    rt().streams.push_back(std::make_unique<stream_state>());
+    mine = rt().streams.back().get();
+    mine->blocking = true;
+    mine->per_thread = true;
+  }
+  return mine;
+}
+
+// The two implicit streams: handle 0 and cudaStreamLegacy are the legacy default stream (this
+// stand-in is not built with CUDA_API_PER_THREAD_DEFAULT_STREAM), cudaStreamPerThread the calling
+// thread's own stream.
+stream_state* implicit_stream(cudaStream_t s) {
+  if (s == nullptr || s == cudaStreamLegacy) return &rt().legacy;
+  if (s == cudaStreamPerThread) return per_thread_stream();
+  return nullptr;
+}
+
 stream_state* find_stream(cudaStream_t s, const char* call) {
   runtime& r = rt();
-  if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return &r.legacy;
+  if (stream_state* implicit = implicit_stream(s)) return implicit;
   for (auto& owned : r.streams)
     if (owned.get() == reinterpret_cast<stream_state*>(s)) {
       if (owned->destroyed) {
@@ -198,7 +240,15 @@ std::byte* host_bytes(const void* p, std::size_t bytes, const char* call) {
   return a->storage + (reinterpret_cast<std::uintptr_t>(p) - base);
 }
 
-bool pageable(const void* p) { return !tagged(p) && owner_of(p, 1) == nullptr; }
+// Whether [p, p + bytes) lies in a range registered with cudaHostRegister.
+bool registered_range(const void* p, std::size_t bytes) {
+  auto& all = rt().registered;
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  auto it = all.upper_bound(address);
+  if (it == all.begin()) return false;
+  --it;
+  return address + bytes <= it->first + it->second;
+}
 
 cudaError_t allocate(void** out, std::size_t bytes, memory_kind kind) {
   runtime& r = rt();
@@ -240,7 +290,15 @@ cudaError_t release(void* p, bool pinned, const char* call) {
 
 // ---- the queues --------------------------------------------------------------------------------
 
-bool runnable(const queued_op& op) { return op.what != queued_op::kind::wait || op.mark->done; }
+// The mark that keeps op from running (an implicit wait first, then an explicit one), or null.
+const record_mark* blocker(const queued_op& op) {
+  for (const auto& m : op.after)
+    if (!m->done) return m.get();
+  if (op.what == queued_op::kind::wait && !op.mark->done) return op.mark.get();
+  return nullptr;
+}
+
+bool runnable(const queued_op& op) { return blocker(op) == nullptr; }
 
 void execute(queued_op& op) {
   switch (op.what) {
@@ -265,6 +323,7 @@ void execute(queued_op& op) {
       if (op.run) op.run();
       break;
   }
+  if (op.tail) op.tail->done = true;
 }
 
 template <class F>
@@ -304,6 +363,8 @@ std::string describe_queues() {
       static const char* names[] = {"copy", "memset", "record", "wait", "free", "kernel"};
       out += std::string(" ") + names[static_cast<int>(op.what)];
       if (op.what == queued_op::kind::wait) out += "(" + number(op.mark->stream) + ")";
+      for (const auto& m : op.after)
+        if (!m->done) out += "[after " + number(m->stream) + "]";
     }
   }
   return out;
@@ -329,13 +390,44 @@ cudaError_t finish(stream_state& s, const char* call) {
         at->held = false;
         break;
       }
-      const queued_op& front = at->queue.front();  // a wait: drain runs anything else on a free stream
-      stream_state* next = front.mark->stream;
+      // drain runs anything else on a free stream: the front waits for another stream's mark
+      stream_state* next = blocker(at->queue.front())->stream;
       if (!chain.insert(next).second || next->queue.empty()) {
         misuse(std::string(call) + ": streams wait for records that can never run (" + describe_queues() + ")");
         return fail(cudaErrorLaunchTimeout);
       }
       at = next;
+    }
+    drain();
+  }
+  return cudaSuccess;
+}
+
+// The host waits for one mark (cudaEventSynchronize: "Waits until the completion of all work
+// currently captured in event"): the work before it runs, on held streams too (a busy GPU gets
+// there), and the streams stay held for what was issued after it. Each step walks from the mark's
+// stream through the marks that hold up its front to an operation that can run.
+cudaError_t reach(const record_mark& goal, const char* call) {
+  drain();
+  while (!goal.done) {
+    std::set<const stream_state*> chain;
+    for (stream_state* at = goal.stream;;) {
+      if (at->stuck) {
+        misuse(std::string(call) + ": the host waits for work that never completes");
+        return fail(cudaErrorLaunchTimeout);
+      }
+      if (!chain.insert(at).second || at->queue.empty()) {
+        misuse(std::string(call) + ": streams wait for records that can never run (" + describe_queues() + ")");
+        return fail(cudaErrorLaunchTimeout);
+      }
+      if (const record_mark* b = blocker(at->queue.front())) {
+        at = b->stream;
+        continue;
+      }
+      queued_op op = std::move(at->queue.front());
+      at->queue.pop_front();
+      execute(op);
+      break;
     }
     drain();
   }
@@ -351,11 +443,45 @@ cudaError_t finish_all(const char* call) {
   return result;
 }
 
+// A mark done once everything now queued on s has run; null when nothing is queued.
+std::shared_ptr<record_mark> tail_of(stream_state& s) {
+  if (s.queue.empty()) return nullptr;
+  queued_op& last = s.queue.back();
+  if (!last.tail) {
+    last.tail = std::make_shared<record_mark>();
+    last.tail->stream = &s;
+  }
+  return last.tail;
+}
+
+// CUDA Runtime API, "Stream synchronization behavior", "Legacy default stream": "When an action is
+// taken in the legacy stream such as a kernel launch or cudaStreamWaitEvent(), the legacy stream
+// first waits on all blocking streams, the action is queued in the legacy stream, and then all
+// blocking streams wait on the legacy stream." Blocking streams are those created without
+// cudaStreamNonBlocking ("Non-blocking streams which do not synchronize with the legacy stream can
+// be created using the cudaStreamNonBlocking flag") and the per-thread default streams. So work
+// issued to the legacy stream waits for all work issued before it to every blocking stream, and
+// work issued to a blocking stream waits for all work issued before it to the legacy stream. A
+// destroyed blocking stream's queued work still counts: it still runs (cudaStreamDestroy).
+void order_implicitly(stream_state& s, queued_op& op) {
+  runtime& r = rt();
+  auto wait_for = [&](stream_state& other) {
+    if (auto mark = tail_of(other)) op.after.push_back(std::move(mark));
+  };
+  if (&s == &r.legacy) {
+    for (auto& other : r.streams)
+      if (other->blocking) wait_for(*other);
+  } else if (s.blocking) {
+    wait_for(r.legacy);
+  }
+}
+
 void enqueue(stream_state& s, queued_op op) {
-  if (s.capturing) {  // captured: it runs when the graph does
+  if (s.capturing) {  // captured: it runs when the graph does (implicit waits are made at launch)
     s.captured.push_back(std::move(op));
     return;
   }
+  order_implicitly(s, op);
   s.queue.push_back(std::move(op));
   drain();
 }
@@ -367,25 +493,72 @@ cudaError_t refuse_in_capture(stream_state& s) {
   return fail(cudaErrorStreamCaptureUnsupported);
 }
 
+// Where one end of a copy lies, for the rules of "API synchronization behavior". Pinned is
+// page-locked host memory: cudaMallocHost, cudaHostAlloc, or a range registered with
+// cudaHostRegister.
+enum class place { pageable, pinned, managed, device };
+
+place where(const void* p) {
+  if (tagged(p)) return place::device;
+  if (const allocation* a = owner_of(p, 1)) return a->kind == memory_kind::pinned ? place::pinned : place::managed;
+  return registered_range(p, 1) ? place::pinned : place::pageable;
+}
+
+bool host_memory(place p) { return p == place::pageable || p == place::pinned; }
+
+// CUDA Runtime API, "API synchronization behavior", Memcpy (cudaMemcpy: synchronous;
+// cudaMemcpyAsync: asynchronous). The synchronous forms "issue these copies through the default
+// stream": cudaMemcpy is queued on the legacy default stream with its implicit waits.
+//   Synchronous: from pageable host memory to device memory "a stream sync is performed before the
+//   copy is initiated. The function will return once the pageable buffer has been copied to the
+//   staging memory ..., but the DMA to final destination may not have completed"; from pinned host
+//   memory to device memory it "is synchronous with respect to the host"; from device to pageable
+//   or pinned host memory it "returns only once the copy has completed"; from device memory to
+//   device memory "no host-side synchronization is performed"; from any host memory to any host
+//   memory it "is fully synchronous". Managed memory: fully synchronous (earlier editions of the
+//   same section: "All transfers involving Unified Memory regions are fully synchronous").
+//   Asynchronous: "For transfers between device memory and pageable host memory, the function
+//   might be synchronous with respect to host", "If pageable memory must first be staged to pinned
+//   memory, the driver may synchronize with the stream and stage the copy": the stand-in takes a
+//   pageable source when the copy is issued and returns (the copy itself waits for its turn), and
+//   returns from a copy into pageable memory once it is done. Host to host is "fully synchronous".
+//   "For all other transfers, the function should be fully asynchronous": a page-locked, managed or
+//   device source is read when the stream reaches the copy, not when it is issued.
 cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream, const char* call, bool synchronous) {
   if (bytes == 0) return cudaSuccess;
   stream_state* s = find_stream(stream, call);
   if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
   if (host_bytes(dst, bytes, call) == nullptr || host_bytes(src, bytes, call) == nullptr) return fail(cudaErrorInvalidValue);
-  if (s->capturing && (synchronous || pageable(dst))) return refuse_in_capture(*s);  // would wait for the copy
+  const place from = where(src), to = where(dst);
+  bool stream_sync_first = false, returns_when_done = false;
+  if (host_memory(from) && host_memory(to)) {
+    returns_when_done = true;
+  } else if (synchronous) {
+    stream_sync_first = from == place::pageable && to == place::device;
+    returns_when_done = !stream_sync_first && !(from == place::device && to == place::device);
+  } else {
+    returns_when_done = to == place::pageable;
+  }
+  if (s->capturing && (stream_sync_first || returns_when_done)) return refuse_in_capture(*s);  // would wait for the copy
+  if (stream_sync_first)
+    if (const cudaError_t e = finish(*s, call); e != cudaSuccess) return e;
   queued_op op{queued_op::kind::copy};
   op.dst = dst;
   op.src = src;
   op.bytes = bytes;
-  if (pageable(src)) {  // the runtime stages pageable memory before it returns
-    const auto* from = static_cast<const std::byte*>(src);
-    op.staged.assign(from, from + bytes);
+  if (from == place::pageable) {  // the runtime stages pageable memory before it returns
+    const auto* taken = static_cast<const std::byte*>(src);
+    op.staged.assign(taken, taken + bytes);
   }
   enqueue(*s, std::move(op));
-  if (synchronous || pageable(dst)) return finish(*s, call);  // into pageable memory: returns when done
-  return cudaSuccess;
+  return returns_when_done ? finish(*s, call) : cudaSuccess;
 }
 
+// CUDA Runtime API, "API synchronization behavior", Memset: "The cudaMemset functions are
+// asynchronous with respect to the host except when the target is pinned host memory or a Unified
+// Memory region, in which case they are fully synchronous. The Async versions are always
+// asynchronous with respect to the host." (cudaMemset into pageable memory, which CUDA refuses,
+// is synchronous here.) cudaMemset goes through the legacy default stream.
 cudaError_t set(void* dst, int value, std::size_t bytes, cudaStream_t stream, const char* call, bool synchronous) {
   if (bytes == 0) return cudaSuccess;
   stream_state* s = find_stream(stream, call);
@@ -396,7 +569,7 @@ cudaError_t set(void* dst, int value, std::size_t bytes, cudaStream_t stream, co
   op.value = value;
   op.bytes = bytes;
   enqueue(*s, std::move(op));
-  return synchronous ? finish(*s, call) : cudaSuccess;
+  return synchronous && where(dst) != place::device ? finish(*s, call) : cudaSuccess;
 }
 
 const char* error_name(cudaError_t e) {
@@ -470,7 +643,7 @@ void inject(const std::string& call, int n, cudaError_t error, int times) {
 
 namespace {
 stream_state* control_stream(cudaStream_t s) {
-  if (s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread) return &rt().legacy;
+  if (stream_state* implicit = implicit_stream(s)) return implicit;  // cudaStreamPerThread: the caller's
   for (auto& owned : rt().streams)
     if (owned.get() == reinterpret_cast<stream_state*>(s)) return owned.get();
   return nullptr;
@@ -631,6 +804,37 @@ cudaError_t CUDARTAPI cudaFreeHost(void* p) {
   return release(p, true, "cudaFreeHost");
 }
 
+cudaError_t CUDARTAPI cudaHostAlloc(void** p, size_t bytes, unsigned int flags) {
+  STANDIN_ENTER("cudaHostAlloc");
+  if ((flags & ~(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) != 0) return fail(cudaErrorInvalidValue);
+  return allocate(p, bytes, memory_kind::pinned);  // freed with cudaFreeHost, as cudaMallocHost's
+}
+
+// CUDA Runtime API, cudaHostRegister: "Page-locks the memory range specified by ptr and size"; the
+// range is then page-locked host memory for copies (see copy), until cudaHostUnregister, whose
+// "base address must be the same one specified to cudaHostRegister()".
+cudaError_t CUDARTAPI cudaHostRegister(void* ptr, size_t bytes, unsigned int) {
+  STANDIN_ENTER("cudaHostRegister");
+  if (ptr == nullptr || bytes == 0 || tagged(ptr) || owner_of(ptr, 1) != nullptr) return fail(cudaErrorInvalidValue);
+  auto& all = rt().registered;
+  const auto base = reinterpret_cast<std::uintptr_t>(ptr);
+  auto next = all.lower_bound(base);
+  const bool overlaps = (next != all.end() && next->first < base + bytes) ||
+                        (next != all.begin() && std::prev(next)->first + std::prev(next)->second > base);
+  if (overlaps) return fail(cudaErrorHostMemoryAlreadyRegistered);
+  all[base] = bytes;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaHostUnregister(void* ptr) {
+  STANDIN_ENTER("cudaHostUnregister");
+  auto it = rt().registered.find(reinterpret_cast<std::uintptr_t>(ptr));
+  if (it == rt().registered.end()) return fail(cudaErrorHostMemoryNotRegistered);
+  finish_all("cudaHostUnregister");  // copies still reading the range read it while it is registered
+  rt().registered.erase(it);
+  return cudaSuccess;
+}
+
 cudaError_t CUDARTAPI cudaMallocManaged(void** p, size_t bytes, unsigned int flags) {
   STANDIN_ENTER("cudaMallocManaged");
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return fail(cudaErrorInvalidValue);
@@ -651,6 +855,10 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(cudaPointerAttributes* attributes
                                                         : cudaMemoryTypeManaged;
     attributes->devicePointer = const_cast<void*>(ptr);
     attributes->hostPointer = a->kind == memory_kind::device ? nullptr : const_cast<void*>(ptr);
+  } else if (registered_range(ptr, 1)) {
+    attributes->type = cudaMemoryTypeHost;
+    attributes->devicePointer = const_cast<void*>(ptr);
+    attributes->hostPointer = const_cast<void*>(ptr);
   }
   return cudaSuccess;
 }
@@ -714,19 +922,28 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* dst, int value, size_t bytes, cudaSt
 
 // -- streams --
 
-cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) {
+// CUDA Runtime API, cudaStreamCreateWithFlags: cudaStreamDefault, or cudaStreamNonBlocking: "work
+// running in the created stream may run concurrently with work in stream 0 (the NULL stream), and
+// ... the created stream should perform no implicit synchronization with stream 0". A default
+// stream is a blocking one (see order_implicitly).
+cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   STANDIN_ENTER("cudaStreamCreateWithFlags");
-  if (stream == nullptr) return fail(cudaErrorInvalidValue);
+  if (stream == nullptr || (flags & ~cudaStreamNonBlocking) != 0) return fail(cudaErrorInvalidValue);
   runtime& r = rt();
+  stream_state* made = nullptr;
   if (r.options.recycle_stream_handles)
     for (auto& owned : r.streams)
-      if (owned->destroyed && owned->queue.empty()) {  // the driver may hand a dead handle out again
+      if (owned->destroyed && !owned->per_thread && owned->queue.empty()) {  // the driver may hand a dead handle out again
         *owned = stream_state{};
-        *stream = reinterpret_cast<cudaStream_t>(owned.get());
-        return cudaSuccess;
+        made = owned.get();
+        break;
       }
-  r.streams.push_back(std::make_unique<stream_state>());
-  *stream = reinterpret_cast<cudaStream_t>(r.streams.back().get());
+  if (made == nullptr) {
+    r.streams.push_back(std::make_unique<stream_state>());
+    made = r.streams.back().get();
+  }
+  made->blocking = (flags & cudaStreamNonBlocking) == 0;
+  *stream = reinterpret_cast<cudaStream_t>(made);
   return cudaSuccess;
 }
 
@@ -736,8 +953,13 @@ cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream) {
   STANDIN_ENTER("cudaStreamDestroy");
   stream_state* s = find_stream(stream, "cudaStreamDestroy");
   if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
-  if (s == &rt().legacy) return fail(cudaErrorInvalidResourceHandle);
-  s->destroyed = true;  // its queued work still runs, as on a GPU
+  if (s == &rt().legacy || s->per_thread) return fail(cudaErrorInvalidResourceHandle);  // implicit streams
+  // CUDA Runtime API, cudaStreamDestroy: "In case the device is still doing work in the stream
+  // stream when cudaStreamDestroy() is called, the function will return immediately and the
+  // resources associated with stream will be released automatically once the device has completed
+  // all work in stream." So it returns at once; the queued work still runs (on release, or when the
+  // host waits for it: an event recorded on it, the device), and still orders the legacy stream.
+  s->destroyed = true;
   return cudaSuccess;
 }
 
@@ -757,6 +979,10 @@ cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream) {
   return s->queue.empty() ? cudaSuccess : cudaErrorNotReady;
 }
 
+// CUDA Runtime API, cudaStreamWaitEvent: "Makes all future work submitted to stream wait for all
+// work captured in event"; it uses the event's most recent record at the time of the call
+// (cudaEventRecord). On the legacy stream it is an action like any other ("Stream synchronization
+// behavior"): the wait itself first waits for the blocking streams.
 cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   STANDIN_ENTER("cudaStreamWaitEvent");
   stream_state* s = find_stream(stream, "cudaStreamWaitEvent");
@@ -791,6 +1017,14 @@ cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 
+// CUDA Runtime API, cudaEventRecord: "Captures in event the contents of stream at the time of this
+// call ... Uses of stream after this call do not modify event"; recording again "will overwrite the
+// previously captured state"; "Before the first call to cudaEventRecord(), an event represents an
+// empty set of work, so for example cudaEventQuery() would return cudaSuccess." On the legacy
+// stream the record waits for the blocking streams first (its "note on default stream behavior"),
+// so it captures their earlier work too; on cudaStreamPerThread it is the calling thread's stream.
+// cudaEventQuery: "cudaSuccess if all captured work has been completed, or cudaErrorNotReady if
+// any captured work is incomplete". cudaEventSynchronize: see reach.
 cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   STANDIN_ENTER("cudaEventRecord");
   event_state* e = find_event(event, "cudaEventRecord");
@@ -817,7 +1051,8 @@ cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {
   event_state* e = find_event(event, "cudaEventSynchronize");
   if (e == nullptr) return fail(cudaErrorInvalidResourceHandle);
   if (e->latest == nullptr || e->latest->done) return cudaSuccess;
-  return finish(*e->latest->stream, "cudaEventSynchronize");
+  const std::shared_ptr<record_mark> goal = e->latest;
+  return reach(*goal, "cudaEventSynchronize");
 }
 
 // -- stream capture and graphs --

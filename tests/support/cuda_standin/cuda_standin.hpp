@@ -1,7 +1,7 @@
 #pragma once
 // A host-only stand-in of the CUDA runtime, for tests built by the host compiler with
 // WARDEN_CUDA_RUNTIME=1: it implements the runtime calls warden's host code makes (device count and
-// memory info, the four kinds of allocation, async allocation and the device's memory pool,
+// memory info, the four kinds of allocation, host registration, async allocation and the device's memory pool,
 // pointer attributes, streams, events, copies, memsets, errors) against the real <cuda_runtime_api.h>, so that the CUDA
 // resources, the event clock, default-pool selection, launch's error paths and stream ordering run
 // in CI on a machine with no GPU. It never runs kernels: a program that launches one does not link.
@@ -14,8 +14,24 @@
 //  * each stream is a queue. Work on it runs at once unless the stream is held (hold()), which is
 //    a GPU busy with a long kernel: queued copies, event records and frees wait until release(),
 //    or until the host synchronises with them. cudaStreamWaitEvent makes a queue wait for an event.
-//    A copy from pageable host memory takes the source when it is issued; a copy into pageable
-//    host memory returns when it is done, as cudaMemcpyAsync does.
+//  * the streams synchronise as CUDA Runtime API, "Stream synchronization behavior" says. Handle 0
+//    and cudaStreamLegacy are the legacy default stream: work issued to it waits for all work issued
+//    before to every blocking stream (cudaStreamCreate, flags cudaStreamDefault, and the per-thread
+//    streams), and work issued later to a blocking stream waits for it; cudaStreamNonBlocking
+//    streams (warden's own) are exempt both ways. cudaStreamPerThread is the calling host thread's
+//    own stream, a blocking one (hold, release, pending and never_complete on it act on the
+//    caller's). cudaStreamDestroy returns at once; the stream's queued work still runs.
+//  * copies and memsets synchronise as "API synchronization behavior" says: cudaMemcpyAsync takes a
+//    pageable source when it is issued, returns from a copy into pageable memory when it is done,
+//    is fully synchronous from host to host, and otherwise returns at once: a page-locked
+//    (cudaMallocHost, cudaHostAlloc, cudaHostRegister), managed or device source is read when the
+//    stream reaches the copy. cudaMemcpy and cudaMemset go through the legacy stream: cudaMemcpy
+//    returns when done, except from pageable memory to the device (after a sync of the legacy
+//    stream, once the source is taken) and from device to device (at once); cudaMemset into device
+//    memory returns at once.
+//  * an event captures the work issued to its stream before the record (on the legacy stream, the
+//    blocking streams' earlier work too); cudaEventSynchronize waits for that work only, and a
+//    held stream stays held for what came after.
 //  * stream capture: work issued to a capturing stream is kept, not run, and becomes the graph;
 //    a graph launch issues its work to the stream. Synchronising with or querying a capturing
 //    stream fails and invalidates the capture, as in CUDA; recording or waiting for an event on
@@ -49,12 +65,13 @@ void reset(const options& o = {});
 void inject(const std::string& call, int n, cudaError_t error, int times = 1);
 
 // A held stream's work stays queued (a GPU busy with a long kernel) until release(s), or until the
-// host synchronises with it. A stream that never completes keeps its work queued for good: a host
+// host synchronises with it. s may be 0 or cudaStreamLegacy (the legacy default stream) or
+// cudaStreamPerThread (the calling thread's default stream). A stream that never completes keeps its work queued for good: a host
 // wait on it reports a misuse and fails with cudaErrorLaunchTimeout instead of hanging.
 void hold(cudaStream_t s);
 void release(cudaStream_t s);
 void never_complete(cudaStream_t s);
-void release_all();  // every stream, destroyed ones included (a handle may be gone by then)
+void release_all();  // every stream, destroyed ones and every thread's per-thread stream included
 
 // Work queued on s and not yet done.
 std::size_t pending(cudaStream_t s);
