@@ -12,6 +12,7 @@
 #include <cuda_standin.hpp>
 
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace w = warden;
@@ -245,6 +246,24 @@ TEST_CASE("a buffer freed during a capture of a stream that used it returns to t
   standin::release(s.ref().native());
   CHECK(w::to_host(a) == zeros);
   CHECK(w::to_host(b) == zeros);
+  CHECK(no_misuse());
+}
+TEST_CASE("a buffer handed to another thread is read back there while its stream is captured", "[standin][graph][capture-order]") {
+  // The capture belongs to the thread running its body; another thread's download of a buffer made
+  // for that stream goes to the default stream instead of being refused (E109) or joining the graph.
+  standin::reset();
+  w::stream s;
+  logging_entry entry;
+  w::device_buffer<float> u(256), v(256);
+  std::vector<float> threes(256, 3.f), got;
+  auto b = w::to_device(threes, s);
+  w::graph g = w::capture(s, [&] {
+    launch(entry, w::grid_for(256).on(s), u, v);
+    std::thread reader([&] { got = w::to_host(b); });
+    reader.join();
+  });
+  CHECK(got == threes);
+  CHECK(g.launches() == 1);
   CHECK(no_misuse());
 }
 #endif

@@ -555,3 +555,22 @@ TEST_CASE("a buffer made on one thread's per-thread stream and freed on another 
   standin::release_all();
   CHECK(no_misuse());
 }
+
+TEST_CASE("a host view of a pinned buffer is host access: it waits for the buffer's queued users", "[standin][host-view]") {
+  standin::reset();
+  w::stream s;
+  auto fives = w::to_device(std::vector<int>(8, 5), s);
+  w::pinned_buffer<int> p(8, s);
+  for (int& x : p) x = 0;
+  standin::hold(s.ref().native());
+  w::copy_async(p, fives, s);  // a queued write of p
+  CHECK(w::view_of<w::access::read>(p)[0] == 5);
+  standin::hold(s.ref().native());
+  w::device_buffer<int> e(8, s);
+  w::copy_async(e, p, s);  // a queued read of p
+  w::view_of<w::access::write>(p)[0] = 9;  // waits for it first
+  standin::release(s.ref().native());
+  CHECK(w::to_host(e)[0] == 5);
+  CHECK(p[0] == 9);
+  CHECK(no_misuse());
+}

@@ -138,10 +138,13 @@ class buffer {
   // The stream the buffer's own work goes to (transfers, its free): the one it was made for while
   // that stream lives and this thread can issue to it; the default stream once it is destroyed
   // (a buffer may outlive every stream it touched: its recorded uses there stay known to the
-  // pool's clock, which orders after them), and on a thread other than the one whose per-thread
-  // default stream it was made for (cudaStreamPerThread there names this thread's stream).
+  // pool's clock, which orders after them), on a thread other than the one whose per-thread
+  // default stream it was made for (cudaStreamPerThread there names this thread's stream), and
+  // while another thread captures it (a buffer handed over may be read back meanwhile).
   stream_ref stream() const noexcept {
-    return stream_.issuable_here() && detail::live_streams::instance().alive(stream_) ? stream_ : default_stream;
+    const bool usable = stream_.issuable_here() && detail::live_streams::instance().alive(stream_) &&
+                        !detail::captured_by_another_thread(stream_);
+    return usable ? stream_ : default_stream;
   }
 
   // The raw address, for handing to CUDA. It says nothing about whether the host may use it.

@@ -92,6 +92,14 @@ class capture_scope {
 // Whether any thread is capturing `s` (the event clock must not record an event there).
 inline bool being_captured(stream_ref s) { return capture_registry::instance().find(s).recorder != nullptr; }
 
+// Whether a thread other than this one is capturing `s`: work this thread issues there would join
+// that thread's graph. A buffer's own work (a download, a copy into it, its free) then goes to
+// the default stream (buffer::stream()); work the caller issues to `s` by name is refused.
+inline bool captured_by_another_thread(stream_ref s) {
+  const capture_registry::entry e = capture_registry::instance().find(s);
+  return e.recorder != nullptr && e.thread != std::this_thread::get_id();
+}
+
 // The capture of `s` that this thread's warden::capture body is running, or null; `who` (a
 // kernel's name, "warden::copy", ...) issues work to s, and is refused if another thread captures s.
 inline graph_recorder* capture_on(stream_ref s, std::string_view who) {

@@ -52,11 +52,15 @@ constexpr auto view_of(R&& range) {
                                           "a writable view of const elements; view them with access::read, or pass "
                                           "a non-const range"));
   using viewed = std::conditional_t<Mode::can_store, element, const element>;
-  if constexpr (requires { range.moved_from(); })  // a warden buffer that was moved from: E110
-    if (range.moved_from())
+  if constexpr (requires { range.moved_from(); }) {  // a warden buffer (pinned or managed)
+    if (range.moved_from())  // E110
       throw moved_from_error("warden::view_of", std::string("the range (a ") + std::remove_cvref_t<R>::type_name() +
                                                     ") was moved from, so it owns no memory; view the buffer it was "
                                                     "moved into, or assign a new buffer to it first");
+    // A view is host access, as indexing is: a read view waits for the buffer's last writer, a
+    // writable one for its readers too (a queued copy from it).
+    range.wait_for_host(Mode::can_store);
+  }
   return host_view<viewed, Mode>(std::ranges::data(range), std::ranges::size(range));
 }
 
