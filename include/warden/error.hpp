@@ -140,6 +140,14 @@ class moved_from_error : public coded_error<diagnostic::code::E110> {
   using coded_error::coded_error;
 };
 
+// E111: work issued on one thread to a stream_ref that stands for another thread's per-thread
+// default stream (made from cudaStreamPerThread there): the handle would name this thread's
+// stream. Thrown before anything is issued.
+class foreign_stream_error : public coded_error<diagnostic::code::E111> {
+ public:
+  using coded_error::coded_error;
+};
+
 // Two buffers of different sizes were given to copy().
 class size_mismatch : public error {
  public:

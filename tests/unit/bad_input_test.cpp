@@ -29,6 +29,17 @@ WARDEN_KERNEL(last_of_k, w::kernel<w::block<1>, w::out<int>, w::value<unsigned l
   return a[n - 1u] = 7;
 }).named("last_of_k", "a", "n"));
 
+// A long long sum past 2^63 wraps to a negative value: no unsigned range may be drawn through it.
+WARDEN_KERNEL(signed_then_unsigned_k, w::kernel<w::block<32>, w::out<int>, w::value<long long>, w::value<long long>,
+                                                w::value<std::size_t>>([](auto k, auto a, auto x, auto y, auto p) {
+  auto i = k.global_id();
+  return w::when(i < a.size() && ((x + y) / 2 + p) > 5u, a[i] = 1);
+}).named("signed_then_unsigned_k", "a", "x", "y", "p"));
+
+WARDEN_KERNEL(difference_k, w::kernel<w::block<1>, w::out<int>, w::value<std::size_t>, w::value<std::size_t>>(
+                                [](auto, auto a, auto p, auto q) { return a[p - q] = 1; })
+                  .named("difference_k", "a", "p", "q"));
+
 }  // namespace
 
 TEST_CASE("a moved-from buffer bound to a launch is E110 naming the parameter", "[bad-input][moved-from]") {
@@ -107,4 +118,21 @@ TEST_CASE("value<std::size_t> and value<unsigned long long> are checked as the u
   CHECK(w::to_host(a)[63] == 7);
   CHECK_THROWS_AS(w::launch(w::on_cpu, last_of_k, w::grid(1), a, 65ull), w::bounds_error);
   CHECK_THROWS_AS(w::launch(w::on_cpu, last_of_k, w::grid(1), a, 0ull), w::wrap_error);  // 0 - 1 wraps
+}
+
+TEST_CASE("unsigned 64-bit values past 2^63: a signed overflow on the way is no unsigned range, a difference in range runs",
+          "[bad-input][launch]") {
+  w::device_buffer<int> a(64);
+  constexpr long long quarter = (1LL << 62) + 1;  // x + y passes LLONG_MAX: negative on the device
+  CHECK_THROWS_AS(w::launch(w::on_cpu, signed_then_unsigned_k, w::grid(2), a, quarter, quarter, std::size_t{1} << 63),
+                  w::wrap_error);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, signed_then_unsigned_k, w::grid(2), a, quarter, quarter, std::size_t{0}), w::wrap_error);
+  w::launch(w::on_cpu, signed_then_unsigned_k, w::grid(2), a, 8LL, 8LL, std::size_t{1} << 63);  // no overflow: runs
+  CHECK(w::to_host(a)[63] == 1);
+
+  constexpr std::size_t half = std::size_t{1} << 63;
+  w::launch(w::on_cpu, difference_k, w::grid(1), a, half + 3, half);  // index 3
+  CHECK(w::to_host(a)[3] == 1);
+  CHECK_THROWS_WITH(w::launch(w::on_cpu, difference_k, w::grid(1), a, half + 64, half),
+                    Catch::Matchers::StartsWith("E101 [out-of-bounds] difference_k: store a[p - q] may reach index 64"));
 }

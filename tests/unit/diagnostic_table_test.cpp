@@ -41,7 +41,7 @@ constexpr bool rows_in_code_order() {
   return true;
 }
 static_assert(rows_in_code_order());
-static_assert(d::code_count == 32);
+static_assert(d::code_count == 33);
 
 // Messages at static_asserts carry the row's code and short name.
 static_assert(starts_with(WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::kernel", "x"), "W003 [store-to-read-only] warden::kernel: x"));
@@ -56,6 +56,7 @@ static_assert(std::is_same_v<w::check::diagnostic_for<code::none, int>::type, in
 static_assert(w::bounds_error::code == d::code::E101);
 static_assert(w::obligation_error::code == d::code::E106);
 static_assert(w::moved_from_error::code == d::code::E110);
+static_assert(w::foreign_stream_error::code == d::code::E111);
 static_assert(std::is_base_of_v<w::error, w::fact_error>);
 
 }  // namespace

@@ -574,3 +574,51 @@ TEST_CASE("a host view of a pinned buffer is host access: it waits for the buffe
   CHECK(p[0] == 9);
   CHECK(no_misuse());
 }
+
+TEST_CASE("a stream_ref made from cudaStreamPerThread on one thread and issued to on another is E111 before anything is issued",
+          "[standin][per-thread]") {
+  standin::reset();
+  w::stream_ref foreign;
+  std::thread([&] { foreign = w::stream_ref(cudaStreamPerThread); }).join();
+  auto src = w::to_device(std::vector<int>(4, 9));
+  auto dst = w::to_device(std::vector<int>(4, 1));
+  standin::hold(cudaStreamPerThread);  // this thread's per-thread stream: where the work would go
+  CHECK_THROWS_WITH(w::copy_async(dst, src, foreign),
+                    Catch::Matchers::StartsWith("E111 [foreign-stream] warden::copy: its stream_ref was made from cudaStreamPerThread"));
+  CHECK_THROWS_AS(w::device_buffer<int>(4, foreign), w::foreign_stream_error);
+  CHECK_THROWS_AS(w::to_device(std::vector<int>(4, 2), foreign), w::foreign_stream_error);
+  CHECK(standin::pending(cudaStreamPerThread) == 0);  // nothing was issued
+  standin::release(cudaStreamPerThread);
+  CHECK(w::to_host(dst) == std::vector<int>(4, 1));
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a buffer on a per-thread stream freed when no event can be recorded: the host waits instead of terminating",
+          "[standin][per-thread]") {
+  standin::reset();
+  {
+    w::device_buffer<int> b(4, cudaStreamPerThread);
+    standin::inject("cudaEventRecord", 1, cudaErrorLaunchFailure, 100);
+  }  // the free's ticket: its event cannot be recorded
+  standin::reset();
+  w::device_buffer<int> next(4, cudaStreamPerThread);  // the pool still works
+  CHECK(w::to_host(w::to_device(std::vector<int>(4, 3), cudaStreamPerThread)) == std::vector<int>(4, 3));
+}
+
+TEST_CASE("an upload from a pinned buffer waits for the buffer's queued writer", "[standin][transfer][host-visible]") {
+  standin::reset();
+  w::stream s, t;
+  auto counted = w::to_device(std::vector<int>{1, 2, 3, 4}, s);
+  w::pinned_buffer<int> p(4, s);
+  for (int& x : p) x = 0;
+  standin::hold(s.ref().native());
+  w::copy_async(p, counted, s);  // p's writer, queued
+  auto sync_copy = w::to_device(p, t);
+  standin::hold(s.ref().native());
+  w::copy_async(p, counted, s);
+  auto async_copy = w::to_device_async(p, t);
+  standin::release(s.ref().native());
+  CHECK(w::to_host(sync_copy) == std::vector<int>{1, 2, 3, 4});
+  CHECK(w::to_host(async_copy) == std::vector<int>{1, 2, 3, 4});
+  CHECK(no_misuse());
+}

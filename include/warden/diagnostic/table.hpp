@@ -146,13 +146,17 @@
   "a buffer that was moved from (it owns no memory and has size 0) is bound to a launch, a copy, a download or a host view", \
   "use the buffer it was moved into, or assign a new buffer to it first (b = w::device_buffer<T>(n))", \
   "`moved_from_error`, before anything is issued")
+#define WARDEN_DIAGNOSTIC_E111 (E111, launch, foreign_stream, "foreign-stream", \
+  "work issued on one thread to a `stream_ref` made from `cudaStreamPerThread` on another: there the handle names the issuing thread's own stream, not the one the ref stands for", \
+  "make the `stream_ref` (or pass `cudaStreamPerThread`) on the thread that issues the work, or share a `w::stream`", \
+  "`foreign_stream_error`, before anything is issued")
 // clang-format on
 
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
   X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W009) X(W010) X(W011) X(W012) X(W020) \
   X(W021) X(W022) X(W030) X(W031) X(W032) X(W040) X(W050) X(W051) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
-  X(E106) X(E107) X(E108) X(E109) X(E110)
+  X(E106) X(E107) X(E108) X(E109) X(E110) X(E111)
 
 // ---- reading a row ---------------------------------------------------------------------------
 #define WARDEN_DETAIL_DIAGNOSTIC_APPLY(macro, row) macro row

@@ -92,6 +92,15 @@ class capture_scope {
 // Whether any thread is capturing `s` (the event clock must not record an event there).
 inline bool being_captured(stream_ref s) { return capture_registry::instance().find(s).recorder != nullptr; }
 
+// E111: every launch, allocation, transfer and replay passes here (capture_on) before it issues
+// anything: a ref to another thread's per-thread default stream would issue to this thread's.
+inline void refuse_foreign_stream(stream_ref s, std::string_view who) {
+  if (!s.issuable_here())
+    throw foreign_stream_error(who, "its stream_ref was made from cudaStreamPerThread on another thread; on this one the "
+                                    "handle names this thread's own per-thread stream. Make the stream_ref on the thread "
+                                    "that issues the work, or share a warden::stream");
+}
+
 // Whether a thread other than this one is capturing `s`: work this thread issues there would join
 // that thread's graph. A buffer's own work (a download, a copy into it, its free) then goes to
 // the default stream (buffer::stream()); work the caller issues to `s` by name is refused.
@@ -103,6 +112,7 @@ inline bool captured_by_another_thread(stream_ref s) {
 // The capture of `s` that this thread's warden::capture body is running, or null; `who` (a
 // kernel's name, "warden::copy", ...) issues work to s, and is refused if another thread captures s.
 inline graph_recorder* capture_on(stream_ref s, std::string_view who) {
+  refuse_foreign_stream(s, who);
   const capture_registry::entry e = capture_registry::instance().find(s);
   if (e.recorder != nullptr && e.thread != std::this_thread::get_id())
     throw capture_error(who, "its stream is being captured by warden::capture on another thread, whose graph would take "

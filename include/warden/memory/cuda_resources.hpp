@@ -58,22 +58,32 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
 
   ticket record(stream_ref s) override {
     std::lock_guard lock(mutex_);
-    refuse_foreign_per_thread(s);
     per_stream& state = state_of(s);
     ++state.issued;
     materialise(s, state);
     return state.issued;
   }
 
+  // Never throws: a free marks its ticket from noexcept code (pool_core's deallocate).
   ticket mark(stream_ref s) override {
     std::lock_guard lock(mutex_);
-    refuse_foreign_per_thread(s);
     per_stream& state = state_of(s);
     ++state.issued;
     // A per-thread default stream's ticket gets its event now: another thread (a buffer handed
     // over, a block another thread's free filed) can ask for it later, but cannot record on this
-    // thread's stream (cudaStreamPerThread names its own there).
-    if (s.per_thread()) materialise(s, state);
+    // thread's stream (cudaStreamPerThread names its own there). Where no event can be recorded
+    // (a failed runtime, or a ref from another thread that the entry points refused to issue to,
+    // E111), the host waits for the work instead, as stream_retiring does: the legacy stream's
+    // synchronisation covers every per-thread stream, which are blocking streams.
+    if (s.per_thread()) {
+      try {
+        if (!s.issuable_here()) throw error("another thread's per-thread default stream");
+        materialise(s, state);
+      } catch (const std::exception&) {
+        detail::cuda_check_noexcept(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize (a per-thread stream's ticket)");
+        state.recorded = state.completed = state.issued;
+      }
+    }
     return state.issued;
   }
 
@@ -173,16 +183,10 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     if (it != streams_.end() && it->second.issued > it->second.recorded) materialise(s, it->second);
   }
 
-  // A ref to another thread's per-thread default stream: the work just issued from this thread
-  // went to this thread's stream, not the one the ref names, and no ticket of it can be recorded.
-  static void refuse_foreign_per_thread(stream_ref s) {
-    if (!s.issuable_here())
-      throw error("warden: a stream_ref made from cudaStreamPerThread on one thread was used on another, where "
-                  "cudaStreamPerThread names that thread's own stream: make the stream_ref on the thread that uses it");
-  }
-
   void materialise(stream_ref s, per_stream& state) {
-    if (s.per_thread() && !s.issuable_here()) refuse_foreign_per_thread(s);
+    // Another thread's per-thread default stream: an event recorded from here would be this
+    // thread's (the entry points refuse such refs, E111; its tickets have their events already).
+    if (!s.issuable_here()) throw foreign_stream_error("warden::memory_pool", "an event was to be recorded on another thread's per-thread default stream");
     if (detail::being_captured(s))  // an event recorded there would belong to the graph
       throw capture_error("warden::capture", "a buffer of the capture's stream was to be ordered with other work while "
                                              "the stream is captured: make and free buffers outside the capture");

@@ -91,10 +91,20 @@ void refuse_moved_from(const B& b, const char* call, const char* role) {
                                        "or assign a new buffer to it first");
 }
 
+// A range the host is about to read from (an upload's source): a warden buffer (pinned, managed)
+// may have a queued writer, which the read waits for, as indexing it would. Other ranges are the
+// host's own.
+template <class R>
+void host_reads(const R& range, const char* call) {
+  refuse_moved_from(range, call, "the range");
+  if constexpr (requires { range.wait_for_host(false); }) range.wait_for_host(false);
+}
+
 }  // namespace detail
 
 template <class T, memory_space D, memory_space S>
 void copy_async(buffer<T, D>& dst, const buffer<T, S>& src, stream_ref stream) {
+  detail::refuse_foreign_stream(stream, "warden::copy");  // before the orders below touch `stream`
   detail::refuse_moved_from(dst, "warden::copy", "the destination");
   detail::refuse_moved_from(src, "warden::copy", "the source");
   if (dst.size() != src.size())
@@ -117,7 +127,7 @@ template <std::ranges::contiguous_range R>
   requires std::ranges::sized_range<R>
 device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref stream = default_stream) {
   using T = detail::range_value<R>;
-  detail::refuse_moved_from(range, "warden::to_device", "the range");
+  detail::host_reads(range, "warden::to_device");
   device_buffer<T> result(std::ranges::size(range), stream);
   // The range may be reused at once: from pageable memory cudaMemcpyAsync returns once the source
   // is staged; from page-locked, managed or device memory (a span over a pinned_buffer, memory from
@@ -132,7 +142,7 @@ template <std::ranges::contiguous_range R>
   requires std::ranges::sized_range<R>
 device_buffer<detail::range_value<R>> to_device_async(const R& range, stream_ref stream) {
   using T = detail::range_value<R>;
-  detail::refuse_moved_from(range, "warden::to_device_async", "the range");
+  detail::host_reads(range, "warden::to_device_async");
   pinned_buffer<T> staging(std::ranges::size(range), stream);
   if (!staging.empty()) std::memcpy(staging.data(), std::ranges::data(range), staging.bytes());
   device_buffer<T> result(staging.size(), stream);

@@ -118,7 +118,9 @@ class interval_evaluator {
       if (v.lo < 0) return std::nullopt;
       return range{static_cast<unsigned long long>(v.lo), static_cast<unsigned long long>(v.hi)};
     }
-    if (e.op < ir_op::add || depends_on_data(ir_, id)) return std::nullopt;
+    // Only through operations carried out in unsigned 64 bits: a signed one that left long long
+    // (`(x + y) / 2` with x + y past 2^63) wrapped to a negative value, which no unsigned range holds.
+    if (e.op < ir_op::add || e.unsigned_bits < 64 || e.signed_bits != 0 || depends_on_data(ir_, id)) return std::nullopt;
     const auto a = unsigned_range(e.a);
     const auto b = unsigned_range(e.b);
     if (!a || !b) return std::nullopt;

@@ -157,11 +157,13 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
              ": the index is computed in floating point, which launch does not bound (its guards compare "
              "reals, its conversion truncates); compute the index in integers";
-    if (const auto wide = evaluator.unsigned_range(a.index); !index.bounded() && wide)  // past LLONG_MAX
+    if (const auto wide = evaluator.unsigned_range(a.index); !index.bounded() && wide) {  // past LLONG_MAX on the way
+      if (a.column < 0 && wide->second < static_cast<unsigned long long>(size)) continue;  // `a[p - q]`, both above 2^63
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " + std::to_string(wide->second) +
              " (" + launch_impl::values_read(ir, a.index, facts, names) + "), but " + target + " (parameter " +
              std::to_string(a.target) + ", " + kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) +
              " elements";
+    }
     if (!index.bounded())
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
              ": the index cannot be bounded (it depends on loaded data, a thread-private variable or a "
