@@ -541,24 +541,40 @@ class part {
     const bool async = chance(30);
     const std::size_t n = any_size();
     const bool temporary = chance(50) || live_slot(true) < 0;
+    // The buffer itself as the range, untouched by the host first: the upload must wait for the
+    // buffer's queued writer (a copy into it on a held stream).
+    const bool whole_buffer = !temporary && chance(50);
     std::optional<w::pinned_buffer<int>> staging;
     int from = -1;
     int* src = nullptr;
     std::vector<int> sent;
+    std::optional<w::device_buffer<int>> uploaded;
     if (temporary) {
       staging.emplace(n, any_stream().ref);
       sent = fresh(n);
       for (std::size_t k = 0; k < n; ++k) (*staging)[k] = sent[k];
       src = &(*staging)[0];
+    } else if (whole_buffer) {
+      from = live_slot(true);
+      slot& f = at(from);
+      sent = f.model->v;
+      auto up = [&](auto& buffer) {
+        uploaded.emplace(async ? w::to_device_async(buffer, on.ref) : w::to_device(buffer, on.ref));
+      };
+      if (f.p) up(*f.p);
+      else up(*f.m);
     } else {
       from = live_slot(true);
       slot& f = at(from);
       src = f.p ? &(*f.p)[0] : &(*f.m)[0];  // waits for f's users, then the host owns it
       sent = f.model->v;
     }
-    const std::span<const int> range(src, sent.size());
-    w::device_buffer<int> b = async ? w::to_device_async(range, on.ref) : w::to_device(range, on.ref);
-    note(std::string(async ? "to_device_async" : "to_device") + " page-locked " +
+    if (!uploaded) {
+      const std::span<const int> range(src, sent.size());
+      uploaded.emplace(async ? w::to_device_async(range, on.ref) : w::to_device(range, on.ref));
+    }
+    w::device_buffer<int> b = std::move(*uploaded);
+    note(std::string(async ? "to_device_async" : "to_device") + (whole_buffer ? " the buffer " : " page-locked ") +
          (temporary ? "staging" : "b" + std::to_string(from)) + " -> b" + std::to_string(i) + " n=" +
          std::to_string(sent.size()) + " on " + on.name() + ", then the host refills the source");
     slot& s = at(i);
@@ -913,6 +929,24 @@ class part {
             } catch (const w::capture_error& e) {
               refusal("capture_error: transfer on the captured stream", e.what(), false);
             }
+          }
+        }
+        if (chance(10)) {  // another thread reads a buffer back during the capture (a hand-off in the body)
+          const int a = live_slot();
+          if (a >= 0 && !at(a).model->moved_from) {
+            std::vector<int> got;
+            std::string refused;
+            std::thread reader([&] {
+              try {
+                visit(at(a), [&](auto& b) { got = w::to_host(b); });
+              } catch (const std::exception& e) {
+                refused = e.what();
+              }
+            });
+            reader.join();
+            note("  check b" + std::to_string(a) + " by to_host on another thread during the capture");
+            if (!refused.empty()) refusal("to_host on another thread during a capture", refused, true);
+            else compare(*at(a).model, got, "to_host on another thread during a capture", a);
           }
         }
         if (chance(10)) {  // a buffer freed during the capture: back to its pool, after its earlier uses
