@@ -81,7 +81,7 @@ class pool_core {
     // A block another stream freed comes only once that stream has passed the free (take_block),
     // and a host-visible pool's only once its own stream has; a device block freed on `s` comes at
     // once, its free perhaps still ahead of `s`: the caller learns where, unless it is passed.
-    pool_allocation out{block->ptr, bytes, block};
+    pool_allocation out{block->ptr, bytes, block, {}, 0};
     if (block->fence != 0 && block->stream == s && !host_accessible_ && !reached_or_unknown(s, block->fence)) {
       out.freed_on = s;
       out.freed_at = block->fence;
