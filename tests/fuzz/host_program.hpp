@@ -892,6 +892,10 @@ class part {
 
   // ---- graphs ----
   void capture_op() {
+    // Not while other threads run: a buffer handed over keeps its home stream, and another thread's
+    // free or copy of it races with a capture beginning there (docs/memory.md, "Not kept
+    // cheaply"; an open finding). A capture's body still starts a thread of its own below.
+    if (concurrent_) return hold_op();
     if (graphs_.size() >= 2) graphs_.erase(graphs_.begin());
     const stream_choice s = chance(5) ? stream_of(-1) : own_stream();
     const bool on_default = s.index == -1;

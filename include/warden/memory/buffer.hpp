@@ -286,7 +286,8 @@ class buffer {
     // Not a stream destroyed since (the pool would file the block there), nor one being captured
     // (no event can be recorded there until the capture ends: the block goes back on the default
     // stream, after the uses recorded before the capture, whose events warden::capture recorded).
-    const stream_ref home = detail::being_captured(stream()) ? default_stream : stream();
+    const stream_ref own = stream();
+    const stream_ref home = detail::being_captured(own) ? default_stream : own;
     try {
       order_before(home, true);
     } catch (const std::exception& e) {

@@ -76,10 +76,15 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     // E111), the host waits for the work instead, as stream_retiring does: the legacy stream's
     // synchronisation covers every per-thread stream, which are blocking streams.
     if (s.per_thread()) {
-      try {
-        if (!s.issuable_here()) throw error("another thread's per-thread default stream");
-        materialise(s, state);
-      } catch (const std::exception&) {
+      bool recorded = false;
+      if (s.issuable_here()) {
+        try {
+          materialise(s, state);
+          recorded = true;
+        } catch (const std::exception&) {
+        }
+      }
+      if (!recorded) {
         detail::cuda_check_noexcept(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize (a per-thread stream's ticket)");
         state.recorded = state.completed = state.issued;
       }
