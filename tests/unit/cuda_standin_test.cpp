@@ -207,8 +207,17 @@ TEST_CASE("cudaStreamPerThread is each host thread's own stream, a blocking one 
     (void)cudaMemcpyAsync(out[1], d[0], bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread);
   }).join();
   CHECK(all(out[1], 0x11));
+  const std::size_t before = standin::streams_in_use();
   standin::release_all();
   CHECK(all(out[1], 0x20));
+  CHECK(standin::streams_in_use() == before - 1);  // its thread is gone and its work done: retired
+
+  // Threads come and go, each using its per-thread stream: the streams in use do not pile up.
+  const std::size_t in_use = standin::streams_in_use();
+  for (int i = 0; i < 50; ++i)
+    std::thread([&] { (void)cudaMemsetAsync(d[1], i, bytes, cudaStreamPerThread); }).join();
+  CHECK(standin::streams_in_use() == in_use);
+  CHECK(all(peek(d[1]), 49));
 
   for (int i = 0; i <= workers; ++i) {
     CHECK(cudaFreeHost(out[i]) == cudaSuccess);

@@ -272,6 +272,57 @@ TEST_CASE("stream-ordered reuse: another stream waits for the freeing stream's e
   }
 }
 
+TEST_CASE("streams whose frees are passed and that hold no cached block are forgotten", "[memory_pool][streams]") {
+  // A thread per task, each freeing on its per-thread default stream, or a warden::stream per
+  // task: the pool's stream list (scanned by every free and every search for another stream's
+  // block) must not keep every stream ever used.
+  auto state = std::make_shared<warden::testing::scripted_clock::shared_state>();
+  warden::testing::device_space_resource upstream(1024 * MiB);
+  memory_pool pool(std::make_unique<warden::testing::scripted_clock>(state), upstream);
+  const warden::stream_ref keeper(reinterpret_cast<void*>(0x7001));
+  const pool_allocation held = pool.allocate(4096, keeper);
+  pool.deallocate(held, keeper);  // keeper's free is never passed: it stays on the list
+  const pool_allocation big = pool.allocate(12 * MiB, keeper);
+  for (std::uintptr_t task = 0; task < 1000; ++task) {
+    const warden::stream_ref s(reinterpret_cast<void*>(0x100001 + 2 * task));
+    const pool_allocation a = pool.allocate(4096, s);
+    pool.deallocate(a, s);
+    warden::testing::finish(*state, s);  // the task's stream is done
+  }
+  CHECK(pool.stats().tracked_streams <= 32);
+  // keeper still counts: its block is not handed to another stream before keeper passes the free.
+  const warden::stream_ref other(reinterpret_cast<void*>(0x9001));
+  const pool_allocation on_other = pool.allocate(4096, other);
+  CHECK(on_other.ptr != held.ptr);
+  // A stream whose free is passed but whose block is still cached stays listed: another stream
+  // finds that block (take_free looks for other streams' blocks through the list).
+  const warden::stream_ref done(reinterpret_cast<void*>(0xb001));
+  const pool_allocation cached = pool.allocate(12 * MiB, done);
+  pool.deallocate(cached, done);
+  warden::testing::finish(*state, done);
+  for (std::uintptr_t task = 1000; task < 2000; ++task) {
+    const warden::stream_ref s(reinterpret_cast<void*>(0x100001 + 2 * task));
+    pool.deallocate(pool.allocate(4096, s), s);
+    warden::testing::finish(*state, s);
+  }
+  const std::uint64_t segments = pool.stats().upstream_allocations;
+  const warden::stream_ref late(reinterpret_cast<void*>(0xa001));
+  const pool_allocation late_block = pool.allocate(12 * MiB, late);
+  CHECK(late_block.ptr == cached.ptr);
+  CHECK(pool.stats().upstream_allocations == segments);
+  pool.deallocate(big, keeper);
+  warden::testing::finish(*state, keeper);
+  const pool_allocation reused = pool.allocate(12 * MiB, late);
+  CHECK(reused.ptr == big.ptr);
+  pool.deallocate(on_other, other);
+  pool.deallocate(late_block, late);
+  pool.deallocate(reused, late);
+  warden::testing::finish(*state, other);
+  warden::testing::finish(*state, late);
+  pool.empty_cache();
+  CHECK(upstream.used() == 0);
+}
+
 TEST_CASE("memory the host reaches is reused only once its stream has passed the free, on that stream too",
           "[memory_pool][host-visible]") {
   // A pinned staging block freed on s while a copy queued on s still reads it: handing it to the

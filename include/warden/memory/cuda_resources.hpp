@@ -18,14 +18,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <string>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -147,10 +147,36 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
       return std::hash<void*>()(k.handle) ^ (std::hash<std::uint64_t>()(k.generation) * 0x9e3779b97f4a7c15ull);
     }
   };
+  // A stream's recorded events, oldest first: a vector and the index of its front. An empty one
+  // allocates nothing, where a std::deque takes about 600 bytes at once, and the clock keeps an
+  // entry for every stream it has seen (a program that makes a stream per task, or a thread per
+  // task that frees on its per-thread default stream: docs/memory.md, "Not kept cheaply").
+  class event_queue {
+   public:
+    using entry = std::pair<ticket, cudaEvent_t>;
+    bool empty() const noexcept { return head_ == items_.size(); }
+    const entry& front() const { return items_[head_]; }
+    void emplace_back(ticket t, cudaEvent_t e) { items_.emplace_back(t, e); }
+    void pop_front() {
+      if (++head_ == items_.size()) {
+        items_.clear();
+        head_ = 0;
+      } else if (head_ >= 32 && 2 * head_ >= items_.size()) {
+        items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+    }
+    std::vector<entry>::const_iterator begin() const { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
+    std::vector<entry>::const_iterator end() const { return items_.end(); }
+
+   private:
+    std::vector<entry> items_;
+    std::size_t head_ = 0;
+  };
   struct per_stream {
     ticket issued = 0, recorded = 0, completed = 0;
     bool retired = false;  // the stream is gone: every ticket it issued has its event
-    std::deque<std::pair<ticket, cudaEvent_t>> pending;  // recorded, not yet seen complete
+    event_queue pending;   // recorded, not yet seen complete
     // For each stream made to wait for this one: the ticket it waits for (a repeated order of
     // the same work, launch after launch on the other stream, makes no call).
     std::unordered_map<stream_key, ticket, stream_key_hash> ordered;

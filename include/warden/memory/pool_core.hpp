@@ -187,6 +187,7 @@ class pool_core {
     s.upstream_releases = upstream_releases_;
     s.cache_releases = cache_releases_;
     s.oom_count = oom_count_;
+    s.tracked_streams = streams_.size();
     return s;
   }
 
@@ -213,20 +214,19 @@ class pool_core {
   // tickets, so if the top of a stack is reached by its stream, everything under it is too.
   class bin {
    public:
-    bool empty() const {
-      return std::all_of(lists_.begin(), lists_.end(), [](const auto& l) { return l.blocks.empty(); });
-    }
+    bool empty() const { return lists_.empty(); }
     void push(stream_ref s, pool_block* b) { list_for(s).blocks.push_back(b); }
     // `host_visible`: the host may write a popped block at once, so even s's own blocks wait for
     // s to pass their free.
     pool_block* pop(stream_ref s, stream_clock& clock, bool host_visible) {
       if (!host_visible)
-        for (auto& l : lists_)
-          if (l.stream == s && !l.blocks.empty()) return take(l, l.blocks.size() - 1);
-      for (auto& l : lists_) {  // another stream's block, once that stream has passed its free
-        if ((l.stream == s && !host_visible) || l.blocks.empty()) continue;
-        if (clock.reached(l.stream, l.blocks.back()->fence)) return take(l, l.blocks.size() - 1);
-        if (clock.reached(l.stream, l.blocks.front()->fence)) return take(l, 0);
+        for (std::size_t i = 0; i < lists_.size(); ++i)
+          if (lists_[i].stream == s) return take(i, lists_[i].blocks.size() - 1);
+      for (std::size_t i = 0; i < lists_.size(); ++i) {  // another stream's block, once that stream has passed its free
+        per_stream& l = lists_[i];
+        if (l.stream == s && !host_visible) continue;
+        if (clock.reached(l.stream, l.blocks.back()->fence)) return take(i, l.blocks.size() - 1);
+        if (clock.reached(l.stream, l.blocks.front()->fence)) return take(i, 0);
       }
       return nullptr;
     }
@@ -234,8 +234,8 @@ class pool_core {
     void drain(F&& each) {
       for (auto& l : lists_) {
         for (pool_block* b : l.blocks) each(b);
-        l.blocks.clear();
       }
+      lists_.clear();
     }
 
    private:
@@ -248,13 +248,20 @@ class pool_core {
         if (l.stream == s) return l;
       return lists_.emplace_back(per_stream{s, {}});
     }
-    static pool_block* take(per_stream& l, std::size_t i) {
+    // The list of a stream with no block left goes: a program that ran on a thousand streams (or
+    // threads, each with its per-thread default stream) leaves no thousand empty lists to scan.
+    pool_block* take(std::size_t list, std::size_t i) {
+      per_stream& l = lists_[list];
       pool_block* b = l.blocks[i];
       if (i + 1 == l.blocks.size()) l.blocks.pop_back();
       else l.blocks.pop_front();
+      if (l.blocks.empty()) {
+        if (list + 1 != lists_.size()) lists_[list] = std::move(lists_.back());
+        lists_.pop_back();
+      }
       return b;
     }
-    std::vector<per_stream> lists_;
+    std::vector<per_stream> lists_;  // none empty
   };
 
   struct stream_state {
@@ -401,8 +408,39 @@ class pool_core {
         state.last = t;
         return t;
       }
+    if (streams_.size() >= prune_streams_at_) prune_streams();
     streams_.push_back({s, t});
     return t;
+  }
+
+  // Forgets the streams that need no more looking at: every free they made is passed, and no free
+  // block is filed under them (take_free finds another stream's blocks through this list; the bins
+  // keep lists of their own). Such a stream comes back with its next free. Without this, a program
+  // that makes streams, or threads that each free on their per-thread default stream, would leave
+  // the list, and every free's and every search's scan of it, growing for good. Amortised: run when
+  // the list has doubled since the last time.
+  void prune_streams() {
+    std::erase_if(streams_, [this](const stream_state& state) {
+      if (files_free_blocks(state.stream)) return false;
+      try {
+        return clock_->reached(state.stream, state.last);
+      } catch (...) {  // not known (a capture under way, a failed runtime): kept
+        return false;
+      }
+    });
+    prune_streams_at_ = std::max<std::size_t>(16, 2 * streams_.size());
+  }
+
+  bool files_free_blocks(stream_ref s) const {
+    pool_block key;
+    key.size = 0;
+    key.ptr = nullptr;
+    key.stream = s;
+    for (const free_set& set : free_sets_) {
+      auto it = set.lower_bound(&key);
+      if (it != set.end() && (*it)->stream == s) return true;
+    }
+    return false;
   }
 
   static bool mergeable(const pool_block* a, const pool_block* b) {
@@ -460,8 +498,20 @@ class pool_core {
     for (bin& b : bins_)
       b.drain([this](pool_block* block) {
         block->size_class = -1;
+        keep_listed(block->stream, block->fence);
         insert_free(coalesce(block));
       });
+  }
+
+  // A block goes to the free sets under stream s: s must be on the stream list, whence take_free
+  // finds other streams' blocks (prune_streams may have dropped it while the block sat in a bin).
+  void keep_listed(stream_ref s, ticket fence) {
+    for (stream_state& state : streams_)
+      if (state.stream == s) {
+        state.last = std::max(state.last, fence);
+        return;
+      }
+    streams_.push_back({s, fence});
   }
 
   void wait_for_streams() {
@@ -547,6 +597,7 @@ class pool_core {
   std::deque<pool_block> block_storage_;
   std::vector<pool_block*> spare_blocks_;
   std::vector<stream_state> streams_;
+  std::size_t prune_streams_at_ = 16;
 
   std::size_t binned_bytes_ = 0;  // free class blocks waiting in bins
   std::size_t allocated_ = 0, requested_ = 0, peak_allocated_ = 0, reserved_ = 0, peak_reserved_ = 0, live_ = 0;

@@ -27,6 +27,10 @@ struct pool_stats {
   std::uint64_t upstream_releases = 0;     // segments given back, ever
   std::uint64_t cache_releases = 0;        // times the cache was emptied (empty_cache() or OOM recovery)
   std::uint64_t oom_count = 0;             // out_of_memory exceptions thrown
+  // Streams the pool keeps a record of: those whose last free it has not seen passed, or that
+  // hold cached blocks. Those that need neither are forgotten (a thread's per-thread default
+  // stream, a warden::stream made per task), so this does not grow with every stream ever used.
+  std::size_t tracked_streams = 0;
 
   std::string to_string() const {
     using detail::format_bytes;

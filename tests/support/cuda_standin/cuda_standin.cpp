@@ -16,7 +16,10 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
+
+#include <pthread.h>
 
 #ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
 #error "the stand-in implements the legacy default stream for handle 0 (and cudaStreamPerThread by its handle)"
@@ -99,7 +102,14 @@ struct runtime {
   std::map<std::uintptr_t, std::size_t> registered;  // cudaHostRegister: page-locked ranges, by base
   stream_state legacy;
   std::vector<std::unique_ptr<stream_state>> streams;  // created ones and the per-thread streams
+  // Streams gone for good: destroyed (or their thread ended) with nothing left queued. Kept, not
+  // freed, since marks of their records still name them; out of `streams`, so that the queues'
+  // scans (drain, the legacy stream's implicit waits) do not grow with every thread a program
+  // ever ran. `ended` counts the streams in `streams` that are gone but still had work queued.
+  std::vector<std::unique_ptr<stream_state>> retired;
+  std::size_t ended = 0;
   std::vector<std::unique_ptr<event_state>> events;
+  std::unordered_map<const void*, event_state*> event_index;  // every event made, by its handle
   // Transparent: a runtime call is counted without building a string (tests count allocations).
   std::map<std::string, long, std::less<>> calls;
   std::map<std::string, std::vector<fault>, std::less<>> faults;
@@ -161,14 +171,29 @@ cudaError_t enter(const char* call) {
 // stream local to both the thread and the CUcontext, and which does not synchronize with other
 // streams (just like explicitly created streams). The per-thread default stream is not a
 // non-blocking stream and will synchronize with the legacy default stream if both are used in a
-// program." It is kept when its thread ends (its queued work still runs; release_all reaches it).
+// program." When its thread ends, it ends as a destroyed stream does: its queued work still runs
+// (release_all reaches it), then it is retired. The end is told by a thread-specific key's
+// destructor, which runs after every C++ thread_local destructor of the thread (glibc), so warden's
+// own thread-exit code still finds the stream.
+void end_per_thread_stream(void* state) {
+  lock_type lock(rt().mutex);
+  static_cast<stream_state*>(state)->destroyed = true;
+  ++rt().ended;
+}
+
 stream_state* per_thread_stream() {
   thread_local stream_state* mine = nullptr;
   if (mine == nullptr) {
+    static const pthread_key_t key = [] {
+      pthread_key_t k;
+      pthread_key_create(&k, end_per_thread_stream);
+      return k;
+    }();
     rt().streams.push_back(std::make_unique<stream_state>());
     mine = rt().streams.back().get();
     mine->blocking = true;
     mine->per_thread = true;
+    pthread_setspecific(key, mine);
   }
   return mine;
 }
@@ -193,19 +218,23 @@ stream_state* find_stream(cudaStream_t s, const char* call) {
       }
       return owned.get();
     }
+  for (auto& gone : r.retired)
+    if (gone.get() == reinterpret_cast<stream_state*>(s)) {
+      misuse(std::string(call) + ": stream " + hex(s) + " was destroyed");
+      return nullptr;
+    }
   misuse(std::string(call) + ": " + hex(s) + " is not a stream");
   return nullptr;
 }
 
 event_state* find_event(cudaEvent_t e, const char* call) {
-  for (auto& owned : rt().events)
-    if (owned.get() == reinterpret_cast<event_state*>(e)) {
-      if (owned->destroyed) {
-        misuse(std::string(call) + ": event " + hex(e) + " was destroyed");
-        return nullptr;
-      }
-      return owned.get();
+  if (auto it = rt().event_index.find(static_cast<const void*>(e)); it != rt().event_index.end()) {
+    if (it->second->destroyed) {
+      misuse(std::string(call) + ": event " + hex(e) + " was destroyed");
+      return nullptr;
     }
+    return it->second;
+  }
   misuse(std::string(call) + ": " + hex(e) + " is not an event");
   return nullptr;
 }
@@ -332,8 +361,30 @@ void for_each_stream(F&& f) {
   for (auto& s : rt().streams) f(*s);
 }
 
+// Moves the streams that are gone and have nothing queued to `retired`. A destroyed stream whose
+// handle the driver may hand out again (options.recycle_stream_handles) stays, to be reused.
+void retire_ended_streams() {
+  runtime& r = rt();
+  r.ended = 0;
+  std::erase_if(r.streams, [&](std::unique_ptr<stream_state>& s) {
+    if (!s->destroyed) return false;
+    if (!s->queue.empty() || s->capturing || (!s->per_thread && r.options.recycle_stream_handles)) {
+      r.ended += s->queue.empty() ? 0 : 1;
+      return false;
+    }
+    r.retired.push_back(std::move(s));
+    return true;
+  });
+}
+
 // Runs every queued operation that may run, until none can.
 void drain() {
+  // A stand-in kernel may call the runtime: streams are retired by the outermost drain only.
+  static thread_local int depth = 0;
+  struct nested {
+    nested() { ++depth; }
+    ~nested() { --depth; }
+  } inside;
   for (bool progress = true; progress;) {
     progress = false;
     for_each_stream([&](stream_state& s) {
@@ -346,6 +397,7 @@ void drain() {
       }
     });
   }
+  if (depth == 1 && rt().ended > 0) retire_ended_streams();
 }
 
 // Every stream's queue, for a misuse report: "stream 1: wait(2) copy record | stream 2: ...".
@@ -644,8 +696,9 @@ void inject(const std::string& call, int n, cudaError_t error, int times) {
 namespace {
 stream_state* control_stream(cudaStream_t s) {
   if (stream_state* implicit = implicit_stream(s)) return implicit;  // cudaStreamPerThread: the caller's
-  for (auto& owned : rt().streams)
-    if (owned.get() == reinterpret_cast<stream_state*>(s)) return owned.get();
+  for (auto* list : {&rt().streams, &rt().retired})
+    for (auto& owned : *list)
+      if (owned.get() == reinterpret_cast<stream_state*>(s)) return owned.get();
   return nullptr;
 }
 }  // namespace
@@ -663,6 +716,11 @@ void release_all() {
   lock_type lock(rt().mutex);
   for_each_stream([](stream_state& s) { s.held = false; });
   drain();
+}
+std::size_t streams_in_use() {
+  lock_type lock(rt().mutex);
+  drain();
+  return rt().streams.size();
 }
 void never_complete(cudaStream_t s) {
   lock_type lock(rt().mutex);
@@ -960,6 +1018,7 @@ cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream) {
   // all work in stream." So it returns at once; the queued work still runs (on release, or when the
   // host waits for it: an event recorded on it, the device), and still orders the legacy stream.
   s->destroyed = true;
+  ++rt().ended;  // retired by a later drain, once nothing is queued
   return cudaSuccess;
 }
 
@@ -1003,6 +1062,7 @@ cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int)
   STANDIN_ENTER("cudaEventCreateWithFlags");
   if (event == nullptr) return fail(cudaErrorInvalidValue);
   rt().events.push_back(std::make_unique<event_state>());
+  rt().event_index[rt().events.back().get()] = rt().events.back().get();
   *event = reinterpret_cast<cudaEvent_t>(rt().events.back().get());
   return cudaSuccess;
 }

@@ -76,6 +76,12 @@ void release_all();  // every stream, destroyed ones and every thread's per-thre
 // Work queued on s and not yet done.
 std::size_t pending(cudaStream_t s);
 
+// Streams the stand-in still runs work for: created and not destroyed, the per-thread streams of
+// threads still running, and those gone with work still queued. A stream destroyed (or whose
+// thread ended) with nothing queued is retired, unless its handle may be handed out again
+// (options::recycle_stream_handles): queue scans do not grow with every thread a program ran.
+std::size_t streams_in_use();
+
 // How often the runtime function `call` was called since the last reset.
 long calls(const std::string& call);
 
