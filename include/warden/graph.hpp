@@ -134,6 +134,9 @@ graph capture(stream_ref s, Body&& body) {
   detail::graph_recorder recorder(on_gpu);
   graph g;
   g.stream_ = s;
+  // No buffer's own work (another thread's free or download) picks s between here and the
+  // capture's beginning: it either issued before, or finds s captured and uses the default stream.
+  detail::capture_beginning_scope beginning;
   // What s has issued so far gets its event now: once captured, s takes none, and work on other
   // streams in the body (and buffers freed there) is ordered after s's earlier work with it.
   if (on_gpu && !detail::being_captured(s)) detail::stream_observers::instance().capture_beginning(s);
@@ -142,6 +145,7 @@ graph capture(stream_ref s, Body&& body) {
 #if WARDEN_CUDA_RUNTIME
   if (on_gpu) {
     WARDEN_CUDA_CHECK(cudaStreamBeginCapture(s.native(), cudaStreamCaptureModeThreadLocal));
+    beginning.open();
     cudaGraph_t captured = nullptr;
     try {
       body();
@@ -160,6 +164,7 @@ graph capture(stream_ref s, Body&& body) {
     return g;
   }
 #endif
+  beginning.open();
   body();
   g.launches_ = recorder.launches();
   g.uses_ = recorder.take_uses();

@@ -2,7 +2,7 @@
 // oracle (tests/fuzz/host_program.hpp; issue 33, item 3).
 //
 //   warden_host_fuzz [--programs N] [--seed S] [--threads | --no-threads] [--per-thread | --no-per-thread]
-//                    [--views | --no-views] [--ops MIN MAX] [--focus scratch|stream-death|pinned-refill|per-thread|moved-from]
+//                    [--views | --no-views] [--no-concurrent-captures] [--ops MIN MAX] [--focus scratch|stream-death|pinned-refill|per-thread|moved-from]
 //                    [--replay P]   run only program P (the seed a report names) and print its op log
 //
 // Prints the counts (programs, ops, read-backs checked, lost and stale values, stand-in misuses,
@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     else if (a == "--no-per-thread") opt.per_thread = false;
     else if (a == "--views") opt.views = true;
     else if (a == "--no-views") opt.views = false;
+    else if (a == "--no-concurrent-captures") opt.concurrent_captures = false;
     else if (a == "--focus") opt.focus = next();
     else if (a == "--replay") replay = std::strtoull(next(), nullptr, 10);
     else if (a == "--ops") {
@@ -63,7 +64,8 @@ int main(int argc, char** argv) {
       opt.max_ops = std::atoi(next());
     } else {
       std::fprintf(stderr, "usage: warden_host_fuzz [--programs N] [--seed S] [--threads|--no-threads] "
-                           "[--per-thread|--no-per-thread] [--views|--no-views] [--ops MIN MAX] [--focus NAME] [--replay P]\n");
+                           "[--per-thread|--no-per-thread] [--views|--no-views] [--no-concurrent-captures] [--ops MIN MAX] "
+                           "[--focus NAME] [--replay P]\n");
       return 2;
     }
   }
@@ -107,9 +109,10 @@ int main(int argc, char** argv) {
   std::printf("  refusals of correct programs (findings):%s\n", total.refusals_of_correct.empty() ? " none" : "");
   for (const auto& [k, v] : total.refusals_of_correct) std::printf("    %8ld  %s\n", v, k.c_str());
   for (const auto& r : total.refusal_reports) std::printf("    e.g. %s\n", r.c_str());
-  std::printf("  %.1f s, %.0f programs/s (per-thread ops %s, threads %s, host views %s%s%s)\n", seconds,
-              seconds > 0 ? static_cast<double>(total.programs) / seconds : 0.0, opt.per_thread ? "on" : "off",
-              opt.threads ? "on" : "off", opt.views ? "on" : "off", opt.focus.empty() ? "" : ", focus ", opt.focus.c_str());
+  std::printf("  %.1f s, %.0f programs/s (per-thread ops %s, threads %s, host views %s, concurrent captures %s%s%s)\n",
+              seconds, seconds > 0 ? static_cast<double>(total.programs) / seconds : 0.0, opt.per_thread ? "on" : "off",
+              opt.threads ? "on" : "off", opt.views ? "on" : "off", opt.concurrent_captures ? "on" : "off",
+              opt.focus.empty() ? "" : ", focus ", opt.focus.c_str());
   const bool clean = total.lost == 0 && total.stale == 0 && total.misuses == 0 && total.leaked == 0 && total.failed_programs == 0 &&
                      total.refusals_of_correct.empty();
   return clean ? 0 : 1;

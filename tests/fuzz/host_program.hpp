@@ -98,6 +98,7 @@ struct options {
   bool per_thread = true;   // ops on cudaStreamPerThread
   int min_ops = 20, max_ops = 60;
   bool views = true;        // host views (view_of) over pinned and managed buffers
+  bool concurrent_captures = true;  // captures while other threads of the program run
   std::string focus;        // bias towards one situation of issue 33 (part::step)
   bool print_log = false;   // print every program's op log (--replay)
 };
@@ -892,10 +893,10 @@ class part {
 
   // ---- graphs ----
   void capture_op() {
-    // Not while other threads run: a buffer handed over keeps its home stream, and another thread's
-    // free or copy of it races with a capture beginning there (docs/memory.md, "Not kept
-    // cheaply"; an open finding). A capture's body still starts a thread of its own below.
-    if (concurrent_) return hold_op();
+    // Also while other threads run: a buffer handed over keeps its home stream, and another
+    // thread's free or download of it may meet a capture beginning there (the capture gate,
+    // memory/capture_registry.hpp). `--no-concurrent-captures` leaves them out (as before the gate).
+    if (concurrent_ && !opt_.concurrent_captures) return hold_op();
     if (graphs_.size() >= 2) graphs_.erase(graphs_.begin());
     const stream_choice s = chance(5) ? stream_of(-1) : own_stream();
     const bool on_default = s.index == -1;

@@ -11,7 +11,11 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <exception>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -264,6 +268,59 @@ TEST_CASE("a buffer handed to another thread is read back there while its stream
   });
   CHECK(got == threes);
   CHECK(g.launches() == 1);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a capture that begins while another thread downloads a buffer of its stream waits for the download",
+          "[standin][graph][capture-order][threads]") {
+  // The download picks the buffer's stream s (no capture yet), and a capture of s begins on another
+  // thread before the copy is issued: without the capture gate, the copy would meet the capture
+  // (refused, and the capture invalidated). The stand-in opens that window: just before the copy,
+  // it starts the capture and gives it up to half a second to begin; the capture's body lasts
+  // until the download is over.
+  standin::reset();
+  w::stream s;
+  logging_entry entry;
+  w::device_buffer<float> u(256), v(256);
+  std::vector<float> fives(256, 5.f), got;
+  auto b = w::to_device(fives, s);
+  std::atomic<bool> began{false}, downloaded{false};
+  std::thread capturer;
+  std::exception_ptr capture_failed;
+  int launches = -1;
+  bool hooked = false, began_in_window = false;
+  standin::before_next_call("cudaMemcpyAsync", [&] {
+    hooked = true;
+    capturer = std::thread([&] {
+      try {
+        w::graph g = w::capture(s, [&] {
+          began = true;
+          // Held open until the download is over (it is, with the gate, before the capture begins).
+          for (int i = 0; i < 500 && !downloaded; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          launch(entry, w::grid_for(256).on(s), u, v);
+        });
+        launches = g.launches();
+      } catch (...) {
+        capture_failed = std::current_exception();
+      }
+    });
+    for (int i = 0; i < 500 && !began; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    began_in_window = began.load();
+  });
+  std::string download_failed;
+  try {
+    got = w::to_host(b);
+  } catch (const std::exception& e) {
+    download_failed = e.what();
+  }
+  downloaded = true;
+  capturer.join();
+  INFO("the capture began while the download waited: " << began_in_window);
+  CHECK(download_failed == "");
+  CHECK(got == fives);
+  CHECK_FALSE(capture_failed);
+  CHECK(launches == 1);
+  CHECK(hooked);
   CHECK(no_misuse());
 }
 #endif

@@ -283,6 +283,7 @@ class buffer {
       link_.reset();
     }
     if (pool_ == nullptr || allocation_.block == nullptr) return;
+    const detail::buffer_work_scope picking;  // no capture begins between picking the stream and the free
     // Not a stream destroyed since (the pool would file the block there), nor one being captured
     // (no event can be recorded there until the capture ends: the block goes back on the default
     // stream, after the uses recorded before the capture, whose events warden::capture recorded).

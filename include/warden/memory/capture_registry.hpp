@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <shared_mutex>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -87,6 +88,56 @@ class capture_scope {
 
  private:
   graph_recorder& recorder_;
+};
+
+// The gate between a capture beginning and a buffer's own work: the stream buffer::stream()
+// picks (the buffer's stream, or the default stream while another thread captures it) and the
+// work then issued there. Without it, another thread could find the stream not captured, and
+// issue its free or copy there just after the capture began: the work would join the capture or
+// break it (cudaErrorStreamCaptureUnsupported), and a download's copy and its wait could go to two
+// streams. A buffer's work holds the gate shared (buffer_work_scope); warden::capture holds it alone
+// from its check of the stream to cudaStreamBeginCapture, never while its body runs.
+inline std::shared_mutex& capture_gate() {
+  static std::shared_mutex* gate = new std::shared_mutex;  // never destroyed, as the registry
+  return *gate;
+}
+
+// How deep this thread is in buffer work: the gate is taken by the outermost scope only (a shared
+// lock taken twice by one thread may deadlock behind a waiting capture).
+inline int& buffer_work_depth() noexcept {
+  thread_local int depth = 0;
+  return depth;
+}
+
+class buffer_work_scope {
+ public:
+  buffer_work_scope() {
+    if (buffer_work_depth()++ == 0) capture_gate().lock_shared();
+  }
+  ~buffer_work_scope() {
+    if (--buffer_work_depth() == 0) capture_gate().unlock_shared();
+  }
+  buffer_work_scope(const buffer_work_scope&) = delete;
+  buffer_work_scope& operator=(const buffer_work_scope&) = delete;
+};
+
+// Held by warden::capture while it begins; a thread inside buffer work (which cannot call capture)
+// would wait for itself, so it does not take the gate.
+class capture_beginning_scope {
+ public:
+  capture_beginning_scope() : held_(buffer_work_depth() == 0) {
+    if (held_) capture_gate().lock();
+  }
+  ~capture_beginning_scope() { open(); }
+  void open() noexcept {
+    if (held_) capture_gate().unlock();
+    held_ = false;
+  }
+  capture_beginning_scope(const capture_beginning_scope&) = delete;
+  capture_beginning_scope& operator=(const capture_beginning_scope&) = delete;
+
+ private:
+  bool held_;
 };
 
 // Whether any thread is capturing `s` (the event clock must not record an event there).

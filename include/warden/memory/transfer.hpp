@@ -119,6 +119,7 @@ void copy_async(buffer<T, D>& dst, const buffer<T, S>& src, stream_ref stream) {
 
 template <class T, memory_space D, memory_space S>
 void copy(buffer<T, D>& dst, const buffer<T, S>& src) {
+  const detail::buffer_work_scope picking;  // the stream dst.stream() picks stays uncaptured
   copy_async(dst, src, dst.stream());
   dst.wait_for_host(false);
 }
@@ -172,8 +173,10 @@ host_array<T> download(const buffer<T, S>& src) {
   refuse_moved_from(src, "warden::to_host", "the source");
   src.wait_for_host(false);
   host_array<T> result(src.size());
-  detail::copy_bytes(result.data(), src.data(), src.bytes(), src.stream());
-  detail::synchronize(src.stream());
+  const buffer_work_scope picking;  // the copy and the wait on one stream, which stays uncaptured
+  const stream_ref s = src.stream();
+  detail::copy_bytes(result.data(), src.data(), src.bytes(), s);
+  detail::synchronize(s);
   return result;
 }
 }  // namespace detail
@@ -187,8 +190,10 @@ std::vector<T> to_host(const buffer<T, S>& src) {
   } else {
     src.wait_for_host(false);
     std::vector<T> result(src.size());
-    detail::copy_bytes(result.data(), src.data(), src.bytes(), src.stream());
-    detail::synchronize(src.stream());
+    const detail::buffer_work_scope picking;  // as download
+    const stream_ref s = src.stream();
+    detail::copy_bytes(result.data(), src.data(), src.bytes(), s);
+    detail::synchronize(s);
     return result;
   }
 }

@@ -4,6 +4,7 @@
 
 #include "cuda_standin.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -159,7 +160,32 @@ cudaError_t enter(const char* call) {
   return cudaSuccess;
 }
 
+// cuda_standin::before_next_call: one pending hook at most, run outside the runtime's lock.
+struct call_hook {
+  std::atomic<bool> armed{false};
+  std::mutex mutex;
+  std::string call;
+  std::function<void()> before;
+};
+call_hook& hook() {
+  static call_hook* h = new call_hook;  // never destroyed, as the runtime
+  return *h;
+}
+void run_hook(const char* call) {
+  call_hook& h = hook();
+  if (!h.armed.load(std::memory_order_acquire)) return;
+  std::function<void()> before;
+  {
+    std::lock_guard lock(h.mutex);
+    if (!h.armed.load() || h.call != call) return;
+    before = std::move(h.before);
+    h.armed.store(false);
+  }
+  before();
+}
+
 #define STANDIN_ENTER(call)                                              \
+  run_hook(call);                                                        \
   lock_type lock(rt().mutex);                                            \
   if (const cudaError_t injected = enter(call); injected != cudaSuccess) \
   return fail(injected)
@@ -686,6 +712,14 @@ void reset(const options& o) {
   r.last = cudaSuccess;
   r.device = 0;
   r.options = o;
+}
+
+void before_next_call(const std::string& call, std::function<void()> before) {
+  call_hook& h = hook();
+  std::lock_guard lock(h.mutex);
+  h.call = call;
+  h.before = std::move(before);
+  h.armed.store(true, std::memory_order_release);
 }
 
 void inject(const std::string& call, int n, cudaError_t error, int times) {

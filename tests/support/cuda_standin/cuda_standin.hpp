@@ -64,6 +64,11 @@ void reset(const options& o = {});
 // `error` without doing anything; with `times` > 1 so do the next times - 1 calls after it.
 void inject(const std::string& call, int n, cudaError_t error, int times = 1);
 
+// The next call of the runtime function named `call`, on any thread, first runs `before` on that
+// thread, outside the stand-in's lock (so `before` may call the runtime, or start a thread that
+// does). For tests of races: it opens the window between what the caller decided and the call.
+void before_next_call(const std::string& call, std::function<void()> before);
+
 // A held stream's work stays queued (a GPU busy with a long kernel) until release(s), or until the
 // host synchronises with it. s may be 0 or cudaStreamLegacy (the legacy default stream) or
 // cudaStreamPerThread (the calling thread's default stream). A stream that never completes keeps its work queued for good: a host
