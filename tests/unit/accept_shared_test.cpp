@@ -54,6 +54,32 @@ TEST_CASE("accepted: a shared-memory tree reduction", "[checker][accept]") {
   }
 }
 
+// Every compound assignment on a shared element, each thread on its own element between barriers.
+WARDEN_KERNEL(tile_compound_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  return w::shared<int, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], w::sync(), tile[t] -= 3, tile[t] *= 5, tile[t] %= 97, tile[t] |= 8, tile[t] ^= 5,
+                  tile[t] &= 61, tile[t] += 100, tile[t] /= 2, w::sync(), out[i] = tile[63 - t]);
+  });
+}));
+
+TEST_CASE("accepted: compound assignments on shared elements (+= -= *= /= %= &= |= ^=)", "[checker][accept]") {
+  std::vector<int> host(128);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 37) % 211);
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(host.size());
+  const auto r = w::record(tile_compound_k, w::grid(2), in, out);
+  CHECK(r.clean());
+  const auto got = w::to_host(out);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    const std::size_t block = i / 64, mirror = block * 64 + (63 - i % 64);
+    int v = host[mirror];
+    v -= 3, v *= 5, v %= 97, v |= 8, v ^= 5, v &= 61, v += 100, v /= 2;
+    REQUIRE(got[i] == v);
+  }
+}
+
 // Transpose through a padded tile: the kernel of examples/transpose.
 TEST_CASE("accepted: a transpose through a padded tile", "[checker][accept]") {
   const int rows = 40, cols = 23;

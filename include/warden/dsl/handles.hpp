@@ -113,14 +113,20 @@ struct tile_element : expr_node {
     return tile_store_s<L, T, Stride, Row, Col, decltype(value)>{{}, row, col, value};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const tile_element& other) const { return *this = other.as_load(); }
-  template <operand V>
-  constexpr WARDEN_HOST_DEVICE auto operator+=(V&& v) const {
-    return *this = make_binary<op::add>(*this, std::forward<V>(v));
+  // `tile[i] op= v`: a load of the element, then a store, checked like the two written out (a race
+  // on the element is W020/W021 as for `tile[i] = tile[i] op v`), as a buffer element's.
+  template <class Op, class V>
+  constexpr WARDEN_HOST_DEVICE auto compound(V&& v) const {
+    return *this = make_binary<Op>(*this, std::forward<V>(v));
   }
-  template <operand V>
-  constexpr WARDEN_HOST_DEVICE auto operator*=(V&& v) const {
-    return *this = make_binary<op::mul>(*this, std::forward<V>(v));
-  }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator+=(V&& v) const { return compound<op::add>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator-=(V&& v) const { return compound<op::sub>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator*=(V&& v) const { return compound<op::mul>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator/=(V&& v) const { return compound<op::div>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator%=(V&& v) const { return compound<op::mod>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator&=(V&& v) const { return compound<op::bit_and>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator|=(V&& v) const { return compound<op::bit_or>(std::forward<V>(v)); }
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator^=(V&& v) const { return compound<op::bit_xor>(std::forward<V>(v)); }
 };
 
 // A shared tile bound at level L: tile[i] (1-D) or tile(row, col) (2-D).
