@@ -40,6 +40,14 @@ constexpr auto pair_sums = [](auto k, auto x, auto y) {
   });
 };
 
+// The same sums without a local: a component of the vector load itself (issue 34: one of the ports
+// needed `w::get<0>(w::vectors<2>(x)[i])`, which did not compile).
+constexpr auto pair_sums_direct = [](auto k, auto x, auto y) {
+  return w::grid_stride(k, x.size() / 2, [&](auto, auto i) {
+    return y[i] = w::get<0>(w::vectors<2>(x)[i]) + w::get<1>(w::vectors<2>(x)[i]);
+  });
+};
+
 // A pool upstream whose memory starts 4 bytes past a 256-byte boundary: what a careless custom pool
 // could hand out, and what a float4 access faults on.
 struct misaligned_upstream {
@@ -67,6 +75,7 @@ constexpr auto first_element_guard = [](auto k, auto x, auto y) {
 WARDEN_KERNEL(first_element_guard_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>(first_element_guard));
 WARDEN_KERNEL(scale4_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>(scale4));
 WARDEN_KERNEL(pair_sums_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(pair_sums));
+WARDEN_KERNEL(pair_sums_direct_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(pair_sums_direct));
 
 TEST_CASE("vector accesses: loads and stores of four floats compute what the scalar kernel does", "[dsl][vector]") {
   STATIC_REQUIRE(verdict<w::block<64>, w::in<float>, w::out<float>>(scale4) == code::none);
@@ -87,6 +96,18 @@ TEST_CASE("vector accesses: two-wide int vectors in a grid-stride loop", "[dsl][
   auto x = w::to_device(host);
   w::device_buffer<int> y(host.size() / 2);
   w::launch(pair_sums_k, w::grid(2), x, y);
+  const auto got = w::to_host(y);
+  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == host[2 * i] + host[2 * i + 1]);
+}
+
+TEST_CASE("vector accesses: a component of a vector load, without a local", "[dsl][vector]") {
+  STATIC_REQUIRE(verdict<w::block<32>, w::in<int>, w::out<int>>(pair_sums_direct) == code::none);
+  std::vector<int> host(202);
+  std::iota(host.begin(), host.end(), 1);
+  auto x = w::to_device(host);
+  w::device_buffer<int> y(host.size() / 2);
+  const auto r = w::record(pair_sums_direct_k, w::grid(2), x, y);
+  CHECK(r.clean());
   const auto got = w::to_host(y);
   for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == host[2 * i] + host[2 * i + 1]);
 }

@@ -16,6 +16,11 @@
 #include "../diagnostic/table.hpp"
 #include "ir.hpp"
 
+namespace warden {
+template <class T, int N>
+struct vec;  // dsl/vector.hpp: the value of a vector load (type_probe below names it)
+}  // namespace warden
+
 namespace warden::dsl {
 
 // Every expression node derives from expr_node; operators are enabled for those types only.
@@ -220,6 +225,8 @@ struct type_probe {
   int size() const;
   template <int I, class T>
   T load(int) const;
+  template <int I, class T, int N>
+  vec<T, N> load_vector(int) const;  // `w::get<C>(w::vectors<N>(x)[i])` asks for the load's type
   template <int L, class T>
   T tile_load(int) const;
   template <int L, class T>
