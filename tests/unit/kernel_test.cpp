@@ -119,6 +119,25 @@ TEST_CASE("when / otherwise, nested", "[kernel][stmt]") {
   for (int i = 0; i < 100; ++i) REQUIRE(out[i] == std::clamp(in[i], 0.f, 1.f));
 }
 
+// CUDA's fast-math intrinsics as expressions (rsqrtf, __fdividef, __expf on the device; the precise
+// functions on the host): within their documented error of the plain C++.
+WARDEN_KERNEL(fast_math_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), out[i] = w::fast::rsqrt(1.f + in[i] * in[i]) + w::fast::divide(in[i], 3.f) +
+                                         w::fast::exp(0.1f * in[i]));
+}));
+
+TEST_CASE("fast-math intrinsics: rsqrt, divide, exp", "[kernel][math]") {
+  std::vector<float> in(100);
+  for (int i = 0; i < 100; ++i) in[i] = 0.25f * i - 12.f;
+  auto din = w::to_device(in);
+  w::device_buffer<float> dout(100);
+  w::launch(fast_math_k, w::grid_for(100), din, dout);
+  const auto out = w::to_host(dout);
+  for (int i = 0; i < 100; ++i)
+    REQUIRE(out[i] == Approx(1.f / std::sqrt(1.f + in[i] * in[i]) + in[i] / 3.f + std::exp(0.1f * in[i])).epsilon(1e-4));
+}
+
 // Row sums of an m x n matrix: a static-count loop (n is a constant) and a run-time one (cols).
 WARDEN_KERNEL(row_sum_k, w::kernel<w::block<32>, w::in<float>, w::out<float>, w::out<float>, w::value<int>>(
                              [](auto k, auto a, auto fixed, auto dynamic, auto cols) {

@@ -1,7 +1,7 @@
 #pragma once
 // Math functions and struct fields as kernel expressions: w::sqrt(x), w::exp(x), w::pow(x, y), ... and the
-// fast-math variants w::fast::exp(x), ... (CUDA's intrinsics __expf and kin on the device, the
-// precise function on the host). Each is a call of a stateless function object (expr.hpp's
+// fast-math variants w::fast::exp(x), ..., w::fast::rsqrt(x), w::fast::divide(x, y) (CUDA's
+// intrinsics __expf, rsqrtf, __fdividef and kin on the device, the precise function on the host). Each is a call of a stateless function object (expr.hpp's
 // call_e): the checker treats the result as data, like any computed value, so a math function may
 // appear anywhere a value may, and never in a proof about an index.
 //
@@ -72,6 +72,29 @@ struct fast_pow_fn {
 #endif
   }
 };
+// rsqrtf and __fdividef, as CUDA code calls them: on the host, 1 / sqrtf(x) and x / y.
+struct fast_rsqrt_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class T>
+  constexpr WARDEN_HOST_DEVICE float operator()(T x) const {
+#if defined(__CUDA_ARCH__)
+    return ::rsqrtf(static_cast<float>(x));
+#else
+    return 1.0f / ::sqrtf(static_cast<float>(x));
+#endif
+  }
+};
+struct fast_divide_fn {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class T, class U>
+  constexpr WARDEN_HOST_DEVICE float operator()(T x, U y) const {
+#if defined(__CUDA_ARCH__)
+    return ::__fdividef(static_cast<float>(x), static_cast<float>(y));
+#else
+    return static_cast<float>(x) / static_cast<float>(y);
+#endif
+  }
+};
 #undef WARDEN_DSL_MATH_FAST
 
 }  // namespace warden::dsl::math
@@ -114,6 +137,16 @@ WARDEN_FAST_FUNCTION(cos)
 template <dsl::operand X, dsl::operand Y>
 constexpr WARDEN_HOST_DEVICE auto pow(X&& x, Y&& y) {
   return call(dsl::math::fast_pow_fn{}, std::forward<X>(x), std::forward<Y>(y));
+}
+// rsqrtf(x): 1 / sqrt(x).
+template <dsl::operand X>
+constexpr WARDEN_HOST_DEVICE auto rsqrt(X&& x) {
+  return call(dsl::math::fast_rsqrt_fn{}, std::forward<X>(x));
+}
+// __fdividef(x, y): x / y, approximate on the device (see CUDA's documentation for the range of y).
+template <dsl::operand X, dsl::operand Y>
+constexpr WARDEN_HOST_DEVICE auto divide(X&& x, Y&& y) {
+  return call(dsl::math::fast_divide_fn{}, std::forward<X>(x), std::forward<Y>(y));
 }
 }  // namespace fast
 
