@@ -267,6 +267,82 @@ TEST_CASE("language: for_halving and for_down", "[language][loops]") {
   CHECK(w::to_host(a) == grid);
 }
 
+// ---- loops that shift by more than one bit, or double ---------------------------------------------------
+
+// A 4-ary tree reduction, `for (s = 64; s > 0; s >>= 2)`: each of the first s threads adds three
+// partners s, 2s and 3s away.
+constexpr auto quad_tree_sum = [](auto k, auto in, auto out) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::shared<int, 256>(k, [&](auto k, auto tile) {
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_shift_down<2>(k, 64, [&](auto, auto s) {
+                    return w::seq(w::when(t < s, tile[t] += tile[t + s] + tile[t + 2 * s] + tile[t + 3 * s]), w::sync());
+                  }),
+                  w::when(t == 0, out[k.block_id()] = tile[0]));
+  });
+};
+// An inclusive scan per block (Hillis-Steele), `for (offset = 1; offset < n; offset <<= 1)`, the
+// limit a value parameter: each step reads the partner into a local, then all store.
+constexpr auto doubling_scan = [](auto k, auto in, auto out, auto n) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::shared<int, 128>(k, [&](auto k, auto tile) {
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_doubling(k, 1, n, [&](auto k, auto offset) {
+                    return w::local(k, 0, [&](auto, auto partner) {
+                      return w::seq(w::when(t >= offset, partner = tile[t - offset]), w::sync(), tile[t] += partner, w::sync());
+                    });
+                  }),
+                  w::when(i < out.size(), out[i] = tile[t]));
+  });
+};
+// Its racy twin: the partner is read in the phase where it is stored.
+constexpr auto doubling_scan_racy = [](auto k, auto in, auto out, auto n) {
+  auto t = k.thread_id();
+  auto i = k.global_id();
+  return w::shared<int, 128>(k, [&](auto k, auto tile) {
+    return w::seq(w::when(i < in.size(), tile[t] = in[i]).otherwise(tile[t] = 0), w::sync(),
+                  w::for_doubling(k, 1, n, [&](auto, auto offset) { return w::seq(w::when(t >= offset, tile[t] += tile[t - offset]), w::sync()); }),
+                  w::when(i < out.size(), out[i] = tile[t]));
+  });
+};
+WARDEN_KERNEL(quad_tree_sum_k, w::kernel<w::block<256>, w::in<int>, w::out<int>>(quad_tree_sum));
+WARDEN_KERNEL(doubling_scan_k, w::kernel<w::block<128>, w::in<int>, w::out<int>, w::value<int>>(doubling_scan));
+
+TEST_CASE("language: for_shift_down and for_doubling", "[language][loops]") {
+  STATIC_REQUIRE(code_of<w::block<256>, w::in<int>, w::out<int>>(quad_tree_sum) == code::none);
+  std::vector<int> host(700);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i % 17);
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(3);
+  CHECK(w::record(quad_tree_sum_k, w::grid(3), in, out).clean());
+  const std::vector<int> sums = w::to_host(out);
+  for (std::size_t b = 0; b < 3; ++b) {
+    int want = 0;
+    for (std::size_t i = 256 * b; i < std::min<std::size_t>(256 * (b + 1), host.size()); ++i) want += host[i];
+    CHECK(sums[b] == want);
+  }
+
+  STATIC_REQUIRE(code_of<w::block<128>, w::in<int>, w::out<int>, w::value<int>>(doubling_scan) == code::none);
+  STATIC_REQUIRE(code_of<w::block<128>, w::in<int>, w::out<int>, w::value<int>>(doubling_scan_racy) == code::W020);
+  w::device_buffer<int> scanned(host.size());
+  for (int n : {128, 37, 1, 0}) {  // n: the scan's span; offsets 1, 2, 4, ... below n
+    INFO("n = " << n);
+    CHECK(w::record(doubling_scan_k, w::grid(6), in, scanned, n).clean());
+    const std::vector<int> got = w::to_host(scanned);
+    for (std::size_t i = 0; i < host.size(); ++i) {
+      // Hillis-Steele with offsets below n: element t sums the 2^levels elements ending at t.
+      int levels = 0;
+      while (levels < 31 && (1 << levels) < n) ++levels;
+      const std::size_t t = i % 128, span = std::size_t{1} << levels;
+      int want = 0;
+      for (std::size_t j = t + 1 > span ? t + 1 - span : 0; j <= t; ++j) want += host[i - t + j];
+      REQUIRE(got[i] == want);
+    }
+  }
+}
+
 // ---- struct fields and early exit ---------------------------------------------------------------------
 
 struct particle {

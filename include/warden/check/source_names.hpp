@@ -125,7 +125,9 @@ constexpr bool blank(std::string_view text) {
 constexpr source_scan::scope scope_of(std::string_view callee) {
   using s = source_scan::scope;
   if (callee == "for_range" || callee == "grid_stride" || callee == "unroll") return s::loop;
-  if (callee == "for_down" || callee == "for_halving") return s::loop_derived;  // the loop counts j; the user sees f(j)
+  if (callee == "for_down" || callee == "for_halving" || callee == "for_shift_down" || callee == "for_shift_up" ||
+      callee == "for_doubling")
+    return s::loop_derived;  // the loop counts j; the user sees f(j)
   if (callee == "for_until") return s::until;
   if (callee == "shared") return s::tile;
   if (callee == "local" || callee == "registers" || callee == "shuffle_down" || callee == "shuffle_up" ||

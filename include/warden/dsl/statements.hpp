@@ -1,6 +1,7 @@
 #pragma once
 // The statements and scopes of the kernel language: seq, sync, when/otherwise, given, the loops
-// (for_range, for_down, for_halving, grid_stride, for_until), local, shared tiles and trusted.
+// (for_range, for_down, for_halving, for_shift_down, for_shift_up, for_doubling, grid_stride,
+// for_until), local, shared tiles and trusted.
 #include <type_traits>
 #include <utility>
 
@@ -109,6 +110,57 @@ constexpr auto for_halving(dsl::kernel_context<B, L> k, Start&& start, F body) {
     auto first = dsl::as_expr(std::forward<Start>(start));
     return for_range(k, 0, 32, [&](auto inner, auto level) { return when((first >> level) > 0, body(inner, first >> level)); });
   }
+}
+
+// for_shift_down<Bits>(k, start, [](auto k, auto s) { ... }): s = start, start >> Bits, ..., while
+// s > 0 (C++'s `for (s = start; s > 0; s >>= Bits)`: a 4-ary tree with Bits = 2), for start >= 0.
+// for_shift_up<Bits>(k, start, limit, [](auto k, auto s) { ... }): s = start, start << Bits, ...,
+// while s < limit (`for (s = start; s < limit; s <<= Bits)`), for start >= 1; for_doubling is
+// Bits = 1 (a scan's doubling offset). Loops over the exponent, as for_halving: with constant
+// bounds exactly their trips; otherwise ceil(31 / Bits) trips (every value a non-negative int can
+// take), those past the end doing nothing under a guard that cannot overflow (s < limit is tested
+// as start <= (limit - 1) >> (Bits * level)). Factors other than powers of two: for_range over the
+// exponent, the value computed in the body.
+namespace dsl {
+template <int Bits, class Level>
+constexpr auto shift_of(Level level) {
+  static_assert(Bits >= 1 && Bits < 31, "warden::for_shift_down / for_shift_up: shift by 1 to 30 bits");
+  if constexpr (Bits == 1) return level;
+  else return Bits * level;
+}
+}  // namespace dsl
+template <int Bits, class B, int L, dsl::operand Start, class F>
+constexpr auto for_shift_down(dsl::kernel_context<B, L> k, Start&& start, F body) {
+  if constexpr (std::is_integral_v<std::remove_cvref_t<Start>>) {
+    int trips = 0;
+    for (auto v = start; v > 0; v >>= Bits) ++trips;
+    const auto first = start;
+    return for_range(k, 0, trips, [&](auto inner, auto level) { return body(inner, first >> dsl::shift_of<Bits>(level)); });
+  } else {
+    auto first = dsl::as_expr(std::forward<Start>(start));
+    return for_range(k, 0, (31 + Bits - 1) / Bits, [&](auto inner, auto level) {
+      return when((first >> dsl::shift_of<Bits>(level)) > 0, body(inner, first >> dsl::shift_of<Bits>(level)));
+    });
+  }
+}
+template <int Bits, class B, int L, dsl::operand Start, dsl::operand Limit, class F>
+constexpr auto for_shift_up(dsl::kernel_context<B, L> k, Start&& start, Limit&& limit, F body) {
+  if constexpr (std::is_integral_v<std::remove_cvref_t<Start>> && std::is_integral_v<std::remove_cvref_t<Limit>>) {
+    int trips = 0;
+    for (long long v = start; v >= 1 && v < limit; v <<= Bits) ++trips;
+    const auto first = start;
+    return for_range(k, 0, trips, [&](auto inner, auto level) { return body(inner, first << dsl::shift_of<Bits>(level)); });
+  } else {
+    auto first = dsl::as_expr(std::forward<Start>(start));
+    auto last = dsl::as_expr(std::forward<Limit>(limit)) - 1;
+    return for_range(k, 0, (31 + Bits - 1) / Bits, [&](auto inner, auto level) {
+      return when(first <= (last >> dsl::shift_of<Bits>(level)), body(inner, first << dsl::shift_of<Bits>(level)));
+    });
+  }
+}
+template <class B, int L, dsl::operand Start, dsl::operand Limit, class F>
+constexpr auto for_doubling(dsl::kernel_context<B, L> k, Start&& start, Limit&& limit, F body) {
+  return for_shift_up<1>(k, std::forward<Start>(start), std::forward<Limit>(limit), body);
 }
 
 // grid_stride(k, n, [](auto k, auto i) { ... }): every i in [0, n) exactly once across the grid.
