@@ -343,6 +343,37 @@ TEST_CASE("language: for_shift_down and for_doubling", "[language][loops]") {
   }
 }
 
+// ---- several locals in one scope --------------------------------------------------------------------
+
+// The sum and the largest of the four elements a thread owns: two locals of one scope (a register
+// pipeline, without nesting w::local).
+constexpr auto sum_and_max = [](auto k, auto in, auto sums, auto maxes) {
+  auto i = k.global_id();
+  return w::when(i < sums.size(), w::locals(k, 0, in[4 * i], [&](auto k, auto sum, auto most) {
+                   return w::seq(w::for_range(k, 0, 4, [&](auto, auto j) {
+                                   return w::seq(sum += in[4 * i + j], w::when(in[4 * i + j] > most, most = in[4 * i + j]));
+                                 }),
+                                 sums[i] = sum, maxes[i] = most);
+                 }));
+};
+WARDEN_KERNEL(sum_and_max_k, w::kernel<w::block<32>, w::in<int>, w::out<int>, w::out<int>>(sum_and_max));
+
+TEST_CASE("language: several locals in one scope (w::locals)", "[language][local]") {
+  STATIC_REQUIRE(code_of<w::block<32>, w::in<int>, w::out<int>, w::out<int>>(sum_and_max) == code::none);
+  std::vector<int> host(256);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>((i * 37) % 101) - 50;
+  auto in = w::to_device(host);
+  w::device_buffer<int> sums(64), maxes(64);
+  CHECK(w::record(sum_and_max_k, w::grid(2), in, sums, maxes).clean());
+  const std::vector<int> s = w::to_host(sums), m = w::to_host(maxes);
+  for (std::size_t i = 0; i < 64; ++i) {
+    int sum = 0, most = host[4 * i];
+    for (std::size_t j = 0; j < 4; ++j) sum += host[4 * i + j], most = std::max(most, host[4 * i + j]);
+    REQUIRE(s[i] == sum);
+    REQUIRE(m[i] == most);
+  }
+}
+
 // ---- struct fields and early exit ---------------------------------------------------------------------
 
 struct particle {

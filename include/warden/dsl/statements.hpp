@@ -180,6 +180,30 @@ constexpr auto local(dsl::kernel_context<B, L>, Init&& init, F body) {
   return dsl::local_s<L, V, decltype(i), decltype(inner)>{{}, i, inner};
 }
 
+// locals(k, init1, init2, ..., [](auto k, auto v1, auto v2, ...) { ... }): several thread-private
+// variables in one scope (a register pipeline), each of its init's type: local() nested, without
+// the nesting in the user's code.
+namespace dsl {
+// The handles made so far are empty types, passed as types; the arguments are never put in a
+// std::tuple, whose assignability checks would instantiate a buffer element's operator= (the
+// DSL's store, which asserts its mode).
+template <class... Handles, class B, int L, class First, class... Rest>
+constexpr auto locals_from(kernel_context<B, L> k, First&& first, Rest&&... rest) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return first(k, Handles{}...);  // the body, last
+  } else {
+    return warden::local(k, std::forward<First>(first), [&](auto inner, auto v) {
+      return locals_from<Handles..., decltype(v)>(inner, std::forward<Rest>(rest)...);
+    });
+  }
+}
+}  // namespace dsl
+template <class B, int L, class... Args>
+  requires(sizeof...(Args) >= 2)
+constexpr auto locals(dsl::kernel_context<B, L> k, Args&&... args) {
+  return dsl::locals_from<>(k, std::forward<Args>(args)...);
+}
+
 // for_until(k, lo, hi, [](auto k, auto i) { return stop; }, [](auto k, auto i) { return body; }):
 // C++'s `for (i = lo; i < hi; ++i) { if (stop) break; body }`, per thread. The break is a
 // thread-private flag (a local): the statements after it run under "not stopped", which the
