@@ -10,6 +10,18 @@
 #include "stmt.hpp"
 #include "../diagnostic/table.hpp"
 
+// `x op= v` for every compound operator, as the class's compound<Op>(v): a buffer's element and a
+// tile's element spell them alike (the operators are members: a handle is a C++ aggregate).
+#define WARDEN_DSL_COMPOUND_ASSIGNMENTS()                                                                                    \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator+=(V&& v) const { return compound<op::add>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator-=(V&& v) const { return compound<op::sub>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator*=(V&& v) const { return compound<op::mul>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator/=(V&& v) const { return compound<op::div>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator%=(V&& v) const { return compound<op::mod>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator&=(V&& v) const { return compound<op::bit_and>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator|=(V&& v) const { return compound<op::bit_or>(std::forward<V>(v)); } \
+  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator^=(V&& v) const { return compound<op::bit_xor>(std::forward<V>(v)); }
+
 namespace warden::dsl {
 
 // Messages of the mode checks: the code's head from the table (diagnostic/table.hpp), then this
@@ -70,14 +82,7 @@ struct element : expr_node {
     if constexpr (!atomic_only && Mode::can_load) return *this = make_binary<Op>(*this, std::forward<V>(v));
     else return nothing_s{};
   }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator+=(V&& v) const { return compound<op::add>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator-=(V&& v) const { return compound<op::sub>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator*=(V&& v) const { return compound<op::mul>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator/=(V&& v) const { return compound<op::div>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator%=(V&& v) const { return compound<op::mod>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator&=(V&& v) const { return compound<op::bit_and>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator|=(V&& v) const { return compound<op::bit_or>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator^=(V&& v) const { return compound<op::bit_xor>(std::forward<V>(v)); }
+  WARDEN_DSL_COMPOUND_ASSIGNMENTS()
 };
 
 // A buffer parameter at position I.
@@ -119,15 +124,10 @@ struct tile_element : expr_node {
   constexpr WARDEN_HOST_DEVICE auto compound(V&& v) const {
     return *this = make_binary<Op>(*this, std::forward<V>(v));
   }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator+=(V&& v) const { return compound<op::add>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator-=(V&& v) const { return compound<op::sub>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator*=(V&& v) const { return compound<op::mul>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator/=(V&& v) const { return compound<op::div>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator%=(V&& v) const { return compound<op::mod>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator&=(V&& v) const { return compound<op::bit_and>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator|=(V&& v) const { return compound<op::bit_or>(std::forward<V>(v)); }
-  template <operand V> constexpr WARDEN_HOST_DEVICE auto operator^=(V&& v) const { return compound<op::bit_xor>(std::forward<V>(v)); }
+  WARDEN_DSL_COMPOUND_ASSIGNMENTS()
 };
+
+#undef WARDEN_DSL_COMPOUND_ASSIGNMENTS
 
 // A shared tile bound at level L: tile[i] (1-D) or tile(row, col) (2-D).
 template <int L, class T, int Rows, int Cols, int Pad>
