@@ -112,7 +112,8 @@ inline int& buffer_work_depth() noexcept {
 class buffer_work_scope {
  public:
   buffer_work_scope() {
-    if (buffer_work_depth()++ == 0) capture_gate().lock_shared();
+    if (buffer_work_depth() == 0) capture_gate().lock_shared();  // counted once taken: a throw leaves no count
+    ++buffer_work_depth();
   }
   ~buffer_work_scope() {
     if (--buffer_work_depth() == 0) capture_gate().unlock_shared();

@@ -159,7 +159,8 @@ class cuda_event_clock final : public stream_clock, private stream_observer {
     void emplace_back(ticket t, cudaEvent_t e) { items_.emplace_back(t, e); }
     void pop_front() {
       if (++head_ == items_.size()) {
-        items_.clear();
+        if (items_.capacity() > 64) std::vector<entry>().swap(items_);  // a burst's memory goes with it
+        else items_.clear();
         head_ = 0;
       } else if (head_ >= 32 && 2 * head_ >= items_.size()) {
         items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));

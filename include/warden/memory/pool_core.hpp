@@ -224,18 +224,25 @@ class pool_core {
           if (lists_[i].stream == s) return take(i, lists_[i].blocks.size() - 1);
       for (std::size_t i = 0; i < lists_.size(); ++i) {  // another stream's block, once that stream has passed its free
         per_stream& l = lists_[i];
-        if (l.stream == s && !host_visible) continue;
+        if (l.stream == s && !host_visible) continue;  // (the loop above returned when s has a list)
         if (clock.reached(l.stream, l.blocks.back()->fence)) return take(i, l.blocks.size() - 1);
         if (clock.reached(l.stream, l.blocks.front()->fence)) return take(i, 0);
       }
       return nullptr;
     }
+    // Each block leaves its list before `each` sees it: should `each` throw (an allocation of the
+    // free sets' or the stream list's), no block is left both binned and free.
     template <class F>
     void drain(F&& each) {
-      for (auto& l : lists_) {
-        for (pool_block* b : l.blocks) each(b);
+      while (!lists_.empty()) {
+        per_stream& l = lists_.back();
+        while (!l.blocks.empty()) {
+          pool_block* b = l.blocks.back();
+          l.blocks.pop_back();
+          each(b);
+        }
+        lists_.pop_back();
       }
-      lists_.clear();
     }
 
    private:
@@ -494,9 +501,9 @@ class pool_core {
 
   // Moves every binned block back to its segment's free set, coalescing.
   void flush_bins() {
-    binned_bytes_ = 0;
     for (bin& b : bins_)
       b.drain([this](pool_block* block) {
+        binned_bytes_ -= block->size;
         block->size_class = -1;
         keep_listed(block->stream, block->fence);
         insert_free(coalesce(block));

@@ -201,18 +201,21 @@ void run_hook(const char* call) {
 // (release_all reaches it), then it is retired. The end is told by a thread-specific key's
 // destructor, which runs after every C++ thread_local destructor of the thread (glibc), so warden's
 // own thread-exit code still finds the stream.
+thread_local stream_state* per_thread_mine = nullptr;  // the calling thread's, once made
+
 void end_per_thread_stream(void* state) {
   lock_type lock(rt().mutex);
   static_cast<stream_state*>(state)->destroyed = true;
   ++rt().ended;
+  per_thread_mine = nullptr;  // a later use on this thread (another key's destructor) makes a new one
 }
 
 stream_state* per_thread_stream() {
-  thread_local stream_state* mine = nullptr;
+  stream_state*& mine = per_thread_mine;
   if (mine == nullptr) {
     static const pthread_key_t key = [] {
       pthread_key_t k;
-      pthread_key_create(&k, end_per_thread_stream);
+      if (pthread_key_create(&k, end_per_thread_stream) != 0) std::abort();  // the stand-in cannot keep its rule
       return k;
     }();
     rt().streams.push_back(std::make_unique<stream_state>());
