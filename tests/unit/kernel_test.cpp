@@ -138,6 +138,23 @@ TEST_CASE("fast-math intrinsics: rsqrt, divide, exp", "[kernel][math]") {
     REQUIRE(out[i] == Approx(1.f / std::sqrt(1.f + in[i] * in[i]) + in[i] / 3.f + std::exp(0.1f * in[i])).epsilon(1e-4));
 }
 
+// An atomic on an element taken as another integer type of its size (CUDA's
+// `atomicInc((unsigned*)&counts[k], 4)` on an int buffer): w::as<unsigned>(counts[k]).
+WARDEN_KERNEL(wrap_count_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>([](auto k, auto keys, auto counts) {
+  auto i = k.global_id();
+  return w::when(i < keys.size(), w::atomic_inc(w::as<unsigned>(counts[keys[i]]), 4u));
+}));
+
+TEST_CASE("atomics on an element reinterpreted as its unsigned kind", "[kernel][atomic]") {
+  std::vector<int> keys(200);
+  for (int i = 0; i < 200; ++i) keys[static_cast<std::size_t>(i)] = i % 3;
+  auto dkeys = w::to_device(keys);
+  auto dcounts = w::to_device(std::vector<int>(3, 0));
+  w::launch(wrap_count_k, w::grid_for(keys.size()), dkeys, dcounts);
+  // atomicInc with limit 4 counts 0, 1, 2, 3, 4, 0, ...: n increments leave n % 5.
+  REQUIRE(w::to_host(dcounts) == std::vector<int>{67 % 5, 67 % 5, 66 % 5});
+}
+
 // Row sums of an m x n matrix: a static-count loop (n is a constant) and a run-time one (cols).
 WARDEN_KERNEL(row_sum_k, w::kernel<w::block<32>, w::in<float>, w::out<float>, w::out<float>, w::value<int>>(
                              [](auto k, auto a, auto fixed, auto dynamic, auto cols) {

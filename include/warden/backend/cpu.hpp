@@ -98,7 +98,8 @@ struct cpu_root {
     const auto& s = detail::get<I>(*state->slots);
     check(i, s.size, "parameter", I);
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::atomic);
-    std::atomic_ref<T> ref(s.ptr[i]);
+    // T is the element's type, or its signed or unsigned kind (w::as<U>), which may alias it.
+    std::atomic_ref<T> ref(*reinterpret_cast<T*>(s.ptr + i));
     if constexpr (Op == dsl::atomic_op::add) {
       ref.fetch_add(v);
     } else if constexpr (Op == dsl::atomic_op::exchange) {

@@ -86,7 +86,8 @@ struct cuda_context {
   }
   template <int I, class T, dsl::atomic_op Op>
   __device__ void atomic(int i, T v, T expected) const {
-    atomic_update<Op>(detail::get<I>(slots).ptr + i, v, expected);
+    // T is the element's type, or its signed or unsigned kind (w::as<U>): one object, two names.
+    atomic_update<Op>(reinterpret_cast<T*>(detail::get<I>(slots).ptr + i), v, expected);
   }
   __device__ void sync() const { __syncthreads(); }
 

@@ -42,9 +42,38 @@ constexpr auto make_atomic(const tile_element<L, T, Stride, Row, Col>& target, V
   static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
   return tile_atomic_s<L, T, Stride, Op, Row, Col, decltype(value), E>{{}, target.row, target.col, value, e};
 }
+// w::as<U>(y[i]): a buffer element taken, for one atomic update, as an integer of another type of
+// the same size (`atomicInc((unsigned*)&counts[i], n)` on an int buffer). Only in atomics: a plain
+// load or store keeps the buffer's type. The checker sees the same access (same element, same size).
+template <class U, int I, class T, class Mode, class Idx>
+struct reinterpreted_element {
+  element<I, T, Mode, Idx> target;
+};
+template <atomic_op Op, class U, int I, class T, class Mode, class Idx, class V, class E = no_column>
+constexpr auto make_atomic(const reinterpreted_element<U, I, T, Mode, Idx>& as, V&& v, E e = {}) {
+  static_assert(Mode::can_update_atomically || Mode::can_store,
+                WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::atomic_*",
+                                          "an atomic update stores through an in<T> parameter; declare it atomic<T>"));
+  static_assert(Mode::can_update_atomically || Mode::can_load,
+                WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::atomic_*",
+                                          "an atomic update reads the element it updates, and an out<T> parameter "
+                                          "may not be read; declare it atomic<T>"));
+  if constexpr (!Mode::can_update_atomically && !Mode::can_store) {
+    return nothing_s{};
+  } else {
+    auto value = as_expr(std::forward<V>(v));
+    static_assert(!narrowing_store<U, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
+    return atomic_s<I, U, Op, Idx, decltype(value), E>{{}, as.target.index, value, e};
+  }
+}
+
 // The element type of an atomic update's target.
 template <class Target>
 struct element_value;
+template <class U, int I, class T, class Mode, class Idx>
+struct element_value<reinterpreted_element<U, I, T, Mode, Idx>> {
+  using type = U;
+};
 template <int I, class T, class Mode, class Idx>
 struct element_value<element<I, T, Mode, Idx>> {
   using type = T;
@@ -56,6 +85,17 @@ struct element_value<tile_element<L, T, Stride, Row, Col>> {
 template <class Target>
 using element_value_t = typename element_value<Target>::type;
 }  // namespace dsl
+
+// w::as<U>(y[i]) for an atomic update of y[i] as U: integers of one size, signed or not (int and
+// unsigned, long long and unsigned long long), as a cast of the element's address does in CUDA.
+template <class U, int I, class T, class Mode, class Idx>
+constexpr auto as(const dsl::element<I, T, Mode, Idx>& target) {
+  static_assert(std::is_integral_v<U> && std::is_integral_v<T> && sizeof(U) == sizeof(T) &&
+                    std::is_same_v<std::make_unsigned_t<U>, std::make_unsigned_t<T>>,
+                "warden::as<U>(y[i]): U and the element's type must be the signed and unsigned kinds of one "
+                "integer type (int and unsigned, long long and unsigned long long)");
+  return dsl::reinterpreted_element<U, I, T, Mode, Idx>{target};
+}
 
 template <class Target, dsl::operand V>
 constexpr auto atomic_add(const Target& target, V&& v) {
