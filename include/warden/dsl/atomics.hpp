@@ -14,8 +14,10 @@ namespace warden {
 // ---- atomics ---------------------------------------------------------------------------------------
 
 namespace dsl {
-template <atomic_op Op, int I, class T, class Mode, class Idx, class V, class E = no_column>
+// As = void: the update is of the element's type T; otherwise of As (w::as<U>, below).
+template <atomic_op Op, class As = void, int I, class T, class Mode, class Idx, class V, class E = no_column>
 constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = {}) {
+  using U = std::conditional_t<std::is_void_v<As>, T, As>;
   // Fix: an element that threads update together belongs in an atomic<T> parameter (inout<T> works
   // too, but then the checker also asks that no plain access meets the atomics in a phase: W040).
   static_assert(Mode::can_update_atomically || Mode::can_store,
@@ -30,8 +32,8 @@ constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = 
     return nothing_s{};
   } else {
     auto value = as_expr(std::forward<V>(v));
-    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
-    return atomic_s<I, T, Op, Idx, decltype(value), E>{{}, target.index, value, e};
+    static_assert(!narrowing_store<U, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
+    return atomic_s<I, U, Op, Idx, decltype(value), E>{{}, target.index, value, e};
   }
 }
 // A shared tile's element: every tile may be updated atomically (it is the block's own memory);
@@ -51,20 +53,7 @@ struct reinterpreted_element {
 };
 template <atomic_op Op, class U, int I, class T, class Mode, class Idx, class V, class E = no_column>
 constexpr auto make_atomic(const reinterpreted_element<U, I, T, Mode, Idx>& as, V&& v, E e = {}) {
-  static_assert(Mode::can_update_atomically || Mode::can_store,
-                WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::atomic_*",
-                                          "an atomic update stores through an in<T> parameter; declare it atomic<T>"));
-  static_assert(Mode::can_update_atomically || Mode::can_load,
-                WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::atomic_*",
-                                          "an atomic update reads the element it updates, and an out<T> parameter "
-                                          "may not be read; declare it atomic<T>"));
-  if constexpr (!Mode::can_update_atomically && !Mode::can_store) {
-    return nothing_s{};
-  } else {
-    auto value = as_expr(std::forward<V>(v));
-    static_assert(!narrowing_store<U, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
-    return atomic_s<I, U, Op, Idx, decltype(value), E>{{}, as.target.index, value, e};
-  }
+  return make_atomic<Op, U>(as.target, std::forward<V>(v), e);
 }
 
 // The element type of an atomic update's target.
