@@ -113,6 +113,48 @@ TEST_CASE("recording: a missing barrier between a shared store and a shared load
   CHECK(w::record(with_sync_k, w::grid_for(128), in, out).clean());
 }
 
+// The same racy tile kernel and a racy local, built by build_kernel (no checker, no trusted): the
+// recording runs whatever build_kernel builds, tiles, locals and register arrays included
+// (docs/guide.md, "The cpu backend and its recording").
+constexpr auto unchecked_no_sync_k = w::dsl::build_kernel<w::block<64>, w::in<float>, w::out<float>>(
+    [](auto k, auto in, auto out) {
+      return w::shared<float, 64>(k, [&](auto k, auto tile) {
+        auto t = k.thread_id();
+        auto g = k.global_id();
+        return w::seq(tile[t] = in[g], out[g] = tile[63 - t]);
+      });
+    });
+constexpr auto unchecked_with_sync_k = w::dsl::build_kernel<w::block<64>, w::in<float>, w::out<float>>(
+    [](auto k, auto in, auto out) {
+      return w::shared<float, 64>(k, [&](auto k, auto tile) {
+        auto t = k.thread_id();
+        auto g = k.global_id();
+        return w::seq(tile[t] = in[g], w::sync(), out[g] = tile[63 - t]);
+      });
+    });
+constexpr auto unchecked_locals_k = w::dsl::build_kernel<w::block<64>, w::in<float>, w::out<float>>(
+    [](auto k, auto in, auto out) {
+      return w::local(k, in[k.global_id()], [&](auto k, auto v) {
+        return w::registers<float, 2>(k, [&](auto k, auto r) {
+          return w::seq(r[0] = v, r[1] = v * 2.f, out[k.global_id() / 2] = r[0] + r[1]);  // two threads per element
+        });
+      });
+    });
+
+TEST_CASE("recording: build_kernel programs with tiles, locals and registers run under the recorder", "[recording]") {
+  auto big_in = floats(128);
+  auto out = floats(128, 0.f);
+  const auto racy = w::record(unchecked_no_sync_k, w::grid_for(128), big_in, out);
+  CHECK(has(racy, conflict_kind::read_write));
+  CHECK(has(racy, conflict_kind::uninitialised_shared_load));
+  CHECK(w::record(unchecked_with_sync_k, w::grid_for(128), big_in, out).clean());
+  const auto locals = w::record(unchecked_locals_k, w::grid(1), big_in, out);
+  CHECK(has(locals, conflict_kind::write_write));
+  // The locals hold their values: every out[i] is 3 * in (thread 2i or 2i+1 last; both store 3).
+  CHECK(w::to_host(out)[0] == 3.f);
+  CHECK(w::to_host(out)[31] == 3.f);
+}
+
 // A loop over tiles whose iteration reuses the tile without an end-of-iteration barrier.
 constexpr auto loop_reuse_body = [](auto k, auto in, auto out) {
   return w::shared<float, 32>(k, [&](auto k, auto tile) {

@@ -17,6 +17,7 @@
 
 #include "../config.hpp"
 #include "../dsl/lint_off.hpp"
+#include "../dsl/program.hpp"
 #include "../dsl/stmt.hpp"
 #include "../dsl/vector.hpp"
 #include "../dsl/registers.hpp"
@@ -298,6 +299,13 @@ void exec(const Ctx& ctx, const dsl::trusted_s<Body>& s, const active_threads& a
 template <class Ctx, unsigned char Mask, class Body>
 void exec(const Ctx& ctx, const dsl::lint_off_s<Mask, Body>& s, const active_threads& active) {
   exec(ctx, s.body, active);
+}
+
+// A program build_kernel built without the checker runs as the program it wraps, statement by
+// statement (its tiles and locals need the block-wide walk, not one thread's run).
+template <class Ctx, class P>
+void exec(const Ctx& ctx, const dsl::unchecked_program<P>& s, const active_threads& active) {
+  exec(ctx, s.program, active);
 }
 
 template <class Ctx, class C, class T, class E>
