@@ -52,10 +52,24 @@ class launch_check_cache {
     next_ = (next_ + 1) % capacity;
     if (used_ < capacity) ++used_;
   }
+  // Signatures (read without contents) whose checks failed until the contents of the buffers that
+  // indices read were measured (launch/binding.hpp): the next launch with one measures first.
+  bool needs_contents(const launch_key<N>& key) const {
+    for (std::size_t i = 0; i < needs_used_; ++i)
+      if (needs_[i] == key) return true;
+    return false;
+  }
+  void remember_needs_contents(const launch_key<N>& key) {
+    needs_[needs_next_] = key;
+    needs_next_ = (needs_next_ + 1) % capacity;
+    if (needs_used_ < capacity) ++needs_used_;
+  }
 
  private:
   std::array<launch_key<N>, capacity> entries_{};
   std::size_t used_ = 0, next_ = 0;
+  std::array<launch_key<N>, capacity> needs_{};
+  std::size_t needs_used_ = 0, needs_next_ = 0;
 };
 
 // How many launches on this thread ran the full checks (a miss, or the cache turned off): what
