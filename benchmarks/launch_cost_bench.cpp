@@ -5,7 +5,7 @@
 // briefly (CTest bench.launch_cost_standin) so that the host cost is tracked without a GPU; the
 // comparison with <<<>>> on a GPU is for the nvcc build of the same cases (not written yet).
 //
-//   launch_cost_bench [--benchmark_min_time=0.2s]
+//   launch_cost_bench [--benchmark_min_time=0.2]  (seconds: Debian's Google Benchmark 1.7 takes a bare number, not "0.2s")
 //
 // Cases: kernels of 1, 4 and 8 buffer parameters, one with a shared tile; the default stream and
 // a user stream. The baseline `probe` is the entry alone. Counters: launches per second. Each case

@@ -85,7 +85,10 @@ bool run(std::size_t n, int steps_per_graph, int replays) {
 }  // namespace
 
 int main() {
-  const bool gpu = w::default_backend() == w::backend_kind::cuda;
+  // WARDEN_EXAMPLE_SHORT=1 (scripts/gpu-check under compute-sanitizer, where a launch costs
+  // milliseconds): the cpu backend's counts, the same kernels and graphs.
+  const char* short_run = std::getenv("WARDEN_EXAMPLE_SHORT");
+  const bool gpu = w::default_backend() == w::backend_kind::cuda && !(short_run != nullptr && short_run[0] == '1');
   bool ok = run(4096, gpu ? 500 : 10, gpu ? 20 : 2);
   ok = run(1000, gpu ? 50 : 5, 3) && ok;  // n not a multiple of the block
   return ok ? 0 : 1;

@@ -40,7 +40,9 @@ TEST_CASE("every CUDA upstream serves the pool", "[gpu][memory_pool]") {
   exercise(warden::managed_resource{});
 }
 
-TEST_CASE("a device out of memory: out_of_memory with statistics, and the pool still works", "[gpu][memory_pool]") {
+// [provokes-errors]: these two make CUDA calls fail on purpose; compute-sanitizer reports every
+// failed call, so scripts/gpu-check runs the sanitizers with "~[provokes-errors]".
+TEST_CASE("a device out of memory: out_of_memory with statistics, and the pool still works", "[gpu][memory_pool][provokes-errors]") {
   warden::memory_pool pool(warden::cuda_resource{});
   CHECK_THROWS_AS(pool.allocate(std::size_t{1} << 50), warden::out_of_memory);
   CHECK(pool.stats().oom_count == 1);
@@ -49,7 +51,7 @@ TEST_CASE("a device out of memory: out_of_memory with statistics, and the pool s
   pool.deallocate(a);
 }
 
-TEST_CASE("a CUDA failure becomes cuda_error naming the call and the error", "[gpu][errors]") {
+TEST_CASE("a CUDA failure becomes cuda_error naming the call and the error", "[gpu][errors][provokes-errors]") {
   try {
     WARDEN_CUDA_CHECK(cudaMemcpy(nullptr, reinterpret_cast<void*>(16), 64, cudaMemcpyDeviceToHost));
     FAIL("the copy must fail");
