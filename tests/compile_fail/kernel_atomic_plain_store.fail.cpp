@@ -10,7 +10,7 @@ WARDEN_KERNEL(count, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>([](auto
 #ifdef WARDEN_DEFECT
   return w::when(i < in.size(), bins[in[i] & 3] = 1);
 #else
-  return w::when(i < in.size(), w::atomic_add(bins[in[i] & 3], 1));
+  return w::when(i < in.size(), w::atomic_exchange(bins[in[i] & 3], 1));  // the fix W040 suggests
 #endif
 }));
 

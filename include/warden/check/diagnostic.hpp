@@ -53,6 +53,11 @@ struct diagnostic_for { using type = int; };
 WARDEN_DIAGNOSTIC_CODES(WARDEN_DETAIL_DIAGNOSTIC_FOR)
 #undef WARDEN_DETAIL_DIAGNOSTIC_FOR
 #undef WARDEN_DETAIL_DIAGNOSTIC_FOR_OF
+// The mode rules of kernel parameters are type rules the checker reports (check/modes.hpp).
+template <class What>
+struct diagnostic_for<diagnostic::code::W003, What> { using type = diagnostic::W003_store_to_read_only<What>; };
+template <class What>
+struct diagnostic_for<diagnostic::code::W004, What> { using type = diagnostic::W004_load_from_write_only<What>; };
 
 // `Source::value` is a constexpr verdict. With a finding, `report<Source>` names the code's class,
 // whose instantiation (sizeof at the use) fails its static_assert: one error, no cascade.

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "../detail/text_buffer.hpp"
+#include "modes.hpp"
 #include "rules.hpp"
 #include "source_names.hpp"
 
@@ -19,6 +20,7 @@ struct explainer {
   const kernel_ir& ir;
   const std::array<std::string_view, N>& kinds;  // in, out, inout, atomic, value per parameter
   const source_names<N>& names;                   // the user's names, where the source gave them
+  const std::array<std::string_view, N>* types = nullptr;  // each parameter's element type (the mode rules' fixes)
 
   constexpr void name(detail::text_buffer& out, int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
@@ -90,10 +92,55 @@ struct explainer {
     else out << 'i' << ir.loops[static_cast<std::size_t>(l)].level;
   }
 
+  // `kind<type>`, as the parameter would be declared: inout<float>.
+  constexpr void declaration(detail::text_buffer& out, std::string_view kind, int param) const {
+    out << kind << '<' << (types != nullptr ? (*types)[static_cast<std::size_t>(param)] : std::string_view("T")) << '>';
+  }
+  // W003, W004 and W040 on one access (check/modes.hpp): the parameter, the access and its
+  // statement, what the mode allows, and the declaration or call that fits what the kernel does.
+  constexpr void mode(detail::text_buffer& out, const finding& f) const {
+    const auto& a = ir.accesses[static_cast<std::size_t>(f.first)];
+    const auto param = static_cast<std::size_t>(a.target);
+    buffer(out, a);
+    out << ": ";
+    access(out, f.first);
+    if (const auto s = statement(f.first); !s.empty()) quote(out, s);
+    out << ": ";
+    name(out, a.target);
+    out << " is ";
+    declaration(out, kinds[param], a.target);
+    if (f.code == diagnostic::code::W003) {
+      const bool loads = also_accessed(ir, a.target, dsl::access_kind::load);
+      out << ", read-only; declare it ";
+      declaration(out, loads ? "inout" : "out", a.target);
+      if (loads) out << " (the kernel also loads it)";
+    } else if (f.code == diagnostic::code::W004) {
+      out << ", write-only; declare it ";
+      declaration(out, "inout", a.target);
+      out << " to load it";
+    } else {
+      out << ", which only atomics may touch: ";
+      if (a.kind == dsl::access_kind::store) {
+        out << "store with w::atomic_exchange(";
+        access_only(out, f.first);
+        out << ", value)";
+      } else {  // no atomic reads a value back into the kernel
+        out << "load it in a later kernel that takes it as ";
+        declaration(out, "in", a.target);
+        out << " (launches on one stream are ordered)";
+      }
+      out << ", or declare it ";
+      declaration(out, "inout", a.target);
+      out << " if no thread updates it atomically";
+    }
+  }
+
   constexpr detail::text_buffer explain(const finding& f) const {
     detail::text_buffer out;
     switch (f.code) {
       case diagnostic::code::none: break;
+      case diagnostic::code::W003:
+      case diagnostic::code::W004: mode(out, f); break;
       case diagnostic::code::W030:
         out << "sync() ";
         if (f.loop >= 0) {
@@ -149,6 +196,10 @@ struct explainer {
         out << ": thread " << f.thread1 << " loads element " << f.element << ", which no earlier phase stores";
         break;
       default: {
+        if (f.code == diagnostic::code::W040 && f.second < 0) {  // one plain access of an atomic<T>
+          mode(out, f);
+          break;
+        }
         buffer(out, ir.accesses[static_cast<std::size_t>(f.first)]);
         out << ": ";
         access(out, f.first);

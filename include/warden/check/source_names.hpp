@@ -351,7 +351,7 @@ constexpr bool plays(std::string_view text, std::size_t begin, std::size_t end, 
   switch (role) {
     case access_role::any: return true;
     case access_role::store: return plain_store || compound;
-    case access_role::load: return !plain_store;
+    case access_role::load: return !plain_store && !plays(text, begin, end, access_role::atomic);
     case access_role::atomic: {
       std::size_t open = begin;
       while (open > 0 && space(text[open - 1])) --open;
@@ -365,8 +365,9 @@ constexpr bool plays(std::string_view text, std::size_t begin, std::size_t end, 
 }  // namespace source_detail
 
 // The statement (or argument) of `text` that holds `access`, as the user wrote it, if `access`
-// is written exactly once there (outside string literals) and plays `role` there; empty otherwise
-// (a quote that might be the wrong one is worse than none).
+// is written exactly once there (outside string literals) in `role` (`y[i] = y[i] * a` holds the
+// store of y[i] once and its load once); empty otherwise (a quote that might be the wrong one is
+// worse than none).
 constexpr std::string_view statement_of(std::string_view text, std::string_view access,
                                         access_role role = access_role::any) {
   using namespace source_detail;
@@ -381,13 +382,13 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
     }
     if (space(text[at]) || (at > 0 && ident_char(text[at - 1]) && ident_char(text[at]))) continue;
     std::size_t stop = 0;
-    if (written_at(text, at, access, stop)) {
+    if (written_at(text, at, access, stop) && plays(text, at, stop, role)) {
       if (++found > 1) return {};
       begin = at;
       end = stop;
     }
   }
-  if (found != 1 || !plays(text, begin, end, role)) return {};
+  if (found != 1) return {};
   // Out to the enclosing argument: the nearest unmatched bracket, comma or semicolon each way.
   int depth = 0;
   while (begin > 0) {

@@ -11,6 +11,7 @@
 #include "diagnostic.hpp"
 #include "explain.hpp"
 #include "lints.hpp"
+#include "modes.hpp"
 #include "rules.hpp"
 #include "source_names.hpp"
 #include "../dsl/program.hpp"
@@ -33,16 +34,12 @@ constexpr std::array<std::string_view, D::arity> param_kinds() {
   }(std::make_index_sequence<D::arity>{});
 }
 
-// A plain access of an atomic<T> parameter has already failed where it was written (W040 in
-// dsl/handles.hpp); a second report of the same mistake would only bury it.
+// Each parameter's element type as the source spells it (check/modes.hpp), for the mode rules' fixes.
 template <class D>
-constexpr bool reported_where_written(const dsl::kernel_ir& ir) {
-  const auto kinds = param_kinds<D>();
-  for (const auto& a : ir.accesses)
-    if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::atomic &&
-        kinds[static_cast<std::size_t>(a.target)] == "atomic")
-      return true;
-  return false;
+constexpr std::array<std::string_view, D::arity> param_types() {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, D::arity>{type_name<typename D::template param<I>::value_type>()...};
+  }(std::make_index_sequence<D::arity>{});
 }
 
 template <class K>
@@ -50,7 +47,8 @@ constexpr analysis analysis_of(const K& kernel) {
   const auto& def = definition_of(kernel);
   using D = std::remove_cvref_t<decltype(def)>;
   const dsl::kernel_ir ir = def.describe();
-  if (reported_where_written<D>(ir)) return {};
+  // The parameters' modes first: a store through in<T> is one mistake, whatever else it races with.
+  if (const finding mode = mode_finding(ir, param_kinds<D>())) return {mode, {}};
   const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
   shared_lint w050;
   const finding f = analyse(ir, shape, &w050);
@@ -67,13 +65,14 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
   using D = std::remove_cvref_t<decltype(def)>;
   const dsl::kernel_ir ir = def.describe();
   const auto kinds = param_kinds<D>();
+  const auto types = param_types<D>();
   // A WARDEN_KERNEL's handle carries its source too.
   if constexpr (requires { typename K::holder; })
     if (source.empty()) source = kernel_source_of<typename K::holder>::text;
   const source_names<D::arity> names = names_from_source<D::arity>(source, ir);
   verdict v{f, {}};
   if (f.code == diagnostic::code::none) explain_lints(explainer<D::arity>{ir, kinds, names}, a.lints, v.lints);
-  else v.text = explain(ir, kinds, f, names);
+  else v.text = explainer<D::arity>{ir, kinds, names, &types}.explain(f);
   return v;
 }
 

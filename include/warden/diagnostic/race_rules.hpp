@@ -1,6 +1,7 @@
 #pragma once
-// The classes that carry the race and divergence rules (W010-W040) into the compiler's output, one
-// per code, made from the table (diagnostic/table.hpp).
+// The classes that carry the race and divergence rules (W010-W040), and the kernel parameters' mode
+// rules (W003, W004), into the compiler's output, one per code, made from the table
+// (diagnostic/table.hpp).
 //
 // A static_assert message must be a literal, so the computed part (which buffer, which accesses)
 // travels in a type the compiler prints while instantiating the class: with g++ a class-type
@@ -40,6 +41,9 @@ struct what {};
 // error line; the explanation comes in the instantiation note right after. Written out rather than made by a macro so that the compilers point at
 // these lines without notes about macro expansions; check/diagnostic.hpp names each class from its
 // row, so a row without its class does not compile.
+// The kernel parameters' mode rules, which the checker reports the same way (check/modes.hpp).
+template <class What, bool Found = true> struct W003_store_to_read_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W003)); };
+template <class What, bool Found = true> struct W004_load_from_write_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W004)); };
 template <class What, bool Found = true> struct W010_global_write_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W010)); };
 template <class What, bool Found = true> struct W011_global_read_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W011)); };
 template <class What, bool Found = true> struct W012_data_dependent_store { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W012)); };

@@ -1,7 +1,8 @@
 #pragma once
 // Symbolic handles: what a kernel body holds instead of memory. Indexing a buffer handle gives an
 // element; reading the element is a load node, assigning to it a store node. The access mode of
-// the parameter decides which of the two exist: W003 / W004 / W040 otherwise.
+// the parameter decides which of the two run; the others are refused by the checker, which names
+// the parameter (W003 / W004 / W040, check/modes.hpp).
 
 #include <type_traits>
 
@@ -24,16 +25,29 @@
 
 namespace warden::dsl {
 
-// Messages of the mode checks: the code's head from the table (diagnostic/table.hpp), then this
-// entity's words. Macros because static_assert wants a literal.
-#define WARDEN_W003_KERNEL_MESSAGE \
-  WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::kernel", "a store through an in<T> parameter; declare it out<T> or inout<T>")
-#define WARDEN_W004_KERNEL_MESSAGE \
-  WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::kernel", "a load from an out<T> parameter; declare it inout<T> to read it")
-#define WARDEN_W040_KERNEL_MESSAGE                                                                   \
-  WARDEN_DIAGNOSTIC_MESSAGE(W040, "warden::kernel",                                                  \
-                            "a plain load or store of an atomic<T> parameter; use atomic_add / atomic_min / " \
-                            "atomic_max / atomic_exchange / atomic_compare_exchange, or declare it inout<T>")
+// An access its parameter's mode forbids (a store through in<T>: W003, a load through out<T>: W004,
+// a plain access of atomic<T>: W040). It is described as the access it would be, so that the
+// checker reports it where it reports races, with the parameter's name, the statement and a fix
+// that fits the kernel (check/modes.hpp), and it runs as nothing, so that the backends add no
+// error of their own (a write through an in<T> slot's const pointer) to the one diagnostic.
+template <class Load, class T>
+struct refused_load_e : expr_node {
+  Load load;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C&) const {
+    return T{};
+  }
+  constexpr int describe(kernel_ir& b) const { return load.describe(b); }
+};
+template <class Store>
+struct refused_s : stmt_node {
+  Store store;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE void run(C&) const {}
+  constexpr void describe(kernel_ir& b) const { store.describe(b); }
+};
 
 // Element I[index] of buffer parameter I with mode Mode.
 template <int I, class T, class Mode, class Idx>
@@ -41,6 +55,8 @@ struct element : expr_node {
   Idx index;
 
   static constexpr bool atomic_only = Mode::can_update_atomically;
+  static constexpr bool may_load = !atomic_only && Mode::can_load;
+  static constexpr bool may_store = !atomic_only && Mode::can_store;
 
   // As an expression: a load.
   WARDEN_EXEC_CHECK_DISABLE
@@ -49,38 +65,26 @@ struct element : expr_node {
     return as_load().eval(c);
   }
   constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
-  constexpr WARDEN_HOST_DEVICE load_e<I, T, Idx> as_load() const {
-    static_assert(!atomic_only, WARDEN_W040_KERNEL_MESSAGE);
-    static_assert(atomic_only || Mode::can_load, WARDEN_W004_KERNEL_MESSAGE);
-    return load_e<I, T, Idx>{{}, index};
+  constexpr WARDEN_HOST_DEVICE auto as_load() const {
+    if constexpr (may_load) return load_e<I, T, Idx>{{}, index};
+    else return refused_load_e<load_e<I, T, Idx>, T>{{}, {{}, index}};
   }
 
   // As the target of an assignment: a store.
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
-    static_assert(!atomic_only, WARDEN_W040_KERNEL_MESSAGE);
-    static_assert(atomic_only || Mode::can_store, WARDEN_W003_KERNEL_MESSAGE);
-    // After a W003, no store: the backends would only add an error of their own (a write through
-    // the in<T> slot's const pointer), burying the diagnostic.
-    if constexpr (!atomic_only && !Mode::can_store) {
-      return nothing_s{};
-    } else {
-      auto value = as_expr(std::forward<V>(v));
-      static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::kernel"));
-      return store_s<I, T, Idx, decltype(value)>{{}, index, value};
-    }
+    auto value = as_expr(std::forward<V>(v));
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::kernel"));
+    using store = store_s<I, T, Idx, decltype(value)>;
+    if constexpr (may_store) return store{{}, index, value};
+    else return refused_s<store>{{}, store{{}, index, value}};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const element& other) const { return *this = other.as_load(); }
 
-  // `y[i] op= v`: a load, then a store. The mode is checked here, at the user's statement, rather
-  // than in the load it would build: that kept three more frames (and clang++'s note on a macro)
-  // between the error and the statement (43 lines on clang++ 14 for one W004).
+  // `y[i] op= v`: a load, then a store; each is refused on its own where the mode forbids it.
   template <class Op, class V>
   constexpr WARDEN_HOST_DEVICE auto compound(V&& v) const {
-    static_assert(!atomic_only, WARDEN_W040_KERNEL_MESSAGE);
-    static_assert(atomic_only || Mode::can_load, WARDEN_W004_KERNEL_MESSAGE);
-    if constexpr (!atomic_only && Mode::can_load) return *this = make_binary<Op>(*this, std::forward<V>(v));
-    else return nothing_s{};
+    return *this = make_binary<Op>(as_load(), std::forward<V>(v));
   }
   WARDEN_DSL_COMPOUND_ASSIGNMENTS()
 };

@@ -87,7 +87,7 @@ TEST_CASE("source names: a source that does not match the program gives no names
   CHECK(std::string(t.view()).rfind("tile0: ", 0) == 0);
 }
 
-TEST_CASE("source names: the statement an access is written in, quoted only when it is written once", "[check][names]") {
+TEST_CASE("source names: the statement an access is written in, quoted only when it is written once in its role", "[check][names]") {
   constexpr std::string_view source = "[](auto k, auto a, auto b) { auto i = k.global_id(); return w::seq(a[i] = b[i + 1] * 2, "
                                       "w::when(i < 4, b[(i)] = 0), w::atomic_add(a[i * 2], 1), b[i + 1] = 3); }";
   using role = c::access_role;
@@ -96,6 +96,11 @@ TEST_CASE("source names: the statement an access is written in, quoted only when
   STATIC_REQUIRE(c::statement_of(source, "b[i]").empty());                       // written b[(i)]: another spelling
   STATIC_REQUIRE(c::statement_of(source, "a[i * 2]", role::atomic) == "w::atomic_add(a[i * 2], 1)");  // the call
   STATIC_REQUIRE(c::statement_of(source, "b[i + 1]").empty());                   // written twice: no quote
+  // ... unless once in the access's role: loaded once, stored once.
+  STATIC_REQUIRE(c::statement_of(source, "b[i + 1]", role::store) == "b[i + 1] = 3");
+  STATIC_REQUIRE(c::statement_of(source, "b[i + 1]", role::load) == "a[i] = b[i + 1] * 2");
+  // An atomic's target is not a load of it.
+  STATIC_REQUIRE(c::statement_of("w::atomic_add(n[0], 1), s[t] = n[0]", "n[0]", role::load) == "s[t] = n[0]");
   STATIC_REQUIRE(c::statement_of(source, "a[i + 1]").empty());                   // not written
   STATIC_REQUIRE(c::statement_of("x[i] = ya[i]", "a[i]").empty());               // not inside another name
   // Parentheses count: 2 * (i + 1) is not 2 * i + 1; a string literal is not code.
@@ -202,4 +207,53 @@ TEST_CASE("source names: WARDEN_KERNEL keeps its source, a body defined elsewher
   STATIC_REQUIRE(source.find("[](auto k, auto from, auto to)") != std::string_view::npos);
   STATIC_REQUIRE(c::kernel_source_of<copy_k_warden_kernel>::kernel == "copy_k");
   STATIC_REQUIRE(c::kernel_source_of<decltype(unnamed_body)>::text.empty());
+}
+
+// The parameters' mode rules (check/modes.hpp): the checker names the parameter, quotes the
+// statement and picks the fix from what the rest of the kernel does with the parameter.
+KERNEL_BODY(scales_in_place, [](auto k, auto data) {
+  auto i = k.global_id();
+  return w::when(i < data.size(), data[i] = data[i] * 2.f);
+});
+KERNEL_BODY(fills, [](auto k, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < src.size(), w::seq(src[i] = 0.f, dst[i] = 1.f));
+});
+KERNEL_BODY(bumps, [](auto k, auto result) {
+  auto i = k.global_id();
+  return w::when(i < result.size(), result[i] += 1);
+});
+KERNEL_BODY(counts, [](auto k, auto in, auto bins, auto seen) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::seq(w::atomic_add(bins[in[i] & 3], 1), seen[i] = bins[0], bins[1] = 0));
+});
+
+TEST_CASE("mode rules: W003, W004 and W040 name the parameter and fit the fix to the kernel", "[check][names][modes]") {
+  const auto code = [](const auto& kernel) { return w::check::verdict_of(kernel).finding.code; };
+  using w::diagnostic::code;
+  // A store through in<T> that the kernel also loads: inout<T>, not out<T> (which would then be W004).
+  constexpr auto in_place = text_of<w::block<64>, w::in<float>>(scales_in_place, scales_in_place_text);
+  CHECK(std::string(in_place.view()) ==
+        "data: store data[i] in `data[i] = data[i] * 2.f`: data is in<float>, read-only; declare it inout<float> "
+        "(the kernel also loads it)");
+  // Only stored: out<T>.
+  constexpr auto only_stored = text_of<w::block<64>, w::in<float>, w::out<float>>(fills, fills_text);
+  CHECK(std::string(only_stored.view()) == "src: store src[i] in `src[i] = 0.f`: src is in<float>, read-only; declare it out<float>");
+  constexpr auto loaded = text_of<w::block<64>, w::out<int>>(bumps, bumps_text);
+  CHECK(std::string(loaded.view()) ==
+        "result: load result[i] in `result[i] += 1`: result is out<int>, write-only; declare it inout<int> to load it");
+  // atomic<T>: the first plain access, a load (no atomic reads back into the kernel), then a store.
+  constexpr auto atomic_load = text_of<w::block<64>, w::in<int>, w::atomic<int>, w::out<int>>(counts, counts_text);
+  CHECK(std::string(atomic_load.view()) ==
+        "bins: load bins[0] in `seen[i] = bins[0]`: bins is atomic<int>, which only atomics may touch: load it in a later "
+        "kernel that takes it as in<int> (launches on one stream are ordered), or declare it inout<int> if no thread "
+        "updates it atomically");
+  // Each fix, followed, is accepted.
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::in<float>>(scales_in_place)) == code::W003);
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::inout<float>>(scales_in_place)) == code::none);
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::out<float>>(scales_in_place)) == code::W004);  // why not out<T>
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::out<float>, w::out<float>>(fills)) == code::none);
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::out<int>>(bumps)) == code::W004);
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::inout<int>>(bumps)) == code::none);
+  CHECK(code(w::dsl::build_kernel<w::block<64>, w::in<int>, w::atomic<int>, w::out<int>>(counts)) == code::W040);
 }
