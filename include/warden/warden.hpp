@@ -20,6 +20,7 @@
 #include "memory/default_pool.hpp"
 #include "memory/buffer.hpp"
 #include "memory/transfer.hpp"
+#include "memory/buffer_view.hpp"
 #include "kernel.hpp"
 #include "dsl/math.hpp"
 #include "launch.hpp"

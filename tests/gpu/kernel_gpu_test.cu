@@ -69,3 +69,27 @@ TEST_CASE("a kernel_definition launched without a handle runs too (program passe
   const auto r = w::to_host(out);
   for (int i = 0; i < 1000; ++i) REQUIRE(r[i] == 5 + i);
 }
+
+WARDEN_KERNEL(two_halves_gpu_k, w::kernel<w::block<128>, w::in<int>, w::out<int>, w::out<int>>([](auto k, auto src, auto low, auto high) {
+  auto i = k.global_id();
+  return w::seq(w::when(i < src.size() && i < low.size(), low[i] = src[i] + 1),
+                w::when(i < src.size() && i < high.size(), high[i] = src[i] * 2));
+}));
+
+TEST_CASE("views: disjoint parts of one device buffer written by one launch, on the device and the cpu backend",
+          "[gpu][kernel][view]") {
+  const std::size_t n = 1000;
+  std::vector<int> src(n);
+  for (std::size_t i = 0; i < n; ++i) src[i] = static_cast<int>(i);
+  auto dsrc = w::to_device(src);
+  w::device_buffer<int> device_out(2 * n + 8), cpu_out(2 * n + 8);
+  w::launch(two_halves_gpu_k, w::grid_for(n), dsrc, w::view(device_out, 0, n), w::view(device_out, n + 8, n));
+  w::launch(w::on_cpu, two_halves_gpu_k, w::grid_for(n), dsrc, w::view(cpu_out, 0, n), w::view(cpu_out, n + 8, n));
+  const auto device = w::to_host(device_out), cpu = w::to_host(cpu_out);
+  for (std::size_t i = 0; i < n; ++i) {
+    REQUIRE(device[i] == static_cast<int>(i) + 1);
+    REQUIRE(device[n + 8 + i] == 2 * static_cast<int>(i));
+    REQUIRE(cpu[i] == device[i]);
+    REQUIRE(cpu[n + 8 + i] == device[n + 8 + i]);
+  }
+}

@@ -136,3 +136,90 @@ TEST_CASE("unsigned 64-bit values past 2^63: a signed overflow on the way is no 
   CHECK_THROWS_WITH(w::launch(w::on_cpu, difference_k, w::grid(1), a, half + 64, half),
                     Catch::Matchers::StartsWith("E101 [out-of-bounds] difference_k: store a[p - q] may reach index 64"));
 }
+
+// ---- offset views of a buffer as kernel arguments (memory/buffer_view.hpp; issue 34, item 3) ----
+
+namespace {
+WARDEN_KERNEL(bump_k, w::kernel<w::block<32>, w::inout<int>>([](auto k, auto part) {
+  auto i = k.global_id();
+  return w::when(i < part.size(), part[i] += 1);
+}).named("bump_k", "part"));
+
+// What `c += offset` did in the ported kernels: each call gets its row, as a buffer of its own.
+WARDEN_KERNEL(two_rows_k, w::kernel<w::block<32>, w::out<int>, w::out<int>>([](auto k, auto low, auto high) {
+  auto i = k.global_id();
+  return w::seq(w::when(i < low.size(), low[i] = 1), w::when(i < high.size(), high[i] = 2));
+}).named("two_rows_k", "low", "high"));
+
+WARDEN_KERNEL(fixed_span_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto a, auto n) {
+  auto i = k.global_id();
+  return w::when(i < n, a[i] = 5);
+}).named("fixed_span_k", "a", "n"));
+}  // namespace
+
+TEST_CASE("a view binds elements [offset, offset + count) of a buffer as the kernel's whole parameter", "[bad-input][view]") {
+  std::vector<int> start(100);
+  for (int i = 0; i < 100; ++i) start[static_cast<std::size_t>(i)] = i;
+  auto x = w::to_device(start);
+  w::launch(w::on_cpu, bump_k, w::grid_for(20), w::view(x, 10, 20));
+  const auto after = w::to_host(x);
+  for (int i = 0; i < 100; ++i) CHECK(after[static_cast<std::size_t>(i)] == i + (i >= 10 && i < 30 ? 1 : 0));
+
+  // Disjoint views of one buffer, both written by one launch: no E100, and neither overwrites
+  // the other (the cpu backend copies back each view's own bytes).
+  auto rows = w::to_device(std::vector<int>(64, 0));
+  w::launch(w::on_cpu, two_rows_k, w::grid_for(32), w::view(rows, 0, 32), w::view(rows, 32, 32));
+  const auto both = w::to_host(rows);
+  CHECK(both[0] == 1);
+  CHECK(both[31] == 1);
+  CHECK(both[32] == 2);
+  CHECK(both[63] == 2);
+  // A read-only view (of a const buffer) binds an in<T> parameter.
+  const auto& source = x;
+  w::device_buffer<int> doubled(5);
+  w::launch(w::on_cpu, scale_k, w::grid_for(5), w::view(source, 10, 5), doubled);
+  CHECK(w::to_host(doubled) == std::vector<int>{22, 24, 26, 28, 30});
+}
+
+TEST_CASE("views that overlap, one written, are E100; a view past its buffer or an access past the view is E101",
+          "[bad-input][view]") {
+  auto rows = w::to_device(std::vector<int>(64, 0));
+  const auto before = w::to_host(rows);
+  try {
+    w::launch(w::on_cpu, two_rows_k, w::grid_for(32), w::view(rows, 0, 33), w::view(rows, 32, 32));
+    FAIL("overlapping written views launched");
+  } catch (const w::aliasing_error& e) {
+    CHECK_THAT(e.what(), StartsWith("E100"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("low (parameter 0, out) and to high (parameter 1, out) overlaps"));
+  }
+  // The whole buffer and a view of it: they overlap too.
+  CHECK_THROWS_AS(w::launch(w::on_cpu, scale_k, w::grid_for(32), w::view(rows, 0, 8), rows), w::aliasing_error);
+  CHECK(w::to_host(rows) == before);  // refused before anything ran
+
+  try {
+    (void)w::view(rows, 60, 5);
+    FAIL("a view past its buffer's end was made");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), StartsWith("E101"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("[60, 60 + 5) of a buffer of 64 elements"));
+  }
+  CHECK_THROWS_AS(w::view(rows, 65, 0), w::bounds_error);
+  CHECK_NOTHROW(w::view(rows, 64, 0));
+
+  // The kernel's bound is the view's extent: 10 elements through a view of 8 is refused, although
+  // the buffer has 64.
+  try {
+    w::launch(w::on_cpu, fixed_span_k, w::grid(1), w::view(rows, 4, 8), 10);
+    FAIL("a store past the view's extent launched");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), StartsWith("E101"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("a (parameter 0, out) has 8 elements"));
+  }
+  CHECK(w::to_host(rows) == before);
+  w::launch(w::on_cpu, fixed_span_k, w::grid(1), w::view(rows, 4, 8), 8);
+  const auto after = w::to_host(rows);
+  CHECK(after[3] == 0);
+  CHECK(after[4] == 5);
+  CHECK(after[11] == 5);
+  CHECK(after[12] == 0);
+}

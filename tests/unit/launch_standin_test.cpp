@@ -357,3 +357,41 @@ TEST_CASE("cuda launch path: a gather's indices are measured on the device once,
   CHECK(w::detail::contents_measured() - m0 == 2);
   CHECK(no_misuse());
 }
+
+// Views on the cuda launch path (memory/buffer_view.hpp): the kernel receives the view's first
+// element and extent, the launch is ordered as a use of the whole buffer, and overlapping views
+// one of which is written are refused before anything is issued.
+struct slot_probe {
+  const float** in_ptr;
+  int* in_size;
+  float** out_ptr;
+  int* out_size;
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t, const Slots& slots) const {
+    *in_ptr = w::detail::get<0>(slots).ptr;
+    *in_size = w::detail::get<0>(slots).size;
+    *out_ptr = w::detail::get<1>(slots).ptr;
+    *out_size = w::detail::get<1>(slots).size;
+  }
+};
+
+TEST_CASE("cuda launch path: a view reaches the kernel as its first element and extent", "[standin][launch][view]") {
+  standin::reset();
+  w::device_buffer<float> whole(256);
+  const float* in_ptr = nullptr;
+  float* out_ptr = nullptr;
+  int in_size = 0, out_size = 0;
+  const slot_probe probe{&in_ptr, &in_size, &out_ptr, &out_size};
+  const auto writes = whole.writes();
+  cuda_path(scale_k, w::grid_for(64), probe, w::view(std::as_const(whole), 0, 64), w::view(whole, 128, 64), 2.f);
+  CHECK(in_ptr == std::as_const(whole).data());
+  CHECK(in_size == 64);
+  CHECK(out_ptr == std::as_const(whole).data() + 128);
+  CHECK(out_size == 64);
+  CHECK(whole.writes() > writes);  // a write of the whole buffer, as far as ordering and contents go
+  in_ptr = nullptr;
+  CHECK_THROWS_AS(cuda_path(scale_k, w::grid_for(64), probe, w::view(std::as_const(whole), 0, 65), w::view(whole, 64, 64), 2.f),
+                  w::aliasing_error);
+  CHECK(in_ptr == nullptr);  // refused before the kernel call
+  CHECK(no_misuse());
+}

@@ -103,11 +103,11 @@
   "make consecutive threads touch consecutive elements (stage a strided access through a shared tile)", \
   "the checker, at `kernel<...>(body)` (a warning)")
 #define WARDEN_DIAGNOSTIC_E100 (E100, launch, aliasing, "aliasing", \
-  "one buffer bound to two parameters of a launch, one of them writable", \
-  "a writable parameter needs a buffer of its own: bind a copy", \
+  "one buffer bound to two parameters of a launch, or two views of one buffer that share an element, one of them writable", \
+  "a writable parameter needs memory of its own: bind a copy, or views of disjoint ranges", \
   "`aliasing_error`")
 #define WARDEN_DIAGNOSTIC_E101 (E101, launch, out_of_bounds, "out-of-bounds", \
-  "an access may overrun its buffer or tile for this launch", \
+  "an access may overrun its buffer, view or tile for this launch, or a view reaches past its buffer", \
   "guard the access, size the buffers to the grid, or clamp a data-dependent index", \
   "`bounds_error`")
 #define WARDEN_DIAGNOSTIC_E102 (E102, launch, grid_shape, "grid-shape", \

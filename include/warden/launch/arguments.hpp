@@ -12,6 +12,7 @@
 #include "../diagnostic/table.hpp"
 #include "../dsl/program.hpp"
 #include "../memory/buffer.hpp"
+#include "../memory/buffer_view.hpp"
 
 namespace warden::detail {
 
@@ -19,6 +20,8 @@ template <class T>
 struct is_buffer : std::false_type {};
 template <class T, class S>
 struct is_buffer<buffer<T, S>> : std::true_type {};
+template <class B>
+struct is_buffer<buffer_view<B>> : std::true_type {};  // a part of one (memory/buffer_view.hpp)
 
 #define WARDEN_W002_MESSAGE                                                                             \
   WARDEN_DIAGNOSTIC_MESSAGE(W002, "warden::launch",                                                       \

@@ -31,6 +31,14 @@
 
 namespace warden::detail {
 
+// Whether a buffer argument can only be read: a const buffer, or a view of one.
+template <class Arg>
+inline constexpr bool read_only_argument = [] {
+  using A = std::remove_cvref_t<Arg>;
+  if constexpr (requires { A::read_only; }) return A::read_only;
+  else return std::is_const_v<std::remove_reference_t<Arg>>;
+}();
+
 // One argument, bound to parameter position I of kind Param.
 template <class Param, class Arg>
 auto bind_slot(Arg& arg) {
@@ -41,8 +49,8 @@ auto bind_slot(Arg& arg) {
       static_assert(std::is_same_v<typename A::value_type, T>,
                     "warden::launch: the buffer's element type differs from the parameter's");
       if constexpr (!std::is_same_v<typename Param::mode, access::read>)
-        static_assert(!std::is_const_v<std::remove_reference_t<Arg>>,
-                      "warden::launch: a writable parameter (out, inout, atomic) needs a non-const buffer");
+        static_assert(!read_only_argument<Arg>,
+                      "warden::launch: a writable parameter (out, inout, atomic) needs a non-const buffer (or a view of one)");
       if (arg.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw bounds_error("warden::launch", "a buffer of " + std::to_string(arg.size()) +
                                                  " elements is larger than warden's int indices allow");
@@ -114,7 +122,7 @@ struct bound_launch {
 template <class Param, class Arg>
 void measure_argument(Arg& arg, check::bound_argument& checked, char measure) {
   if constexpr (Param::is_buffer) {
-    if constexpr (std::is_same_v<typename Param::mode, access::read>)
+    if constexpr (std::is_same_v<typename Param::mode, access::read> && !requires { arg.whole(); })  // not a view
       if (measure != 0) checked.contents = contents_of(arg, (measure & check::contents_distinct_wanted) != 0);
   }
 }
@@ -129,10 +137,11 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
     checked.writable = !std::is_same_v<typename Param::mode, access::read>;
     checked.address = std::as_const(arg).data();
     checked.size = static_cast<long long>(arg.size());
-    ordering = ordered(arg);
+    checked.bytes = static_cast<long long>(arg.size() * sizeof(typename Param::value_type));
+    ordering = ordered(whole_of(arg));
     if constexpr (std::is_same_v<typename Param::mode, access::read>) {
       measure_argument<Param>(arg, checked, measure);
-    } else {
+    } else if constexpr (!read_only_argument<Arg&>) {
       arg.count_write();  // the cpu backend writes without a stream to record it on
     }
   } else if constexpr (std::is_integral_v<typename Param::value_type> && sizeof(typename Param::value_type) <= sizeof(long long)) {

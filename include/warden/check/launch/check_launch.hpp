@@ -34,14 +34,22 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   kinds.reserve(arity);
   for (const bound_argument& a : launch.arguments) kinds.emplace_back(a.kind);
 
-  // E100: one buffer, two parameters, one of them writable (two empty buffers share no memory).
+  // E100: one buffer, two parameters, one of them writable (two empty buffers share no memory);
+  // or two views of one buffer (memory/buffer_view.hpp) whose elements overlap.
   for (std::size_t a = 0; a < arity; ++a)
     for (std::size_t b = a + 1; b < arity; ++b) {
       const bound_argument &x = launch.arguments[a], &y = launch.arguments[b];
-      if (x.is_buffer && y.is_buffer && read[b].same_as == read[a].same_as && (x.writable || y.writable))
-        throw aliasing_error(launch.kernel, "one buffer is bound to " + names[a] + " (parameter " + std::to_string(a) + ", " +
-                                                kinds[a] + ") and to " + names[b] + " (parameter " + std::to_string(b) + ", " +
-                                                kinds[b] + "); a writable parameter needs a buffer of its own");
+      if (!x.is_buffer || !y.is_buffer || !(x.writable || y.writable)) continue;
+      const auto parameter = [&](std::size_t i) {
+        return names[i] + " (parameter " + std::to_string(i) + ", " + kinds[i] + ")";
+      };
+      if (read[b].same_as == read[a].same_as)
+        throw aliasing_error(launch.kernel, "one buffer is bound to " + parameter(a) + " and to " + parameter(b) +
+                                                "; a writable parameter needs a buffer of its own");
+      if (a < 64 && (read[b].overlaps >> a & 1) != 0)
+        throw aliasing_error(launch.kernel, "the memory bound to " + parameter(a) + " and to " + parameter(b) +
+                                                " overlaps (views of one buffer that share elements); a writable parameter "
+                                                "needs memory of its own: view disjoint ranges, or use another buffer");
     }
 
   // E101, alignment: a vector access (w::vectors<N>(x)[i]) moves N elements with one instruction,

@@ -62,6 +62,7 @@ struct bound_argument {
   bool writable = false;           // out, inout, atomic
   const void* address = nullptr;   // a buffer's memory (E100)
   long long size = 0;              // a buffer's elements (E101)
+  long long bytes = 0;             // a buffer's bytes from `address` (E100: what a view overlaps)
   std::optional<long long> value;  // an integral value, as the kernel receives it (converted to T)
   unsigned long long beyond = 0;   // instead of `value`: an unsigned 64-bit value above LLONG_MAX
   std::optional<contents_range> contents;  // a read-only buffer of integers that indices read
@@ -76,6 +77,7 @@ struct bound_argument {
 struct argument_reading {
   long long number = 0;        // a buffer's size, or an integral value
   std::uint32_t same_as = 0;   // a buffer: the first argument with its address (itself if none, or null)
+  std::uint64_t overlaps = 0;  // a buffer: bit j for each earlier argument j whose bytes share some with its own (E100)
   unsigned char alignment = 0; // a buffer: its address modulo 16
   bool has_number = false;     // a value: whether it is integral (only those enter the checks)
   bool has_contents = false;   // a buffer whose contents indices read: `contents` holds them
@@ -97,12 +99,22 @@ inline argument_reading read_argument(std::span<const bound_argument> arguments,
       r.has_contents = true;
       r.contents = *a.contents;
     }
-    if (a.address != nullptr)
+    if (a.address != nullptr) {
       for (std::size_t j = 0; j < i; ++j)
         if (arguments[j].is_buffer && arguments[j].address == a.address) {
           r.same_as = static_cast<std::uint32_t>(j);
           break;
         }
+      // Views of one buffer (memory/buffer_view.hpp) share memory without sharing an address.
+      const auto begin = reinterpret_cast<std::uintptr_t>(a.address);
+      for (std::size_t j = 0; j < i && j < 64; ++j) {
+        const bound_argument& b = arguments[j];
+        if (!b.is_buffer || b.address == nullptr || a.bytes <= 0 || b.bytes <= 0) continue;
+        const auto other = reinterpret_cast<std::uintptr_t>(b.address);
+        if (begin < other + static_cast<std::uintptr_t>(b.bytes) && other < begin + static_cast<std::uintptr_t>(a.bytes))
+          r.overlaps |= std::uint64_t{1} << j;
+      }
+    }
   } else if (a.value) {
     r.number = *a.value;
     r.has_number = true;
