@@ -11,9 +11,8 @@
 // width, height and selSize are the kernel's const int parameters. Shared memory is one `extern
 // __shared__ unsigned char sMem[]` of 4 * hsize bytes: buffer = sMem, opArray = buffer + 2 * selSize
 // (folded into the indices: opArray[e] is sMem[2 * selSize + e]). twoWayScan is inlined with tid =
-// threadIdx.x. `for (offset = 1; offset < selSize; offset *= 2)` is a loop over l with offset =
-// 1 << l, its trips kept by the guard offset < selSize (selSize is uniform, so the barrier in it is
-// reached by every thread). elementOp<ERODE> is min. Launch as morphology(): blockSize_h(hsize, 1),
+// threadIdx.x. `for (offset = 1; offset < selSize; offset *= 2)` is w::for_doubling(k, 1, selSize,
+// ...) (selSize is uniform, so the barrier in it is reached by every thread). elementOp<ERODE> is min. Launch as morphology(): blockSize_h(hsize, 1),
 // gridSize_h(roundUp(width, hsize), roundUp(height, 1)), sMemSize 4 * hsize, selSize = hsize; the
 // block is static here, 64 x 1 (the reproducer uses hsize 64: two warps).
 //
@@ -51,11 +50,9 @@ constexpr auto vhgw_horiz = [](auto k, auto dst, auto src, auto width, auto heig
         w::when(tidx + selSize < width, sMem[k.thread_id() + selSize] = src[tidy * width + tidx + selSize]), w::sync(),
         // twoWayScan<opType>(buffer, opArray, selSize, threadIdx.x)
         op(tid) = sMem[tid], op(tid + selSize) = sMem[tid + selSize], w::sync(),
-        w::for_range(k, 0, 31, [&](auto, auto l) {
-          auto offset = 1 << l;
-          return w::when(offset < selSize,
-                         w::when(tid >= offset, op(tid + selSize - 1) = w::min(op(tid + selSize - 1), op(tid + selSize - 1 - offset))),
-                         w::when(tid <= selSize - 1 - offset, op(tid) = w::min(op(tid), op(tid + offset))), w::sync());
+        w::for_doubling(k, 1, selSize, [&](auto, auto offset) {  // for (offset = 1; offset < selSize; offset *= 2)
+          return w::seq(w::when(tid >= offset, op(tid + selSize - 1) = w::min(op(tid + selSize - 1), op(tid + selSize - 1 - offset))),
+                        w::when(tid <= selSize - 1 - offset, op(tid) = w::min(op(tid), op(tid + offset))), w::sync());
         }),
         w::when(tidx + selSize / 2 < width - selSize / 2, dst[tidy * width + tidx + selSize / 2] = w::min(op(k.thread_id()), op(k.thread_id() + selSize - 1))));
   });
@@ -76,8 +73,7 @@ constexpr auto vhgw_horiz_isolated = [](auto k, auto dst, auto src, auto width, 
           w::when(inside, buffer[tid] = src[tidy * width + tidx]),
           w::when(inside && tidx + selSize < width, buffer[tid + selSize] = src[tidy * width + tidx + selSize]), w::sync(),
           opArray[tid] = buffer[tid], opArray[tid + selSize] = buffer[tid + selSize], w::sync(),
-          w::for_range(k, 0, 6, [&](auto, auto l) {  // offset = 1, 2, ..., 32 < selSize
-            auto offset = 1 << l;
+          w::for_doubling(k, 1, selSize, [&](auto, auto offset) {  // offset = 1, 2, ..., 32 < selSize
             return w::seq(w::when(tid >= offset, opArray[tid + selSize - 1] = w::min(opArray[tid + selSize - 1], opArray[tid + selSize - 1 - offset])),
                           w::when(tid <= selSize - 1 - offset, opArray[tid] = w::min(opArray[tid], opArray[tid + offset])), w::sync());
           }),

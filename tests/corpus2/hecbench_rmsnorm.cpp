@@ -10,7 +10,7 @@
 // kernel's const int64_t parameter, epsilon a float. `input + bid * inner_len` is folded into the
 // indices; load_data's one 16-byte load of UNROLL floats is UNROLL element loads here (w::unroll),
 // and store_data's store UNROLL element stores; the register arrays hold nothing across trips and
-// are left out; rsqrtf(x) is 1.f / w::sqrt(x); each WarpReduce is a 5-trip loop of shuffle_xor with
+// are left out; rsqrtf(x) is w::fast::rsqrt(x); each WarpReduce is a 5-trip loop of shuffle_xor with
 // offset 16 >> s (16, 8, 4, 2, 1). The host picks the block size from {32, ..., 1024} at run time
 // (one static shape here, 256) and UNROLL = 4 when inner_len % 4 == 0. Launch as rmsnorm_forward:
 // grid_dim(outer_len), block_dim(block_size).
@@ -82,7 +82,7 @@ constexpr auto rmsnorm_fwd_two_scan = [](auto k, auto input, auto gamma, auto ou
                           w::sync());
           }),
           // mean_square = smem[0] / inner_len; norm_factor = rsqrtf(mean_square + epsilon)
-          w::local(k, 1.f / w::sqrt(smem[0] / w::convert<float>(inner_len) + epsilon), [&](auto k, auto norm_factor) {
+          w::local(k, w::fast::rsqrt(smem[0] / w::convert<float>(inner_len) + epsilon), [&](auto k, auto norm_factor) {
             return w::for_range(k, start_offset, bound, BLOCKSIZE * UNROLL, [&](auto k, auto offset) {
               return w::unroll<UNROLL>(k, [&](auto, auto i) {
                 return output[bid * inner_len + offset + i] = input[bid * inner_len + offset + i] * norm_factor * gamma[offset + i];

@@ -48,8 +48,7 @@ constexpr auto sosfilt = [](auto k, auto n_signals, auto n_samples, auto n_secti
     auto sos0 = n_sections + n_sections * zi_width;  // s_sos = &s_zi[n_sections * zi_width]
     auto load_size = n_sections - 1;
     auto unload_size = n_samples - load_size;
-    return w::local(k, 0.f, [&](auto k, auto temp) {
-      return w::local(k, 0.f, [&](auto k, auto x_n) {
+    return w::locals(k, 0.f, 0.f, [&](auto k, auto temp, auto x_n) {  // float temp = 0.f, x_n = 0.f;
         // The direct II transposed section, the same text in the three phases.
         auto section = [&] {
           return w::seq(temp = smem[sos0 + tx * sos_width + 0] * x_n + smem[zi0 + tx * zi_width + 0],
@@ -79,7 +78,6 @@ constexpr auto sosfilt = [](auto k, auto n_signals, auto n_samples, auto n_secti
                                             w::when(tx < load_size, smem[tx] = temp).otherwise(x_in[ty * n_samples + (n + unload_size)] = temp)),
                                     w::sync());
                     })));
-      });
     });
   });
 };
