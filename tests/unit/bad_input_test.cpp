@@ -223,3 +223,20 @@ TEST_CASE("views that overlap, one written, are E100; a view past its buffer or 
   CHECK(after[11] == 5);
   CHECK(after[12] == 0);
 }
+
+TEST_CASE("a view whose buffer was given other memory since is E101 at launch; an empty view aliases nothing",
+          "[bad-input][view]") {
+  auto x = w::to_device(std::vector<int>(100, 0));
+  auto stale = w::view(x, 50, 50);
+  x = w::to_device(std::vector<int>(10, 0));  // x now has 10 elements: the view's [50, 100) is past them
+  try {
+    w::launch(w::on_cpu, bump_k, w::grid_for(50), stale);
+    FAIL("a view past its buffer's new end launched");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), StartsWith("E101"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("part (parameter 0) is bound to a view that reaches past its buffer's end"));
+  }
+  CHECK(w::to_host(x) == std::vector<int>(10, 0));
+  // A view of no elements shares no memory, even where it starts at the buffer's address.
+  CHECK_NOTHROW(w::launch(w::on_cpu, scale_k, w::grid_for(10), w::view(x, 0, 0), w::view(x, 0, 10)));
+}

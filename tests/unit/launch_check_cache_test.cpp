@@ -327,6 +327,15 @@ TEST_CASE("contents are not measured where the checks pass without them (a maske
   CHECK(verdict([&] { w::launch(w::on_cpu, masked_count_k, w::grid_for(1000), in, few); }) == "E101");
 }
 
+TEST_CASE("a launch refused for what contents cannot change (E100) measures nothing", "[launch][cache][contents]") {
+  auto idx = w::to_device(reversed(64));
+  auto src = w::to_device(std::vector<float>(64, 1.f));
+  const auto m0 = measured();
+  // src bound as gather_k's source (in) and its destination (out).
+  CHECK(verdict([&] { w::launch(w::on_cpu, gather_k, w::grid_for(64), idx, src, src); }) == "E100");
+  CHECK(measured() == m0);
+}
+
 TEST_CASE("host-visible index buffers are measured at every launch: a kept reference may change them", "[launch][cache][contents]") {
   w::pinned_buffer<int> idx(64);
   for (int i = 0; i < 64; ++i) idx[static_cast<std::size_t>(i)] = i;

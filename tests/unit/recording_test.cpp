@@ -141,6 +141,21 @@ constexpr auto unchecked_locals_k = w::dsl::build_kernel<w::block<64>, w::in<flo
       });
     });
 
+// A store through in<T>, built without the checker: it would run as nothing (dsl/handles.hpp), so
+// the recorder refuses it rather than record a program other than the one written.
+constexpr auto unchecked_store_to_in_k = w::dsl::build_kernel<w::block<32>, w::in<float>>(
+    [](auto k, auto data) { return data[k.global_id()] = 1.f; });
+
+TEST_CASE("recording: a build_kernel program with an access its mode forbids is refused, naming the code", "[recording]") {
+  auto data = floats(32);
+  try {
+    (void)w::record(unchecked_store_to_in_k, w::grid(1), data);
+    FAIL("a store through in<T> was recorded");
+  } catch (const w::error& e) {
+    CHECK(std::string(e.what()).rfind("W003", 0) == 0);
+  }
+}
+
 TEST_CASE("recording: build_kernel programs with tiles, locals and registers run under the recorder", "[recording]") {
   auto big_in = floats(128);
   auto out = floats(128, 0.f);

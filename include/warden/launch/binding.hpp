@@ -208,6 +208,32 @@ bool is_moved_from(const Arg& arg) {
                                      "it was moved into, or assign a new buffer to it first");
 }
 
+// E101: a view (memory/buffer_view.hpp) whose buffer was given other memory since it was made,
+// now shorter than the view's range: the view would bind memory past the buffer's end.
+template <class Arg>
+bool is_stale_view(const Arg& arg) {
+  if constexpr (requires { arg.whole(); arg.offset(); })
+    return arg.offset() > arg.whole().size() || arg.size() > arg.whole().size() - arg.offset();
+  else
+    return false;
+}
+[[noreturn]] inline void refuse_stale_view(std::string_view kernel, std::span<const std::string_view> param_names,
+                                           std::size_t i) {
+  const std::vector<std::string> names = check::parameter_names(param_names);
+  throw bounds_error(kernel, names[i] + " (parameter " + std::to_string(i) +
+                                 ") is bound to a view that reaches past its buffer's end (the buffer was given "
+                                 "other memory since the view was made); make the view again from the buffer");
+}
+
+// Whether the launch-time checks that refused a launch without the contents of its index buffers
+// may pass with them: bounds (E101), wrap-around (E104), loop steps (E103), obligations (E106)
+// and stated facts (E107) read those contents; aliasing and the grid's shape do not.
+inline bool contents_may_decide(const error& e) {
+  return dynamic_cast<const bounds_error*>(&e) != nullptr || dynamic_cast<const wrap_error*>(&e) != nullptr ||
+         dynamic_cast<const loop_error*>(&e) != nullptr || dynamic_cast<const obligation_error*>(&e) != nullptr ||
+         dynamic_cast<const fact_error*>(&e) != nullptr;
+}
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); writes no memory, but reads
 // (measures) the contents of the read-only buffers whose values the kernel's indices take
@@ -217,17 +243,28 @@ bool is_moved_from(const Arg& arg) {
 template <class K, class... Args, std::size_t... I>
 auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, stream_ref stream, std::index_sequence<I...>, Args&... args) {
+  // The readings' overlap mask (check::argument_reading::overlaps) has a bit per earlier argument.
+  static_assert(K::arity <= 64, "warden::launch: a kernel takes at most 64 parameters");
   {
     const bool moved[] = {is_moved_from(args)..., false};
     for (std::size_t i = 0; i < K::arity; ++i)
       if (moved[i]) refuse_moved_from_argument(kernel.name, kernel.param_names, i);
+    const bool stale[] = {is_stale_view(args)..., false};
+    for (std::size_t i = 0; i < K::arity; ++i)
+      if (stale[i]) refuse_stale_view(kernel.name, kernel.param_names, i);
   }
   // Measuring a buffer's contents copies it to the host and scans it (launch/contents.hpp): for a
   // large input that costs more than the kernel (a histogram's `bins[in[i] & 255]` over 2^26
   // values: 268 ms on an H200, the kernel 0.07 ms). So the checks run first with no contents, each
-  // load of those buffers taken at its type's full range; what passes so passes for any contents,
-  // and nothing is read. Only a launch refused without them measures, and is checked on what the
-  // buffers hold (and a signature that needed them skips the first try next time: the cache).
+  // load of those buffers unknown (its type's full range where the type is narrow); the checks
+  // read an unknown value as anything it could be, so what passes so is sound for any contents,
+  // and nothing is read. (One check is not monotone in the ranges: E104 takes a shift whose
+  // operands are bounded but whose result is not as lossy, not as an overflow, and with contents
+  // may bound the result past INT_MAX and refuse. Passing is sound either way: an unbounded value
+  // is one no proof relies on.) Only a launch refused without contents, by a check they can
+  // decide (contents_may_decide), measures and is checked on what the buffers hold; a signature
+  // that needed them skips the first try next time (the cache). full_launch_checks() counts check
+  // runs: two for such a launch.
   std::array<char, K::arity> wanted{};
   bool any = false;
   for (std::size_t i = 0; i < K::arity; ++i) any |= (wanted[i] = contents_read[i]) != 0;
@@ -267,7 +304,8 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector
     try {
       check_as_bound();
       return bound;
-    } catch (const error&) {
+    } catch (const error& refused) {
+      if (!contents_may_decide(refused)) throw;
       if (cache != nullptr) cache->remember_needs_contents(key);
     }
   }

@@ -3,8 +3,10 @@
 // no GPU answers): bind and check the arguments, then run the kernel on the host after the
 // buffers' earlier uses, or, on a stream being captured, keep it as a step of the graph.
 
+#include <array>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -18,6 +20,7 @@
 #include "../memory/transfer.hpp"
 #include "../runtime.hpp"
 #include "../space.hpp"
+#include "../check/modes.hpp"
 #include "binding.hpp"
 #include "launch_config.hpp"
 
@@ -66,6 +69,18 @@ void copy_back(const Copies& copies, std::index_sequence<I...>, Args&... args) {
   (one(std::integral_constant<std::size_t, I>{}, args), ...);
 }
 
+template <class K>
+void refuse_mode_violation(std::string_view kernel, const dsl::kernel_ir& ir) {
+  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, K::arity>{K::template param<I>::kind...};
+  }(std::make_index_sequence<K::arity>{});
+  if (const check::finding f = check::mode_finding(ir, kinds))
+    throw error(diagnostic::text(f.code, kernel,
+                                 "parameter " + std::to_string(ir.accesses[static_cast<std::size_t>(f.first)].target) +
+                                     " is accessed as its mode forbids, which this program cannot run as written; "
+                                     "w::check::verdict_of(kernel) explains it"));
+}
+
 template <class K, class... Args>
 void run_cpu(const K& any_kernel, const launch_config& config, recording* record, Args&... args) {
 #if !WARDEN_DEVICE_PASS  // the host pass compiles the run (config.hpp)
@@ -74,6 +89,11 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
   dsl::kernel_ir scratch;
   const dsl::kernel_ir& ir = description_of(any_kernel, scratch);
+  // A program build_kernel built without the checker may hold an access its parameter's mode
+  // forbids (W003, W004, W040), which runs as nothing (dsl/handles.hpp): the recording would not
+  // be the program as written. w::kernel's programs never hold one (the checker reports it).
+  if constexpr (dsl::is_unchecked<typename K::program_type>)
+    refuse_mode_violation<K>(kernel.name, ir);
   std::vector<char> contents_scratch;
   auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, check_cache_for<K>(),
                               config.stream(), indices{}, args...);

@@ -62,10 +62,10 @@ struct bound_argument {
   bool writable = false;           // out, inout, atomic
   const void* address = nullptr;   // a buffer's memory (E100)
   long long size = 0;              // a buffer's elements (E101)
-  long long bytes = 0;             // a buffer's bytes from `address` (E100: what a view overlaps)
   std::optional<long long> value;  // an integral value, as the kernel receives it (converted to T)
   unsigned long long beyond = 0;   // instead of `value`: an unsigned 64-bit value above LLONG_MAX
   std::optional<contents_range> contents;  // a read-only buffer of integers that indices read
+  long long bytes = 0;             // a buffer's bytes from `address` (E100: what a view overlaps)
 };
 
 // What the checks read of one argument: a buffer's size, its address modulo 16 (a vector access
