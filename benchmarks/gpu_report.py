@@ -139,7 +139,9 @@ def main():
     table = open("examples/README.md").read()
     for example, points in per_example.items():
         span = f"{min(r for _, r in points):.3f}-{max(r for _, r in points):.3f}"
-        table = re.sub(rf"(\| \[{example}\]\({example}/\) \|.*\| )not yet measured( \|)", rf"\g<1>{span}\2", table)
+        # The cell holds "not yet measured" or an earlier run's span: either is replaced.
+        table = re.sub(rf"(\| \[{example}\]\({example}/\) \|.*\| )(?:not yet measured|\d+\.\d{{3}}-\d+\.\d{{3}})( \|)",
+                       rf"\g<1>{span}\2", table)
     open("examples/README.md", "w").write(table)
     print(section)
     return 0

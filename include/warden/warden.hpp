@@ -22,6 +22,8 @@
 #include "memory/transfer.hpp"
 #include "memory/buffer_view.hpp"
 #include "kernel.hpp"
+#include "explain.hpp"
 #include "dsl/math.hpp"
 #include "launch.hpp"
+#include "backend/picture.hpp"
 #include "graph.hpp"

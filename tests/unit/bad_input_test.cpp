@@ -181,7 +181,7 @@ TEST_CASE("a view binds elements [offset, offset + count) of a buffer as the ker
   CHECK(w::to_host(doubled) == std::vector<int>{22, 24, 26, 28, 30});
 }
 
-TEST_CASE("views that overlap, one written, are E100; a view past its buffer or an access past the view is E101",
+TEST_CASE("views that overlap, one written, are E100, and a view past its buffer or an access past the view is E101",
           "[bad-input][view]") {
   auto rows = w::to_device(std::vector<int>(64, 0));
   const auto before = w::to_host(rows);
@@ -224,7 +224,7 @@ TEST_CASE("views that overlap, one written, are E100; a view past its buffer or 
   CHECK(after[12] == 0);
 }
 
-TEST_CASE("a view whose buffer was given other memory since is E101 at launch; an empty view aliases nothing",
+TEST_CASE("a view whose buffer was given other memory since is E101 at launch, and an empty view aliases nothing",
           "[bad-input][view]") {
   auto x = w::to_device(std::vector<int>(100, 0));
   auto stale = w::view(x, 50, 50);

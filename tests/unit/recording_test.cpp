@@ -5,7 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 #include "../support/verdict_probe.hpp"
 
@@ -401,4 +404,53 @@ TEST_CASE("the static checker rejects every race the recording mode sees, with i
   CHECK(w::check::verdict_of(with_sync_k).finding.code == code::none);
   CHECK(w::check::verdict_of(loop_reuse_fixed_k).finding.code == code::none);
   CHECK(w::check::verdict_of(histogram_k).finding.code == code::none);
+}
+
+// ---- pictures of a recorded launch (backend/picture.hpp; issue 34, item 8) -----------------------
+// Each broken kernel's picture marks its conflict; its fixed twin's marks none. With
+// WARDEN_PICTURES_DIR set, the pictures are written there (scripts/pictures).
+namespace {
+std::string pictured(const w::recording& r, const std::string& file, const std::string& title, std::vector<std::string> names) {
+  w::picture_options options;
+  options.title = title;
+  options.parameter_names = std::move(names);
+  std::string svg = w::picture(r, options);
+  if (const char* dir = std::getenv("WARDEN_PICTURES_DIR")) {
+    std::ofstream out(std::string(dir) + "/" + file);
+    out << svg;
+  }
+  return svg;
+}
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("pictures: a broken kernel's picture marks its conflicts, its twin's none", "[recording][picture]") {
+  auto in = floats(128);
+  auto out = floats(128);
+  const std::vector<std::string> io{"in", "out"};
+  struct pair {
+    std::string name;
+    w::recording broken, fixed;
+  };
+  const pair pairs[] = {
+      {"halves", w::record(halves_k, w::grid_for(128), in, out), w::record(halves_fixed_k, w::grid_for(128), in, out)},
+      {"tile_no_sync", w::record(no_sync_k, w::grid_for(128), in, out), w::record(with_sync_k, w::grid_for(128), in, out)},
+      {"tile_loop_reuse", w::record(loop_reuse_k, w::grid(1), in, out), w::record(loop_reuse_fixed_k, w::grid(1), in, out)},
+  };
+  for (const pair& p : pairs) {
+    INFO(p.name);
+    const std::string broken = pictured(p.broken, p.name + "_broken.svg", p.name + " (broken)", io);
+    const std::string fixed = pictured(p.fixed, p.name + ".svg", p.name, io);
+    CHECK(broken.rfind("<svg ", 0) == 0);
+    CHECK(count(broken, "class=\"conflict\"") > 0);
+    CHECK(broken.find("data-conflicts=\"0\"") == std::string::npos);
+    CHECK(count(fixed, "class=\"conflict\"") == 0);
+    CHECK(fixed.find("data-conflicts=\"0\"") != std::string::npos);
+    CHECK(fixed.find("<rect") != std::string::npos);  // the accesses are drawn
+    CHECK(fixed.find(">out</text>") != std::string::npos);
+  }
 }

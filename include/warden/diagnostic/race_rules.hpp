@@ -28,10 +28,13 @@ struct fixed_text {
 template <fixed_text Text>
 struct what {};
 #define WARDEN_DETAIL_CHARS_AS_PACK 0
+#define WARDEN_DETAIL_READ_IT ""
 #else
 template <char... Text>
 struct what {};
 #define WARDEN_DETAIL_CHARS_AS_PACK 1
+// Where a compiler prints the explanation as characters, the message says where to read it whole.
+#define WARDEN_DETAIL_READ_IT " (the explanation below is printed as characters; w::explain(kernel) prints it as text: warden/explain.hpp)"
 #endif
 
 // One class per race rule, named <code>_<identifier> after its row; instantiating one fails its
@@ -42,17 +45,17 @@ struct what {};
 // these lines without notes about macro expansions; check/diagnostic.hpp names each class from its
 // row, so a row without its class does not compile.
 // The kernel parameters' mode rules, which the checker reports the same way (check/modes.hpp).
-template <class What, bool Found = true> struct W003_store_to_read_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W003)); };
-template <class What, bool Found = true> struct W004_load_from_write_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W004)); };
-template <class What, bool Found = true> struct W010_global_write_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W010)); };
-template <class What, bool Found = true> struct W011_global_read_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W011)); };
-template <class What, bool Found = true> struct W012_data_dependent_store { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W012)); };
-template <class What, bool Found = true> struct W020_shared_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W020)); };
-template <class What, bool Found = true> struct W021_loop_carried_shared_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W021)); };
-template <class What, bool Found = true> struct W022_uninitialised_shared_load { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W022)); };
-template <class What, bool Found = true> struct W030_barrier_divergence { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W030)); };
-template <class What, bool Found = true> struct W031_shuffle_divergence { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W031)); };
-template <class What, bool Found = true> struct W032_outer_context { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W032)); };
-template <class What, bool Found = true> struct W040_atomic_plain_mix { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W040)); };
+template <class What, bool Found = true> struct W003_store_to_read_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W003) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W004_load_from_write_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W004) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W010_global_write_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W010) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W011_global_read_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W011) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W012_data_dependent_store { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W012) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W020_shared_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W020) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W021_loop_carried_shared_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W021) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W022_uninitialised_shared_load { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W022) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W030_barrier_divergence { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W030) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W031_shuffle_divergence { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W031) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W032_outer_context { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W032) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W040_atomic_plain_mix { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W040) WARDEN_DETAIL_READ_IT); };
 
 }  // namespace warden::diagnostic

@@ -257,3 +257,16 @@ TEST_CASE("mode rules: W003, W004 and W040 name the parameter and fit the fix to
   CHECK(code(w::dsl::build_kernel<w::block<64>, w::inout<int>>(bumps)) == code::none);
   CHECK(code(w::dsl::build_kernel<w::block<64>, w::in<int>, w::atomic<int>, w::out<int>>(counts)) == code::W040);
 }
+
+// w::explain (warden/explain.hpp): the verdict as text at run time, for compilers that print the
+// explanation as characters and for bodies that do not compile under w::kernel.
+TEST_CASE("w::explain prints the code, its rule and fix, and the explanation, and says when a kernel is accepted", "[check][names][explain]") {
+  const std::string rejected = w::explain<w::block<64>, w::in<float>>(scales_in_place);
+  CHECK(rejected.rfind("W003 [store-to-read-only] a store through a read-only path", 0) == 0);
+  // No WARDEN_KERNEL here, so no source: the parameter is named by kind and position.
+  CHECK(rejected.find("\n  in#0: store in#0[global_id.x]") != std::string::npos);
+  CHECK(rejected.find("declare it inout<float> (the kernel also loads it)") != std::string::npos);
+  CHECK(w::explain(w::dsl::build_kernel<w::block<64>, w::in<float>>(scales_in_place)) == rejected);
+  CHECK(w::explain<w::block<64>, w::inout<float>>(scales_in_place) == "accepted");
+  CHECK(w::explain(w::dsl::build_kernel<w::block<64>, w::inout<int>>(bumps)) == "accepted");
+}
