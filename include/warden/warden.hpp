@@ -25,5 +25,4 @@
 #include "explain.hpp"
 #include "dsl/math.hpp"
 #include "launch.hpp"
-#include "backend/picture.hpp"
 #include "graph.hpp"

@@ -2,6 +2,7 @@
 // kernels and nothing in their fixed twins. The static checker rejects each planted race (the last
 // test says with which code), so the racy kernels are defined through trusted(...).
 #include <warden/warden.hpp>
+#include <warden/picture.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -406,7 +407,9 @@ TEST_CASE("the static checker rejects every race the recording mode sees, with i
   CHECK(w::check::verdict_of(histogram_k).finding.code == code::none);
 }
 
-// ---- pictures of a recorded launch (backend/picture.hpp; issue 34, item 8) -----------------------
+// ---- pictures of a recorded launch (warden/picture.hpp; issue 34, item 8) ------------------------
+// Host code only, and no kernel of its own: not compiled again under nvcc (recording_test_cuda.cu).
+#if !defined(__CUDACC__)
 // Each broken kernel's picture marks its conflict; its fixed twin's marks none. With
 // WARDEN_PICTURES_DIR set, the pictures are written there (scripts/pictures).
 namespace {
@@ -454,3 +457,4 @@ TEST_CASE("pictures: a broken kernel's picture marks its conflicts, its twin's n
     CHECK(fixed.find(">out</text>") != std::string::npos);
   }
 }
+#endif  // !__CUDACC__

@@ -37,43 +37,46 @@ struct launch_key {
   friend constexpr bool operator==(const launch_key&, const launch_key&) = default;
 };
 
+// A few launch keys, replaced in turn (the oldest goes first), no heap allocation.
+template <std::size_t N, std::size_t Capacity>
+class key_ring {
+ public:
+  bool holds(const launch_key<N>& key) const {
+    for (std::size_t i = 0; i < used_; ++i)
+      if (entries_[i] == key) return true;
+    return false;
+  }
+  void add(const launch_key<N>& key) {
+    entries_[next_] = key;
+    next_ = (next_ + 1) % Capacity;
+    if (used_ < Capacity) ++used_;
+  }
+
+ private:
+  std::array<launch_key<N>, Capacity> entries_{};
+  std::size_t used_ = 0, next_ = 0;
+};
+
 template <std::size_t N>
 class launch_check_cache {
  public:
   static constexpr std::size_t capacity = 8;
 
-  bool passed(const launch_key<N>& key) const {
-    for (std::size_t i = 0; i < used_; ++i)
-      if (entries_[i] == key) return true;
-    return false;
-  }
-  void remember(const launch_key<N>& key) {
-    entries_[next_] = key;
-    next_ = (next_ + 1) % capacity;
-    if (used_ < capacity) ++used_;
-  }
+  bool passed(const launch_key<N>& key) const { return passed_.holds(key); }
+  void remember(const launch_key<N>& key) { passed_.add(key); }
   // Signatures (read without contents) whose checks failed until the contents of the buffers that
   // indices read were measured (launch/binding.hpp): the next launch with one measures first.
-  bool needs_contents(const launch_key<N>& key) const {
-    for (std::size_t i = 0; i < needs_used_; ++i)
-      if (needs_[i] == key) return true;
-    return false;
-  }
-  void remember_needs_contents(const launch_key<N>& key) {
-    needs_[needs_next_] = key;
-    needs_next_ = (needs_next_ + 1) % capacity;
-    if (needs_used_ < capacity) ++needs_used_;
-  }
+  bool needs_contents(const launch_key<N>& key) const { return needs_contents_.holds(key); }
+  void remember_needs_contents(const launch_key<N>& key) { needs_contents_.add(key); }
 
  private:
-  std::array<launch_key<N>, capacity> entries_{};
-  std::size_t used_ = 0, next_ = 0;
-  std::array<launch_key<N>, capacity> needs_{};
-  std::size_t needs_used_ = 0, needs_next_ = 0;
+  key_ring<N, capacity> passed_;
+  key_ring<N, capacity> needs_contents_;
 };
 
-// How many launches on this thread ran the full checks (a miss, or the cache turned off): what
-// tests read to see that a repeated signature skips them and a changed one does not.
+// How many times this thread ran the full checks (a miss, or the cache turned off; twice for a
+// launch refused without measured contents and checked again with them): what tests read to see
+// that a repeated signature skips them and a changed one does not.
 inline std::uint64_t& full_launch_checks() {
   static thread_local std::uint64_t count = 0;
   return count;

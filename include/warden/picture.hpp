@@ -1,4 +1,6 @@
 #pragma once
+// Not included by warden.hpp (it costs every file that includes warden.hpp a fifth of a second of
+// g++ for <map>): include <warden/picture.hpp> where pictures are drawn.
 // w::picture(recording): an SVG picture of a recorded launch (w::record), to see who touched
 // what. One band per buffer parameter and per shared tile (a tile of the first block that has a
 // conflict, else of block 0), one row per barrier phase, one cell per element (the first
@@ -11,13 +13,12 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
-#include "recording.hpp"
+#include "backend/recording.hpp"
 
 namespace warden {
 
