@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "finding.hpp"
 #include "../dsl/ir.hpp"
@@ -36,6 +37,15 @@ constexpr std::string_view type_name() {
   else if constexpr (std::is_same_v<T, unsigned char>) return "unsigned char";
   else if constexpr (std::is_same_v<T, bool>) return "bool";
   else return "T";
+}
+
+// Each parameter's kind ("in", "atomic", ...) of the kernel definition
+// (or kernel handle) D.
+template <class D>
+constexpr std::array<std::string_view, D::arity> param_kinds() {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
+  }(std::make_index_sequence<D::arity>{});
 }
 
 // The first access that its parameter's mode forbids, or no finding.

@@ -26,13 +26,6 @@ struct analysis {
   lint_report lints;
 };
 
-// Each parameter's kind ("in", "atomic", ...) of the kernel definition D.
-template <class D>
-constexpr std::array<std::string_view, D::arity> param_kinds() {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<std::string_view, D::arity>{D::template param<I>::kind...};
-  }(std::make_index_sequence<D::arity>{});
-}
 
 // Each parameter's element type as the source spells it (check/modes.hpp), for the mode rules' fixes.
 template <class D>

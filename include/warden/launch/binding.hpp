@@ -127,10 +127,10 @@ void measure_argument(Arg& arg, check::bound_argument& checked, char measure) {
   }
 }
 
-// `measure`: what the kernel reads of this parameter's contents (check::contents_wanted bits, from
-// check::contents_read_by_indices), measured if it is read-only (launch/contents.hpp).
+// What the checks and stream ordering read of one argument, its contents left unmeasured
+// (bind_and_check measures them, with measure_argument, only where the checks need them).
 template <class Param, class Arg>
-void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering, char measure) {
+void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer& ordering) {
   checked.kind = Param::kind;
   checked.is_buffer = Param::is_buffer;
   if constexpr (Param::is_buffer) {
@@ -139,11 +139,8 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
     checked.size = static_cast<long long>(arg.size());
     checked.bytes = static_cast<long long>(arg.size() * sizeof(typename Param::value_type));
     ordering = ordered(whole_of(arg));
-    if constexpr (std::is_same_v<typename Param::mode, access::read>) {
-      measure_argument<Param>(arg, checked, measure);
-    } else if constexpr (!read_only_argument<Arg&>) {
+    if constexpr (!std::is_same_v<typename Param::mode, access::read> && !read_only_argument<Arg&>)
       arg.count_write();  // the cpu backend writes without a stream to record it on
-    }
   } else if constexpr (std::is_integral_v<typename Param::value_type> && sizeof(typename Param::value_type) <= sizeof(long long)) {
     // The value the kernel receives: converted to T first (value<unsigned> given -1 is 4294967295).
     // A wider integer (__int128 under gnu++20) would be cut here: it stays unknown to the checks,
@@ -166,8 +163,8 @@ void describe_argument(Arg& arg, check::bound_argument& checked, ordered_buffer&
 // and with the cache on, its reading (the key's part, check/launch/launch_request.hpp); then
 // its slot, returned.
 template <class Param, std::size_t I, class Bound, class Key, class Arg>
-auto bind_argument(Arg& arg, Bound& bound, Key* key, const char* measured) {
-  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I], measured[I]);
+auto bind_argument(Arg& arg, Bound& bound, Key* key) {
+  describe_argument<Param>(arg, bound.checked[I], bound.buffers[I]);
   if (key != nullptr) key->arguments[I] = check::read_argument(bound.checked, I);
   return bind_slot<Param>(arg);
 }
@@ -269,7 +266,6 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector
   bool any = false;
   for (std::size_t i = 0; i < K::arity; ++i) any |= (wanted[i] = contents_read[i]) != 0;
   if (any && being_captured(stream)) wanted = {}, any = false;
-  const std::array<char, K::arity> none{};
   using slots_type = slots_for<K>;
   bound_launch<slots_type, K::arity> bound{};
   launch_key<K::arity> key;
@@ -279,7 +275,7 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector
   launch_key<K::arity>* reading = cache != nullptr ? &key : nullptr;
   // Braces, not a call: their initialisers run left to right, so an argument's alias is looked
   // for among earlier arguments already described.
-  bound.slots = slots_type{{{bind_argument<typename K::template param<I>, I>(args, bound, reading, none.data())}...}};
+  bound.slots = slots_type{{{bind_argument<typename K::template param<I>, I>(args, bound, reading)}...}};
   if (cache != nullptr && cache->passed(key)) return bound;
   const auto check_as_bound = [&] {
     ++full_launch_checks();

@@ -3,7 +3,6 @@
 // no GPU answers): bind and check the arguments, then run the kernel on the host after the
 // buffers' earlier uses, or, on a stream being captured, keep it as a step of the graph.
 
-#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -71,10 +70,7 @@ void copy_back(const Copies& copies, std::index_sequence<I...>, Args&... args) {
 
 template <class K>
 void refuse_mode_violation(std::string_view kernel, const dsl::kernel_ir& ir) {
-  const auto kinds = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<std::string_view, K::arity>{K::template param<I>::kind...};
-  }(std::make_index_sequence<K::arity>{});
-  if (const check::finding f = check::mode_finding(ir, kinds))
+  if (const check::finding f = check::mode_finding(ir, check::param_kinds<K>()))
     throw error(diagnostic::text(f.code, kernel,
                                  "parameter " + std::to_string(ir.accesses[static_cast<std::size_t>(f.first)].target) +
                                      " is accessed as its mode forbids, which this program cannot run as written; "
