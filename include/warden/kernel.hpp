@@ -38,11 +38,20 @@ namespace warden {
 // the diagnostic is raised by instantiating check::reported, not by a static_assert in this body,
 // which made clang++ mark the function invalid, so that every use of the kernel added errors of
 // its own (4 errors and 47 lines for one race; test compile_fail.launch_rejected_kernel).
+//
+// A translation unit compiled with -DWARDEN_RECORD_ONLY builds every kernel without the checker
+// (as dsl::build_kernel does): its kernels can be recorded and pictured (w::record, w::picture),
+// the way examples/pictures draws each example's broken variant, and never launched (W006). Keep
+// such a file in a program of its own: the same WARDEN_KERNEL built both ways in one program
+// would be two definitions of one entity.
 template <class Block, class... Params, class F>
 constexpr auto kernel(F body) {
   static_assert(std::is_default_constructible_v<F>,
                 "warden::kernel: the body must be a lambda without captures (the checker rebuilds the program "
                 "from its type); pass values as value<T> parameters");
+#if defined(WARDEN_RECORD_ONLY)
+  return dsl::build_kernel<Block, Params...>(body);
+#else
   (void)check::reported<check::verdict_on_body<Block, F, Params...>>;
   // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here
   // unless the translation unit is compiled with -DWARDEN_LINTS=0.
@@ -53,6 +62,7 @@ constexpr auto kernel(F body) {
   auto program = dsl::build_program<Block, Params...>(body);
   return dsl::kernel_definition<Block, decltype(program), Params...>{program, "kernel", {},
                                                           check::verdict_on_body<Block, F, Params...>::value.finding.obligations};
+#endif
 }
 
 }  // namespace warden

@@ -52,8 +52,9 @@ constexpr bool launchable() {
   // cannot prove with trusted(...).
   static_assert(!dsl::is_unchecked<typename K::program_type>,
                 WARDEN_DIAGNOSTIC_MESSAGE(W006, "warden::launch",
-                                          "this kernel was built by dsl::build_kernel and never checked; define it "
-                                          "with warden::kernel<...>(body), and mark what the checker cannot prove "
+                                          "this kernel was built by dsl::build_kernel (or in a file compiled with "
+                                          "WARDEN_RECORD_ONLY) and never checked; define it with "
+                                          "warden::kernel<...>(body), and mark what the checker cannot prove "
                                           "with trusted(...)"));
   return !dsl::is_unchecked<typename K::program_type>;
 }
