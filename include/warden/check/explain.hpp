@@ -73,6 +73,21 @@ struct explainer {
   }
   constexpr void access_only(detail::text_buffer& out, int id) const {
     const auto& a = ir.accesses[static_cast<std::size_t>(id)];
+    // A vector access's first element (index N * i, dsl/vector.hpp), as the source writes it:
+    // w::vectors<N>(x)[i].
+    if (a.vector_bytes != 0 && a.element_bytes > 0 && a.index >= 0) {
+      const auto& e = ir.exprs[static_cast<std::size_t>(a.index)];
+      const long long width = a.vector_bytes / a.element_bytes;
+      if (e.op == dsl::ir_op::mul && e.b >= 0 && ir.exprs[static_cast<std::size_t>(e.b)].op == dsl::ir_op::constant &&
+          ir.exprs[static_cast<std::size_t>(e.b)].value == width) {
+        out << "w::vectors<" << width << ">(";
+        buffer(out, a);
+        out << ")[";
+        expr(out, e.a);
+        out << ']';
+        return;
+      }
+    }
     buffer(out, a);
     if (a.column >= 0) {
       out << '(';
@@ -109,7 +124,16 @@ struct explainer {
     name(out, a.target);
     out << " is ";
     declaration(out, kinds[param], a.target);
-    if (f.code == diagnostic::code::W003) {
+    if (a.kind == dsl::access_kind::atomic && f.code != diagnostic::code::W040) {
+      // An update through in<T> or out<T>: atomic<T> is the mode for elements threads update
+      // together, unless the kernel also loads or stores the parameter plainly (then inout<T>, and
+      // the checker keeps the plain accesses out of the updates' phase: W040).
+      const bool plain = also_accessed(ir, a.target, dsl::access_kind::load) || also_accessed(ir, a.target, dsl::access_kind::store);
+      out << (f.code == diagnostic::code::W003 ? ", read-only" : ", write-only, and an update reads the element")
+          << "; declare it ";
+      declaration(out, plain ? "inout" : "atomic", a.target);
+      out << (plain ? " (the kernel also accesses it plainly)" : " (threads update its elements together)");
+    } else if (f.code == diagnostic::code::W003) {
       const bool loads = also_accessed(ir, a.target, dsl::access_kind::load);
       out << ", read-only; declare it ";
       declaration(out, loads ? "inout" : "out", a.target);
@@ -120,6 +144,12 @@ struct explainer {
       out << " to load it";
     } else {
       out << ", which only atomics may touch: ";
+      if (a.vector_bytes != 0) {  // an atomic takes one element: no vector form to suggest
+        out << "declare it ";
+        declaration(out, a.kind == dsl::access_kind::store && !also_accessed(ir, a.target, dsl::access_kind::load) ? "out" : "inout", a.target);
+        out << " if no thread updates it atomically, or update one element at a time with w::atomic_*";
+        return;
+      }
       if (a.kind == dsl::access_kind::store) {
         out << "store with w::atomic_exchange(";
         access_only(out, f.first);

@@ -4,8 +4,7 @@
 // atomic<T> parameter (W040). The handles describe such an access and run it as nothing
 // (dsl/handles.hpp), so that the checker reports it as it reports a race: with the parameter's
 // name, the statement, and a fix chosen from what the rest of the kernel does with the parameter.
-// Atomics and vector accesses keep their own checks where they are written (dsl/atomics.hpp,
-// dsl/vector.hpp): this rule skips them, so that one mistake is one error.
+// Atomic updates and vector accesses are refused the same way (dsl/atomics.hpp, dsl/vector.hpp).
 
 #include <array>
 #include <cstddef>
@@ -53,14 +52,15 @@ template <std::size_t N>
 constexpr finding mode_finding(const dsl::kernel_ir& ir, const std::array<std::string_view, N>& kinds) {
   for (int id = 0; id < static_cast<int>(ir.accesses.size()); ++id) {
     const auto& a = ir.accesses[static_cast<std::size_t>(id)];
-    if (a.memory != dsl::memory_kind::global || a.kind == dsl::access_kind::atomic || a.vector_bytes != 0) continue;
+    if (a.memory != dsl::memory_kind::global) continue;
     if (a.target < 0 || static_cast<std::size_t>(a.target) >= N) continue;
     const std::string_view kind = kinds[static_cast<std::size_t>(a.target)];
+    const bool atomic = a.kind == dsl::access_kind::atomic;  // an update both loads and stores
     finding f;
     f.first = id;
-    if (kind == "atomic") f.code = diagnostic::code::W040;
-    else if (kind == "in" && a.kind == dsl::access_kind::store) f.code = diagnostic::code::W003;
-    else if (kind == "out" && a.kind == dsl::access_kind::load) f.code = diagnostic::code::W004;
+    if (kind == "atomic" && !atomic) f.code = diagnostic::code::W040;
+    else if (kind == "in" && (a.kind == dsl::access_kind::store || atomic)) f.code = diagnostic::code::W003;
+    else if (kind == "out" && (a.kind == dsl::access_kind::load || atomic)) f.code = diagnostic::code::W004;
     if (f.code != diagnostic::code::none) return f;
   }
   return {};

@@ -339,6 +339,31 @@ constexpr bool written_at(std::string_view text, std::size_t at, std::string_vie
   return true;
 }
 
+// Whether `w::as<U>` (or `as<U>`) ends just before the parenthesis at `paren`; where it begins.
+constexpr bool as_call_before(std::string_view text, std::size_t paren, std::size_t& begin) {
+  std::size_t at = paren;
+  while (at > 0 && space(text[at - 1])) --at;
+  if (at == 0 || text[at - 1] != '>') return false;
+  int depth = 0;
+  while (at > 0) {
+    const char c = text[--at];
+    if (c == '>') ++depth;
+    else if (c == '<' && --depth == 0) break;
+  }
+  if (depth != 0) return false;
+  std::size_t name_end = at;
+  while (name_end > 0 && space(text[name_end - 1])) --name_end;
+  std::size_t name = name_end;
+  while (name > 0 && ident_char(text[name - 1])) --name;
+  if (text.substr(name, name_end - name) != "as") return false;
+  while (name >= 2 && text[name - 1] == ':' && text[name - 2] == ':') {  // w::as, warden::as
+    name -= 2;
+    while (name > 0 && ident_char(text[name - 1])) --name;
+  }
+  begin = name;
+  return true;
+}
+
 // Whether the text at [begin, end) is used as `role`: stored (`x = `, `x += `), loaded (anything
 // but `x = `), or updated by an atomic_* call as its first argument.
 constexpr bool plays(std::string_view text, std::size_t begin, std::size_t end, access_role role) {
@@ -357,6 +382,10 @@ constexpr bool plays(std::string_view text, std::size_t begin, std::size_t end, 
       while (open > 0 && space(text[open - 1])) --open;
       if (open == 0 || text[open - 1] != '(') return false;
       std::size_t name_end = open - 1;
+      // w::atomic_inc(w::as<unsigned>(x[i]), ...): the element taken as another type (dsl/atomics.hpp)
+      // is still the update's first argument.
+      std::size_t as_begin = 0;
+      if (as_call_before(text, name_end, as_begin)) return plays(text, as_begin, end, access_role::atomic);
       return ident_before(text, name_end).substr(0, 7) == "atomic_";
     }
   }
@@ -389,6 +418,18 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
     }
   }
   if (found != 1) return {};
+  // `w::as<U>(x[i])` (an element taken as another type for one atomic) is the access as written.
+  {
+    std::size_t open = begin, close = end, as_begin = 0;
+    while (open > 0 && space(text[open - 1])) --open;
+    while (close < text.size() && space(text[close])) ++close;
+    if (open > 0 && text[open - 1] == '(' && close < text.size() && text[close] == ')' &&
+        as_call_before(text, open - 1, as_begin)) {
+      begin = as_begin;
+      end = close + 1;
+    }
+  }
+  const std::size_t access_begin = begin, access_end = end;
   // Out to the enclosing argument: the nearest unmatched bracket, comma or semicolon each way.
   int depth = 0;
   while (begin > 0) {
@@ -411,11 +452,10 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
     ++end;
   }
   // An access that is a whole argument (`w::atomic_add(bins[v], 1)`): the call is its statement.
-  std::size_t whole_end = 0;
   std::size_t first = begin;
   while (first < end && space(text[first])) ++first;
-  if (begin > 0 && text[begin - 1] == '(' && written_at(text, first, access, whole_end)) {
-    std::size_t rest = whole_end;
+  if (begin > 0 && text[begin - 1] == '(' && first == access_begin) {
+    std::size_t rest = access_end;
     while (rest < end && space(text[rest])) ++rest;
     if (rest == end) {
       std::size_t call = begin - 1;

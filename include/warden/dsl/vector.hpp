@@ -130,13 +130,16 @@ struct make_vec_e : expr_node {
 template <int I, class T, class Mode, int N, class Idx>
 struct vector_element : expr_node {
   Idx index;
-  constexpr WARDEN_HOST_DEVICE vector_load_e<I, T, N, Idx> as_load() const {
-    static_assert(!Mode::can_update_atomically || Mode::can_load,
-                  WARDEN_DIAGNOSTIC_MESSAGE(W040, "warden::vec", "a vector load of an atomic<T> parameter; its elements "
-                                                                 "take atomic updates only"));
-    static_assert(Mode::can_update_atomically || Mode::can_load,
-                  WARDEN_DIAGNOSTIC_MESSAGE(W004, "warden::vec", "a vector load from an out<T> parameter; declare it inout<T> to read it"));
-    return {{}, index};
+  // A vector access its parameter's mode forbids (a store through in<T>: W003, a load from
+  // out<T>: W004, a plain access of atomic<T>: W040) is described as the access and runs as
+  // nothing, as a scalar one is (refused_load_e, refused_s: dsl/handles.hpp), so that the checker
+  // reports it with the parameter's name and statement (check/modes.hpp).
+  static constexpr bool may_load = !Mode::can_update_atomically && Mode::can_load;
+  static constexpr bool may_store = !Mode::can_update_atomically && Mode::can_store;
+  constexpr WARDEN_HOST_DEVICE auto as_load() const {
+    using load = vector_load_e<I, T, N, Idx>;
+    if constexpr (may_load) return load{{}, index};
+    else return refused_load_e<load, vec<T, N>>{{}, load{{}, index}};
   }
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
@@ -147,18 +150,14 @@ struct vector_element : expr_node {
 
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
-    static_assert(!Mode::can_update_atomically || Mode::can_store,
-                  WARDEN_DIAGNOSTIC_MESSAGE(W040, "warden::vec", "a vector store to an atomic<T> parameter; its elements "
-                                                                 "take atomic updates only"));
-    static_assert(Mode::can_update_atomically || Mode::can_store,
-                  WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::vec", "a vector store through an in<T> parameter; declare it out<T> or inout<T>"));
     auto value = as_expr(std::forward<V>(v));
     // Fix: store a w::vec<T, N> of the buffer's element type: w::make_vec(a, b, ...) or a vector load.
     static_assert(std::is_same_v<value_type_of<decltype(value)>, vec<T, N>>,
                   "warden::vec: a vector store takes a w::vec<T, N> of the buffer's element type and width "
                   "(w::make_vec<T>(a, b, ...) builds one)");
-    if constexpr (!Mode::can_store) return nothing_s{};
-    else return vector_store_s<I, T, N, Idx, decltype(value)>{{}, index, value};
+    using store = vector_store_s<I, T, N, Idx, decltype(value)>;
+    if constexpr (may_store) return store{{}, index, value};
+    else return refused_s<store>{{}, store{{}, index, value}};
   }
   // `vectors<4>(y)[i] = vectors<4>(y)[j]`: a load and a store, not C++'s copy of the handle.
   constexpr WARDEN_HOST_DEVICE auto operator=(const vector_element& other) const { return *this = other.as_load(); }
