@@ -1634,3 +1634,69 @@ TEST_CASE("lemma 6: a scatter through a buffer stated distinct against brute for
   CHECK(rejected > 200);
   CHECK(refused_e107 > 500);
 }
+
+// Lemma 7: rules.hpp's gcd_excludes, the step that proves f(v) and f(v') + d apart because every
+// coefficient is a multiple of g and d is not. Its coefficients may be polynomials of the launch's
+// numbers (a grid-stride loop's counter has 2 * 256 * grid_dim.x in w::vectors<2>(a)[i]): random
+// linear forms over a thread id, a block id and a loop counter, with coefficients made of
+// constants, grid_dim.x and a value parameter, and random offsets d; brute force looks for
+// differences of the variables in [-12, 12] and values grid_dim.x in 1..4, the parameter in -3..3
+// for which the sum is d. A claim of "never" with such a solution is unsound.
+TEST_CASE("lemma 7: the gcd test on coefficients that are polynomials, against brute force", "[lemma][gcd]") {
+  std::mt19937 random(2027u);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
+  const int variables[] = {chk::symbol::thread(0), chk::symbol::block(0), chk::symbol::counter(0)};
+  const int grid = chk::symbol::grid_dim(0), param = chk::symbol::param_value(0);
+  int claims = 0, refusals = 0, unsound = 0, reports = 0;
+  for (int instance = 0; instance < 4000; ++instance) {
+    chk::linear_form f;
+    const int count = pick(1, 3);
+    for (int v = 0; v < count; ++v) {
+      const long long c = pick(-8, 8), c2 = pick(-8, 8);
+      chk::polynomial coefficient;
+      switch (pick(0, 3)) {
+        case 0: coefficient = chk::polynomial::constant(c); break;
+        case 1: coefficient = chk::polynomial::of_symbol(grid, c); break;
+        case 2: coefficient = chk::polynomial::of_symbol(param, c) + chk::polynomial::constant(c2); break;
+        default: coefficient = chk::polynomial::of_symbol(grid, c) * chk::polynomial::of_symbol(param, 1) + chk::polynomial::constant(c2);
+      }
+      if (!coefficient.terms.empty()) f.add(variables[v], coefficient);
+    }
+    long long d = pick(-12, 12);
+    if (d == 0) d = 5;
+    const bool never = chk::gcd_excludes(f, d, chk::facts{}, chk::varying{});
+    (never ? claims : refusals) += 1;
+    if (!never) continue;
+    // Brute force: the coefficients' values for each launch, then every difference in [-12, 12].
+    bool found = false;
+    for (int gx = 1; gx <= 4 && !found; ++gx)
+      for (int p = -3; p <= 3 && !found; ++p) {
+        std::vector<long long> values;
+        for (const auto& t : f.terms) {
+          long long value = 0;
+          for (const auto& part : t.coefficient.terms) {
+            long long product = part.coefficient;
+            for (int s : part.m.s)
+              if (s >= 0) product *= s == grid ? gx : p;
+            value += product;
+          }
+          values.push_back(value);
+        }
+        std::vector<int> diff(values.size(), -12);
+        while (!found) {
+          long long sum = 0;
+          for (std::size_t i = 0; i < values.size(); ++i) sum += values[i] * diff[i];
+          found = sum == d;
+          std::size_t k = 0;
+          while (k < diff.size() && ++diff[k] > 12) diff[k++] = -12;
+          if (k == diff.size()) break;
+        }
+      }
+    if (found && reports++ < 5) FAIL_CHECK("lemma 7: gcd_excludes claims the forms never differ by " << d << ", but they do");
+    unsound += found;
+  }
+  std::printf("lemma 7 (gcd test): %d instances claimed apart, %d not; claimed apart but meeting: %d\n", claims, refusals, unsound);
+  CHECK(unsound == 0);
+  CHECK(claims > 500);
+  CHECK(refusals > 500);
+}

@@ -383,13 +383,16 @@ constexpr facts own_facts(const kernel_ir& ir, block_shape shape, const dsl::ir_
 }
 
 // For d != 0: can sum c_v * v (over varying v) never equal d? True when the gcd of the
-// coefficients does not divide d.
+// coefficients does not divide d. A coefficient that is a polynomial of the launch's numbers (a
+// grid-stride loop's 2 * 256 * grid_dim.x, for w::vectors<2>(a)[i]'s components) takes only
+// multiples of its content, the gcd of its own coefficients: every symbol stands for an integer
+// (affine.hpp leaves no float in a polynomial).
 constexpr bool gcd_excludes(const linear_form& f, long long d, const facts& known, varying vary) {
   long long g = 0;
   for (const auto& t : f.terms) {
     if (!vary(t.var) || known.pinned(t.var)) continue;
-    if (!t.coefficient.is_constant()) return false;
-    g = gcd(g, t.coefficient.constant_part());
+    if (!t.coefficient.valid) return false;
+    for (const auto& part : t.coefficient.terms) g = gcd(g, part.coefficient);
   }
   return g == 0 ? d != 0 : d % g != 0;
 }
