@@ -300,6 +300,36 @@ TEST_CASE("a gather runs on measured indices, measured once until the index buff
   CHECK(verdict([&] { w::launch(w::on_cpu, gather_k, w::grid_for(100), idx, src, dst); }) == "E101");
 }
 
+// `index_t t = target[i]; ... weights[t]` (HeCBench's nll loss): a local that holds a load of a
+// read-only index buffer bounds like the load itself, where nothing assigns it and it keeps the
+// load's type; an assigned local, or one converted to a narrower type, is unbounded (E101).
+WARDEN_KERNEL(local_gather_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size(), w::local(k, idx[i], [&](auto, auto t) { return dst[i] = src[t]; }));
+}).named("local_gather", "idx", "src", "dst"));
+WARDEN_KERNEL(assigned_local_gather_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size(), w::local(k, idx[i], [&](auto, auto t) { return w::seq(t += 1, dst[i] = src[t]); }));
+}).named("assigned_local_gather", "idx", "src", "dst"));
+WARDEN_KERNEL(narrowed_local_gather_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size(), w::local<unsigned char>(k, idx[i], [&](auto, auto t) { return dst[i] = src[t]; }));
+}).named("narrowed_local_gather", "idx", "src", "dst"));
+
+TEST_CASE("a local holding a measured load bounds like the load; an assigned or converted one does not", "[launch][cache][contents]") {
+  auto idx = w::to_device(reversed(100));
+  auto src = w::to_device(std::vector<float>(100, 3.f));
+  w::device_buffer<float> dst(100);
+  w::launch(w::on_cpu, local_gather_k, w::grid_for(100), idx, src, dst);
+  CHECK(w::to_host(dst)[5] == 3.f);
+  auto shorter = w::to_device(std::vector<float>(99, 3.f));  // idx holds 99: past its end
+  CHECK(verdict([&] { w::launch(w::on_cpu, local_gather_k, w::grid_for(100), idx, shorter, dst); }) == "E101");
+  // t += 1 after the load: the local no longer holds what was measured.
+  CHECK(verdict([&] { w::launch(w::on_cpu, assigned_local_gather_k, w::grid_for(100), idx, src, dst); }) == "E101");
+  // A conversion to unsigned char could wrap (the measured range is of ints): not read through.
+  CHECK(verdict([&] { w::launch(w::on_cpu, narrowed_local_gather_k, w::grid_for(100), idx, src, dst); }) == "E101");
+}
+
 // A histogram's bins: the index is masked, so its range is known whatever `in` holds.
 WARDEN_KERNEL(masked_count_k, w::kernel<w::block<32>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto bins) {
   auto i = k.global_id();

@@ -143,6 +143,7 @@ struct ir_local {
   int init = -1;
   int loop_begin = 0, loop_end = 0;
   bool assigned = false;
+  bool init_exact = false;  // an integer of the init's own type: it holds the init's value, unconverted
 };
 
 // What opened a scope, for W032's message.

@@ -407,6 +407,7 @@ struct local_s : stmt_node {
     ir_local local;
     local.level = L;
     local.init = init.describe(b);
+    local.init_exact = std::is_integral_v<T> && std::is_same_v<T, value_type_of<Init>>;
     local.loop_begin = static_cast<int>(b.loop_pool.size());
     for (int l : b.loop_stack) b.loop_pool.push_back(l);
     local.loop_end = static_cast<int>(b.loop_pool.size());

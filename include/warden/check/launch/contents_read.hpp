@@ -37,6 +37,13 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
     mark_loads_under(ir, a.column, marked);
     return;
   }
+  // A local that holds its init's value (never assigned, of the init's type): the intervals read
+  // the init through it (interval_evaluator.hpp), so its loads are measured as if written there.
+  if (e.op == dsl::ir_op::local_var && e.value >= 0 && e.value < static_cast<long long>(ir.locals.size())) {
+    const dsl::ir_local& local = ir.locals[static_cast<std::size_t>(e.value)];
+    if (!local.assigned && local.init_exact) mark_loads_under(ir, local.init, marked);
+    return;
+  }
   mark_loads_under(ir, e.a, marked);
   mark_loads_under(ir, e.b, marked);
 }

@@ -197,6 +197,16 @@ class interval_evaluator {
         }
         [[fallthrough]];
       case ir_op::local_var:
+        // A local never assigned after its declaration holds its initial value wherever it is in
+        // scope (`index_t t = target[i]; ... weights[t]`): the init's interval, where the local
+        // is an integer of the init's own type (a conversion could wrap: dsl/stmt.hpp's
+        // init_exact). The init's variables are the same then as here, and guards narrow only
+        // what is invariant (no load, local or call), so the narrowing stays sound.
+        if (e.op == ir_op::local_var && e.value >= 0 && e.value < static_cast<long long>(ir_.locals.size())) {
+          const dsl::ir_local& local = ir_.locals[static_cast<std::size_t>(e.value)];
+          if (!local.assigned && local.init_exact && local.init >= 0) return eval(local.init);
+        }
+        [[fallthrough]];
       case ir_op::call: {
         interval unknown = interval::top();
         if (e.is_unsigned) unknown.lo = 0;  // an unsigned value is never negative
