@@ -1,5 +1,6 @@
 // W008: a float stored into a uint8_t buffer would drop its fraction without a word, as C++'s
-// implicit conversion does; the twin says so with w::convert<T> (issue 16, item 7).
+// implicit conversion does (issue 16, item 7). The twin is the message's fix, followed literally:
+// gray[i] = w::convert<unsigned char>(w::round(value)), which rounds 127.5 to 128.
 #include <warden/warden.hpp>
 
 #include <cstdint>
@@ -12,7 +13,7 @@ WARDEN_KERNEL(to_gray, w::kernel<w::block<128>, w::in<float>, w::out<std::uint8_
 #ifdef WARDEN_DEFECT
                 return w::when(i < gray.size(), gray[i] = luma[i] * 255.f);
 #else
-                return w::when(i < gray.size(), gray[i] = w::convert<std::uint8_t>(luma[i] * 255.f + 0.5f));
+                return w::when(i < gray.size(), gray[i] = w::convert<unsigned char>(w::round(luma[i] * 255.f)));
 #endif
               }).named("to_gray", "luma", "gray"));
 

@@ -58,6 +58,8 @@ template <class What>
 struct diagnostic_for<diagnostic::code::W003, What> { using type = diagnostic::W003_store_to_read_only<What>; };
 template <class What>
 struct diagnostic_for<diagnostic::code::W004, What> { using type = diagnostic::W004_load_from_write_only<What>; };
+template <class What>
+struct diagnostic_for<diagnostic::code::W008, What> { using type = diagnostic::W008_narrowing_store<What>; };
 
 // `Source::value` is a constexpr verdict. With a finding, `report<Source>` names the code's class,
 // whose instantiation (sizeof at the use) fails its static_assert: one error, no cascade.

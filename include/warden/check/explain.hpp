@@ -124,6 +124,20 @@ struct explainer {
     name(out, a.target);
     out << " is ";
     declaration(out, kinds[param], a.target);
+    if (f.code == diagnostic::code::W008) {
+      // The value is floating-point and the element integral: say which conversion to write.
+      const std::string_view type = types != nullptr ? (*types)[param] : std::string_view("T");
+      out << ", and the value is floating-point, which C++ would truncate: ";
+      if (a.kind == dsl::access_kind::atomic) {
+        out << "pass w::convert<" << type << ">(value)";
+      } else {
+        out << "write ";
+        access_only(out, f.first);
+        out << " = w::convert<" << type << ">(value)";
+      }
+      out << ", or w::convert<" << type << ">(w::round(value)) to round";
+      return;
+    }
     if (a.kind == dsl::access_kind::atomic && f.code != diagnostic::code::W040) {
       // An update through in<T> or out<T>: atomic<T> is the mode for elements threads update
       // together, unless the kernel also loads or stores the parameter plainly (then inout<T>, and
@@ -170,7 +184,8 @@ struct explainer {
     switch (f.code) {
       case diagnostic::code::none: break;
       case diagnostic::code::W003:
-      case diagnostic::code::W004: mode(out, f); break;
+      case diagnostic::code::W004:
+      case diagnostic::code::W008: mode(out, f); break;
       case diagnostic::code::W030:
         out << "sync() ";
         if (f.loop >= 0) {

@@ -1,7 +1,8 @@
 #pragma once
 // The access-mode rules of kernel parameters, decided on the kernel's description: a store through
 // an in<T> parameter (W003), a load through an out<T> parameter (W004), a plain load or store of an
-// atomic<T> parameter (W040). The handles describe such an access and run it as nothing
+// atomic<T> parameter (W040), and a store that would truncate a floating-point value into an
+// integral element of a parameter (W008). The handles describe such an access and run it as nothing
 // (dsl/handles.hpp), so that the checker reports it as it reports a race: with the parameter's
 // name, the statement, and a fix chosen from what the rest of the kernel does with the parameter.
 // Atomic updates and vector accesses are refused the same way (dsl/atomics.hpp, dsl/vector.hpp).
@@ -61,6 +62,7 @@ constexpr finding mode_finding(const dsl::kernel_ir& ir, const std::array<std::s
     if (kind == "atomic" && !atomic) f.code = diagnostic::code::W040;
     else if (kind == "in" && (a.kind == dsl::access_kind::store || atomic)) f.code = diagnostic::code::W003;
     else if (kind == "out" && (a.kind == dsl::access_kind::load || atomic)) f.code = diagnostic::code::W004;
+    else if (a.narrowing) f.code = diagnostic::code::W008;
     if (f.code != diagnostic::code::none) return f;
   }
   return {};

@@ -47,6 +47,7 @@ struct what {};
 // The kernel parameters' mode rules, which the checker reports the same way (check/modes.hpp).
 template <class What, bool Found = true> struct W003_store_to_read_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W003) WARDEN_DETAIL_READ_IT); };
 template <class What, bool Found = true> struct W004_load_from_write_only { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W004) WARDEN_DETAIL_READ_IT); };
+template <class What, bool Found = true> struct W008_narrowing_store { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W008) WARDEN_DETAIL_READ_IT); };
 template <class What, bool Found = true> struct W010_global_write_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W010) WARDEN_DETAIL_READ_IT); };
 template <class What, bool Found = true> struct W011_global_read_write_race { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W011) WARDEN_DETAIL_READ_IT); };
 template <class What, bool Found = true> struct W012_data_dependent_store { static_assert(!Found, WARDEN_DIAGNOSTIC_RULE_TEXT(W012) WARDEN_DETAIL_READ_IT); };

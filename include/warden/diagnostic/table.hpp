@@ -48,7 +48,7 @@
   "`w::given`")
 #define WARDEN_DIAGNOSTIC_W008 (W008, type, narrowing_store, "narrowing-store", \
   "a floating-point value stored into an integral element (a buffer, tile, local or atomic of an integer type), which C++ would truncate silently", \
-  "convert it explicitly with w::convert<T>(value), after rounding it if that is what you mean (w::floor, w::ceil)", \
+  "convert it explicitly with w::convert<T>(value), after rounding it if that is what you mean (w::round, w::floor, w::ceil)", \
   "stores and atomics in kernels")
 #define WARDEN_DIAGNOSTIC_W009 (W009, type, register_index, "register-index", \
   "a register array indexed by something other than a w::unroll counter or an integer constant, or past its extent", \

@@ -23,12 +23,13 @@ constexpr auto make_atomic(const element<I, T, Mode, Idx>& target, V&& v, E e = 
   // An update through in<T> (W003) or out<T> (W004) is described as the update and runs as nothing
   // (refused_s, dsl/handles.hpp): the checker reports it with the parameter's name and statement
   // (check/modes.hpp). Its value's W008 is left for after that fix: one mistake, one error.
-  if constexpr (Mode::can_update_atomically || (Mode::can_store && Mode::can_load)) {
-    static_assert(!narrowing_store<U, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::atomic_*"));
-    return update{{}, target.index, value, e};
-  } else {
+  // A floating-point operand into an integral element (W008) is refused the same way.
+  if constexpr (!(Mode::can_update_atomically || (Mode::can_store && Mode::can_load)))
     return refused_s<update>{{}, update{{}, target.index, value, e}};
-  }
+  else if constexpr (narrowing_store<U, decltype(value)>)
+    return refused_s<narrowing_store_s<update>>{{}, {update{{}, target.index, value, e}}};
+  else
+    return update{{}, target.index, value, e};
 }
 // A shared tile's element: every tile may be updated atomically (it is the block's own memory);
 // the checker keeps plain accesses of the element out of the atomics' phase (W040).

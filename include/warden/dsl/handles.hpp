@@ -48,6 +48,16 @@ struct refused_s : stmt_node {
   constexpr WARDEN_HOST_DEVICE void run(C&) const {}
   constexpr void describe(kernel_ir& b) const { store.describe(b); }
 };
+// A store that would truncate a floating-point value into an integral element (W008), refused the
+// same way: described as the store, marked, so that the checker names the parameter.
+template <class Store>
+struct narrowing_store_s {
+  Store store;
+  constexpr void describe(kernel_ir& b) const {
+    store.describe(b);
+    b.accesses.back().narrowing = true;  // the store's access comes last (its value's loads first)
+  }
+};
 
 // Element I[index] of buffer parameter I with mode Mode.
 template <int I, class T, class Mode, class Idx>
@@ -74,9 +84,9 @@ struct element : expr_node {
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));
-    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::kernel"));
     using store = store_s<I, T, Idx, decltype(value)>;
-    if constexpr (may_store) return store{{}, index, value};
+    if constexpr (narrowing_store<T, decltype(value)>) return refused_s<narrowing_store_s<store>>{{}, {store{{}, index, value}}};
+    else if constexpr (may_store) return store{{}, index, value};
     else return refused_s<store>{{}, store{{}, index, value}};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const element& other) const { return *this = other.as_load(); }

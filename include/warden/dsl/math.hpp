@@ -51,6 +51,7 @@ WARDEN_DSL_MATH_UNARY(tanh, ::tanhf, ::tanh, ::tanhf)
 WARDEN_DSL_MATH_UNARY(fabs, ::fabsf, ::fabs, ::fabsf)
 WARDEN_DSL_MATH_UNARY(floor, ::floorf, ::floor, ::floorf)
 WARDEN_DSL_MATH_UNARY(ceil, ::ceilf, ::ceil, ::ceilf)
+WARDEN_DSL_MATH_UNARY(round, ::roundf, ::round, ::roundf)
 #undef WARDEN_DSL_MATH_UNARY
 
 struct pow_fn {
@@ -115,6 +116,7 @@ WARDEN_MATH_FUNCTION(tanh)
 WARDEN_MATH_FUNCTION(fabs)
 WARDEN_MATH_FUNCTION(floor)
 WARDEN_MATH_FUNCTION(ceil)
+WARDEN_MATH_FUNCTION(round)
 #undef WARDEN_MATH_FUNCTION
 template <dsl::operand X, dsl::operand Y>
 constexpr WARDEN_HOST_DEVICE auto pow(X&& x, Y&& y) {
