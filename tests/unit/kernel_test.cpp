@@ -296,6 +296,36 @@ TEST_CASE("grid_for(n) on a 2-D block is refused, extents per dimension are chec
   CHECK_THROWS_AS((w::grid_for(10, std::size_t{1} << 30).blocks<w::block<8, 8>>()), w::grid_error);  // above 65535 blocks in y
 }
 
+// E102 for the usual mistake, k.thread_id() where k.global_id() was meant (issue 36): the message
+// names the store the blocks would repeat and the index each block's part would take; the kernel
+// with that index, the message's fix followed literally, launches on the same grid and fills out.
+WARDEN_KERNEL(per_thread_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::when(t < out.size(), out[t] = 7);
+}).named("per_thread", "out"));
+WARDEN_KERNEL(per_global_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto out) {
+  auto t = k.global_id();
+  return w::when(t < out.size(), out[t] = 7);
+}).named("per_global", "out"));
+
+TEST_CASE("E102 names the repeated store and the block index the kernel lacks; the fix runs", "[kernel][grid]") {
+  w::device_buffer<int> out(256);
+  try {
+    w::launch(w::on_cpu, per_thread_k, w::grid(4), out);
+    FAIL("a grid of 4 blocks launched a kernel that never names its block");
+  } catch (const w::grid_error& e) {
+    const std::string what = e.what();
+    CAPTURE(what);
+    CHECK(what.rfind("E102", 0) == 0);
+    CHECK(what.find("storing out[thread_id.x] again") != std::string::npos);
+    CHECK(what.find("index with k.global_id() (block_id.x * block_dim.x + thread_id.x) where the kernel uses k.thread_id()") !=
+          std::string::npos);
+  }
+  w::launch(w::on_cpu, per_global_k, w::grid(4), out);
+  const auto got = w::to_host(out);
+  CHECK(std::count(got.begin(), got.end(), 7) == 256);
+}
+
 WARDEN_KERNEL(atomics_k, w::kernel<w::block<64>, w::in<int>, w::atomic<int>, w::atomic<int>, w::atomic<int>>(
                              [](auto k, auto in, auto histogram, auto lowest, auto highest) {
                                auto i = k.global_id();

@@ -311,6 +311,12 @@ WARDEN_KERNEL(assigned_local_gather_k, w::kernel<w::block<32>, w::in<int>, w::in
   auto i = k.global_id();
   return w::when(i < idx.size(), w::local(k, idx[i], [&](auto, auto t) { return w::seq(t += 1, dst[i] = src[t]); }));
 }).named("assigned_local_gather", "idx", "src", "dst"));
+// A local whose init is int arithmetic that overflows for the launch: read through, it must be
+// refused as the same arithmetic written inline is (E104), not bounded by the init's interval.
+WARDEN_KERNEL(hashed_local_gather_k, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < dst.size(), w::local(k, i * 16777619, [&](auto, auto h) { return dst[i] = src[h % src.size()]; }));
+}).named("hashed_local_gather", "src", "dst"));
 WARDEN_KERNEL(narrowed_local_gather_k, w::kernel<w::block<32>, w::in<int>, w::in<float>, w::out<float>>([](auto k, auto idx, auto src, auto dst) {
   auto i = k.global_id();
   return w::when(i < idx.size(), w::local<unsigned char>(k, idx[i], [&](auto, auto t) { return dst[i] = src[t]; }));
@@ -328,6 +334,12 @@ TEST_CASE("a local holding a measured load bounds like the load; an assigned or 
   CHECK(verdict([&] { w::launch(w::on_cpu, assigned_local_gather_k, w::grid_for(100), idx, src, dst); }) == "E101");
   // A conversion to unsigned char could wrap (the measured range is of ints): not read through.
   CHECK(verdict([&] { w::launch(w::on_cpu, narrowed_local_gather_k, w::grid_for(100), idx, src, dst); }) == "E101");
+  // i * 16777619 in int overflows from i = 128: E104, whatever the interval of h % 100 says.
+  w::device_buffer<float> wide(1024);
+  CHECK(verdict([&] { w::launch(w::on_cpu, hashed_local_gather_k, w::grid_for(1024), src, wide); }) == "E104");
+  w::device_buffer<float> narrow(100);  // i < 100: no overflow, h % 100 in range: runs
+  w::launch(w::on_cpu, hashed_local_gather_k, w::grid_for(100), src, narrow);
+  CHECK(w::to_host(narrow)[99] == 3.f);
 }
 
 // A histogram's bins: the index is masked, so its range is known whatever `in` holds.

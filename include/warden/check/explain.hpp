@@ -59,6 +59,53 @@ struct explainer {
     const access_role roles[] = {access_role::load, access_role::store, access_role::atomic};
     return statement_of(names.source, written.view(), roles[static_cast<int>(a.kind)]);
   }
+  // W020's two accesses in one statement `target = value`, the store being its target (the load's
+  // statement is the one to look for: a tile's element is often stored twice, `tile[t] = in[i]`
+  // first, so that the store's own statement is not unique).
+  constexpr bool in_one_statement(const finding& f, std::string_view& target, std::string_view& value) const {
+    if (f.first < 0 || f.second < 0) return false;
+    const bool first_stores = ir.accesses[static_cast<std::size_t>(f.first)].kind == dsl::access_kind::store;
+    const int store = first_stores ? f.first : f.second, other = first_stores ? f.second : f.first;
+    if (ir.accesses[static_cast<std::size_t>(store)].kind != dsl::access_kind::store) return false;
+    const std::string_view s = statement(other);
+    if (s.empty() || !split_assignment(s, target, value)) return false;
+    detail::text_buffer written;
+    access_only(written, store);
+    auto same = [](std::string_view x, std::string_view y) {  // spaces aside
+      std::size_t i = 0, j = 0;
+      while (true) {
+        while (i < x.size() && x[i] == ' ') ++i;
+        while (j < y.size() && y[j] == ' ') ++j;
+        if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
+        if (x[i++] != y[j++]) return false;
+      }
+    };
+    return same(target, written.view());
+  }
+  // `target = value` at its top-level `=`: '=' for a plain one, the operator of a compound one
+  // (`+` for +=), 0 for anything else (==, <=, >=, !=, <<=, >>=, or no assignment).
+  static constexpr char split_any_assignment(std::string_view s, std::string_view& target, std::string_view& value) {
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') --depth;
+      else if (c == '=' && depth == 0) {
+        const char before = i > 0 ? s[i - 1] : ' ', after = i + 1 < s.size() ? s[i + 1] : ' ';
+        if (after == '=' || before == '=' || before == '<' || before == '>' || before == '!') return 0;
+        const bool compound = std::string_view("+-*/%&|^").find(before) != std::string_view::npos;
+        target = s.substr(0, compound ? i - 1 : i);
+        value = s.substr(i + 1);
+        while (!target.empty() && target.back() == ' ') target.remove_suffix(1);
+        while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+        return target.empty() || value.empty() ? 0 : compound ? before : '=';
+      }
+    }
+    return 0;
+  }
+  static constexpr bool split_assignment(std::string_view s, std::string_view& target, std::string_view& value) {
+    return split_any_assignment(s, target, value) == '=';
+  }
   constexpr void quote(detail::text_buffer& out, std::string_view statement) const {
     out << " in `";
     if (static_cast<int>(statement.size()) <= statement_budget) out << statement;
@@ -230,11 +277,34 @@ struct explainer {
             << dsl::name_of(ir.reopened_outer) << ": both bind nesting level " << f.element
             << ", so the inner one's variable hides the outer one's";
         break;
-      case diagnostic::code::W012:
+      case diagnostic::code::W012: {
         access(out, f.first);
         if (const auto s = statement(f.first); !s.empty()) quote(out, s);
         out << ": the index depends on loaded data";
+        // The fix that applies where the store is, spelt with the statement's own parts: the atomic
+        // that does what the assignment does (+= is atomic_add, = atomic_exchange). A tile's
+        // elements take atomics as they are, a parameter's once it is declared atomic<T> (the
+        // rule's other fix, distinct(p), is in its text).
+        const auto& a = ir.accesses[static_cast<std::size_t>(f.first)];
+        std::string_view target, value;
+        const char op = split_any_assignment(statement(f.first), target, value);
+        const char* atomic = op == '+' ? "atomic_add" : op == '-' ? "atomic_sub" : op == '&' ? "atomic_and" : op == '|' ? "atomic_or"
+                           : op == '^' ? "atomic_xor" : op == '=' ? "atomic_exchange" : nullptr;
+        if (atomic != nullptr) {
+          out << "; if threads may meet, write w::" << atomic << "(" << target << ", " << value << ")";
+        } else {
+          out << "; if threads may meet, update it with an atomic: w::atomic_add(";
+          access_only(out, f.first);
+          out << ", value)";
+        }
+        if (a.memory == dsl::memory_kind::global) {
+          out << " with ";
+          name(out, a.target);
+          out << " declared ";
+          declaration(out, "atomic", a.target);
+        }
         break;
+      }
       case diagnostic::code::W022:
         access(out, f.first);
         if (const auto s = statement(f.first); !s.empty()) quote(out, s);
@@ -267,8 +337,18 @@ struct explainer {
           } else {
             out << " in one phase";
           }
+          // Both in one statement (`tile[t] = (tile[t - 1] + tile[t + 1]) / 2`): no sync() fits
+          // between them. Load into a local, then the barrier, then the store.
+          std::string_view target, value;
+          if (f.code == diagnostic::code::W020 && in_one_statement(f, target, value))
+            out << "; one statement, so load into a local, sync(), then store: w::local(k, " << value
+                << ", [&](auto k, auto v) { return w::seq(w::sync(), " << target << " = v); })";
         } else if (f.across_blocks) {
           out << "threads of different blocks may meet";
+          // No barrier orders two blocks: the fixes are another kernel, or atomics throughout.
+          if (f.code == diagnostic::code::W040)
+            out << "; sync() cannot order blocks: make the plain access atomic too, or move it into a kernel of its "
+                   "own (launches on one stream run in order), or zero the buffer on the host";
         } else if (f.loop >= 0) {
           out << "threads of one block may meet in consecutive iterations of ";
           loop(out, f.loop);

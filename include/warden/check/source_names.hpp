@@ -431,13 +431,23 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
   }
   const std::size_t access_begin = begin, access_end = end;
   // Out to the enclosing argument: the nearest unmatched bracket, comma or semicolon each way.
-  int depth = 0;
+  // A parenthesis that only groups (`tile[t] = (tile[t] + tile[63 - t]) * 0.5f`: no name, `>` or
+  // `]` before it) is part of the statement: passed, with its closing one.
+  int depth = 0, groups = 0;
   while (begin > 0) {
     const char c = text[begin - 1];
     if (c == ')' || c == ']' || c == '}') ++depth;
     else if (c == '(' || c == '[' || c == '{') {
-      if (depth == 0) break;
-      --depth;
+      if (depth == 0) {
+        std::size_t before = begin - 1;
+        while (before > 0 && space(text[before - 1])) --before;
+        const char p = before > 0 ? text[before - 1] : '\0';
+        const bool grouping = c == '(' && before > 0 && !ident_char(p) && p != '>' && p != ']' && p != ')';
+        if (!grouping) break;
+        ++groups;
+      } else {
+        --depth;
+      }
     } else if ((c == ',' || c == ';') && depth == 0) break;
     --begin;
   }
@@ -446,8 +456,12 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
     const char c = text[end];
     if (c == '(' || c == '[' || c == '{') ++depth;
     else if (c == ')' || c == ']' || c == '}') {
-      if (depth == 0) break;
-      --depth;
+      if (depth == 0) {
+        if (c != ')' || groups == 0) break;
+        --groups;
+      } else {
+        --depth;
+      }
     } else if ((c == ',' || c == ';') && depth == 0) break;
     ++end;
   }

@@ -73,8 +73,9 @@ void refuse_mode_violation(std::string_view kernel, const dsl::kernel_ir& ir) {
   if (const check::finding f = check::mode_finding(ir, check::param_kinds<K>()))
     throw error(diagnostic::text(f.code, kernel,
                                  "parameter " + std::to_string(ir.accesses[static_cast<std::size_t>(f.first)].target) +
-                                     " is accessed as its mode forbids, which this program cannot run as written; "
-                                     "w::check::verdict_of(kernel) explains it"));
+                                     (f.code == diagnostic::code::W008 ? " is given a floating-point value for an integral element"
+                                                                       : " is accessed as its mode forbids") +
+                                     ", which this program cannot run as written; w::check::verdict_of(kernel) explains it"));
 }
 
 template <class K, class... Args>
@@ -86,7 +87,8 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   dsl::kernel_ir scratch;
   const dsl::kernel_ir& ir = description_of(any_kernel, scratch);
   // A program build_kernel built without the checker may hold an access its parameter's mode
-  // forbids (W003, W004, W040), which runs as nothing (dsl/handles.hpp): the recording would not
+  // forbids (W003, W004, W040) or a narrowing store (W008), which runs as nothing
+  // (dsl/handles.hpp): the recording would not
   // be the program as written. w::kernel's programs never hold one (the checker reports it).
   if constexpr (dsl::is_unchecked<typename K::program_type>)
     refuse_mode_violation<K>(kernel.name, ir);

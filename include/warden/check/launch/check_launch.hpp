@@ -70,10 +70,24 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   const int dims = grid_dims_of(ir);
   const int extents[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
   for (int d = 0; d < 3; ++d)
-    if ((dims >> d & 1) == 0 && extents[d] > 1)
-      throw grid_error(launch.kernel, "the grid has " + std::to_string(extents[d]) + " blocks in dimension " + "xyz"[d] +
+    if ((dims >> d & 1) == 0 && extents[d] > 1) {
+      // Which store the blocks would repeat, and the index each block's part would take: the
+      // mistake is most often k.thread_id() where k.global_id() was meant.
+      std::string store;
+      for (const dsl::ir_access& a : ir.accesses)
+        if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::load && !a.trusted) {
+          store = names[static_cast<std::size_t>(a.target)] + "[" + dsl::render(ir, a.index, names) + "]";
+          break;
+        }
+      const std::string axis(1, "xyz"[d]), call = d == 0 ? "" : d == 1 ? "_y" : "_z";
+      throw grid_error(launch.kernel, "the grid has " + std::to_string(extents[d]) + " blocks in dimension " + axis +
                                           ", which the kernel never refers to (no block_id, global_id or grid_dim "
-                                          "there); its blocks would repeat each other's work and race");
+                                          "there): every block would do block 0's work" +
+                                          (store.empty() ? std::string() : ", storing " + store + " again,") +
+                                          " and race. If each block should take its own part, index with k.global_id" + call +
+                                          "() (block_id." + axis + " * block_dim." + axis + " + thread_id." + axis +
+                                          ") where the kernel uses k.thread_id" + call + "(); if one block is meant, launch a grid of one block there");
+    }
 
   // What the launch fixes, for the interval analysis.
   launch_facts facts;

@@ -20,7 +20,7 @@ enum contents_wanted : char {
 };
 
 namespace launch_impl {
-inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
+inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>& marked, int local_depth = 0) {
   if (id < 0) return;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.op == dsl::ir_op::load) {
@@ -28,24 +28,25 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
     if (a.memory == dsl::memory_kind::global && a.vector_bytes == 0 && !e.is_float &&
         static_cast<std::size_t>(a.target) < marked.size())
       marked[static_cast<std::size_t>(a.target)] |= contents_range_wanted;
-    mark_loads_under(ir, a.index, marked);  // x[col[row_ptr[r]]]: row_ptr too
+    mark_loads_under(ir, a.index, marked, local_depth);  // x[col[row_ptr[r]]]: row_ptr too
     return;
   }
   if (e.op == dsl::ir_op::tile_load) {
     const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(e.value)];
-    mark_loads_under(ir, a.index, marked);
-    mark_loads_under(ir, a.column, marked);
+    mark_loads_under(ir, a.index, marked, local_depth);
+    mark_loads_under(ir, a.column, marked, local_depth);
     return;
   }
   // A local that holds its init's value (never assigned, of the init's type): the intervals read
-  // the init through it (interval_evaluator.hpp), so its loads are measured as if written there.
+  // the init through it (interval_evaluator.hpp), so its loads are measured as if written there,
+  // as deep as the intervals read (past that the local is unknown there, and nothing is needed).
   if (e.op == dsl::ir_op::local_var && e.value >= 0 && e.value < static_cast<long long>(ir.locals.size())) {
     const dsl::ir_local& local = ir.locals[static_cast<std::size_t>(e.value)];
-    if (!local.assigned && local.init_exact) mark_loads_under(ir, local.init, marked);
+    if (!local.assigned && local.init_exact && local_depth < 6) mark_loads_under(ir, local.init, marked, local_depth + 1);
     return;
   }
-  mark_loads_under(ir, e.a, marked);
-  mark_loads_under(ir, e.b, marked);
+  mark_loads_under(ir, e.a, marked, local_depth);
+  mark_loads_under(ir, e.b, marked, local_depth);
 }
 }  // namespace launch_impl
 

@@ -14,6 +14,8 @@
 //     + tx`) is at most row's bound times n plus n - 1;
 //   * a load of a read-only buffer of integers whose contents the launch measured lies between
 //     their least and greatest element (launch/contents.hpp: `x[col[e]]` for a column array);
+//   * a local that holds its init's value (never assigned, of the init's integral type) is its
+//     init, read through as deep as max_local_depth; E104 checks the init's arithmetic at the use;
 //   * other loaded values, thread-private variables and user functions are unbounded, so an index
 //     made of them must be clamped (min, %, &) to pass.
 // Sound: the interval always contains every index the access can take.
@@ -202,9 +204,11 @@ class interval_evaluator {
         // is an integer of the init's own type (a conversion could wrap: dsl/stmt.hpp's
         // init_exact). The init's variables are the same then as here, and guards narrow only
         // what is invariant (no load, local or call), so the narrowing stays sound.
-        if (e.op == ir_op::local_var && e.value >= 0 && e.value < static_cast<long long>(ir_.locals.size())) {
-          const dsl::ir_local& local = ir_.locals[static_cast<std::size_t>(e.value)];
-          if (!local.assigned && local.init_exact && local.init >= 0) return eval(local.init);
+        if (const int init = exact_local_init(e); init >= 0) {
+          ++local_depth_;
+          const interval v = eval(init);
+          --local_depth_;
+          return v;
         }
         [[fallthrough]];
       case ir_op::call: {
@@ -356,10 +360,32 @@ class interval_evaluator {
     return v;
   }
 
+  // The init of a local that holds its value (never assigned, of the init's integral type:
+  // dsl/stmt.hpp), read through it by eval and wrap_in; -1 for anything else, and past
+  // max_local_depth locals read through one another (a chain of locals that each read the previous
+  // twice would cost 2^n), where the local is unknown instead.
+  static constexpr int max_local_depth = 6;
+  int local_depth_ = 0;
+  int exact_local_init(const dsl::ir_expr& e) const {
+    if (e.op != dsl::ir_op::local_var || e.value < 0 || e.value >= static_cast<long long>(ir_.locals.size())) return -1;
+    if (local_depth_ >= max_local_depth) return -1;
+    const dsl::ir_local& local = ir_.locals[static_cast<std::size_t>(e.value)];
+    return !local.assigned && local.init_exact ? local.init : -1;
+  }
+
   int wrap_in(int id, long long* reached) {
     if (id < 0) return -1;
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
     using dsl::ir_op;
+    // A local read as its init (eval, above) wraps where its init does: `local(k, i * 16777619)`
+    // bounded by its init's interval must be refused where that arithmetic overflows, as it is
+    // written inline (tests/unit/launch_check_cache_test.cpp).
+    if (const int init = exact_local_init(e); init >= 0) {
+      ++local_depth_;
+      const int w = wrap_in(init, reached);
+      --local_depth_;
+      return w;
+    }
     if (e.op < ir_op::add) return -1;  // a leaf
     if (e.op == ir_op::select) {
       // Each arm runs only where the condition chooses it, and arrives in the select's type.
