@@ -345,10 +345,12 @@ struct explainer {
                 << ", [&](auto k, auto v) { return w::seq(w::sync(), " << target << " = v); })";
         } else if (f.across_blocks) {
           out << "threads of different blocks may meet";
-          // No barrier orders two blocks: the fixes are another kernel, or atomics throughout.
+          // No barrier orders two blocks, and making the plain access atomic would only hide the
+          // race (a reset, atomic or not, may still land after another block's updates): the
+          // fixes are another kernel, or the host.
           if (f.code == diagnostic::code::W040)
-            out << "; sync() cannot order blocks: make the plain access atomic too, or move it into a kernel of its "
-                   "own (launches on one stream run in order), or zero the buffer on the host";
+            out << "; sync() cannot order blocks: move the plain access into a kernel of its own (launches on one "
+                   "stream run in order), or set the buffer from the host before the launch";
         } else if (f.loop >= 0) {
           out << "threads of one block may meet in consecutive iterations of ";
           loop(out, f.loop);
