@@ -98,6 +98,17 @@ recording record(const K& kernel, const launch_config& config, Args&&... args) {
   return r;
 }
 
+// The cpu backend with every access recorded, even where the launch-time checks refuse the launch
+// (E100-E107): to see the race, overrun or divergence a refusal predicts. The recording's
+// refusal() holds what launch would have thrown (empty where it passes), and an access outside
+// its buffer or tile is reported and not made. Like record, it runs only in the recorder.
+template <class K, class... Args>
+recording record_anyway(const K& kernel, const launch_config& config, Args&&... args) {
+  recording r{recording::anyway_t{}};
+  if constexpr (detail::arguments_bind<K, Args...>()) detail::run_cpu(kernel, config, &r, args...);
+  return r;
+}
+
 // The default backend.
 template <class K, class... Args>
   requires(!std::is_same_v<std::remove_cvref_t<K>, on_cpu_t>)

@@ -457,4 +457,53 @@ TEST_CASE("pictures: a broken kernel's picture marks its conflicts, its twin's n
     CHECK(fixed.find(">out</text>") != std::string::npos);
   }
 }
+
+// ---- w::record_anyway: the oracle for what launch refuses (issue 36, item 5) ---------------------
+// A grid-stride loop stepping by the block instead of the grid (E106: blocks overlap), a kernel
+// that never names its block on a grid of 4 (E102), and an index past the buffer (E101): launch
+// refuses each; record_anyway runs each in the recorder, keeps the refusal, and shows what it
+// predicted: the races, and the overrun as reported accesses that were not made.
+WARDEN_KERNEL(block_step_k, w::kernel<w::block<64>, w::out<int>, w::value<int>>([](auto k, auto out, auto n) {
+  return w::for_range(k, k.global_id(), n, 64, [&](auto, auto j) { return out[j] = 1; });
+}).named("block_step", "out", "n"));
+WARDEN_KERNEL(no_block_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::when(t < out.size(), out[t] = 2);
+}).named("no_block", "out"));
+WARDEN_KERNEL(past_end_k, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = in[i + 1]);
+}).named("past_end", "in", "out"));
+
+TEST_CASE("record_anyway shows what a refused launch would do: E106, E102, E101", "[recording][anyway]") {
+  w::device_buffer<int> out(256);
+  CHECK_THROWS_AS(w::launch(w::on_cpu, block_step_k, w::grid(4), out, 256), w::obligation_error);
+  const w::recording steps = w::record_anyway(block_step_k, w::grid(4), out, 256);
+  CHECK(steps.refusal().rfind("E106", 0) == 0);
+  CHECK_FALSE(steps.clean());
+  CHECK(steps.report().find("launch refuses it: E106") == 0);
+  CHECK(steps.report().find("write-write race") != std::string::npos);
+  // The same kernel on one block: launch takes it, and so does the recording, with no refusal.
+  const w::recording one = w::record_anyway(block_step_k, w::grid(1), out, 256);
+  CHECK(one.refusal().empty());
+  CHECK(one.clean());
+
+  const w::recording blocks = w::record_anyway(no_block_k, w::grid(4), out);
+  CHECK(blocks.refusal().rfind("E102", 0) == 0);
+  CHECK(blocks.conflicts().front().kind == w::conflict_kind::write_write);
+
+  auto in = w::to_device(std::vector<int>(256, 5));
+  auto small = w::to_device(std::vector<int>(256, 0));
+  const w::recording past = w::record_anyway(past_end_k, w::grid(4), in, small);
+  CHECK(past.refusal().rfind("E101", 0) == 0);
+  const auto conflicts = past.conflicts();
+  REQUIRE(conflicts.size() == 1);  // thread 63 of block 3 loads in[256]
+  CHECK(conflicts[0].kind == w::conflict_kind::out_of_bounds);
+  CHECK(conflicts[0].describe().find("outside its 256 elements (not made)") != std::string::npos);
+  const auto got = w::to_host(small);
+  CHECK(got[254] == 5);
+  CHECK(got[255] == 0);  // the overrunning load read nothing and gave 0
+  // The report counts each kind before it lists, and labels each entry.
+  CHECK(past.report().find("1 conflict(s): 1 out-of-bounds access") != std::string::npos);
+}
 #endif  // !__CUDACC__

@@ -54,8 +54,15 @@ struct cpu_root {
   void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k) const {
     if (state->record != nullptr) state->record->record({state->block_linear, t, state->phase, m, target, i, k});
   }
-  void check(int i, int size, const char* what, int target) const {
-    if (i >= 0 && i < size) return;
+  // Whether element i of a buffer or tile of `size` elements may be accessed. Outside it: under
+  // w::record_anyway the recording reports the access and the caller skips it (false); otherwise
+  // E101, which the launch-time checks make unreachable for a checked launch.
+  bool check(int t, int i, int size, const char* what, int target, dsl::memory_kind m, dsl::access_kind k) const {
+    if (i >= 0 && i < size) return true;
+    if (state->record != nullptr && state->record->anyway()) {
+      state->record->out_of_bounds({state->block_linear, t, state->phase, m, target, i, k}, size);
+      return false;
+    }
     throw bounds_error(state->kernel_name, std::string(what) + " " + std::to_string(target) + " accessed at index " +
                                                std::to_string(i) + ", outside [0, " + std::to_string(size) +
                                                ") (cpu backend)");
@@ -72,14 +79,14 @@ struct cpu_root {
   template <int I, class T>
   T load(int t, int i) const {
     const auto& s = detail::get<I>(*state->slots);
-    check(i, s.size, "parameter", I);
+    if (!check(t, i, s.size, "parameter", I, dsl::memory_kind::global, dsl::access_kind::load)) return T{};
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::load);
     return s.ptr[i];
   }
   template <int I, class T>
   void store(int t, int i, T v) const {
     const auto& s = detail::get<I>(*state->slots);
-    check(i, s.size, "parameter", I);
+    if (!check(t, i, s.size, "parameter", I, dsl::memory_kind::global, dsl::access_kind::store)) return;
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::store);
     s.ptr[i] = v;
   }
@@ -97,7 +104,7 @@ struct cpu_root {
   template <int I, class T, dsl::atomic_op Op>
   void atomic(int t, int i, T v, T expected) const {
     const auto& s = detail::get<I>(*state->slots);
-    check(i, s.size, "parameter", I);
+    if (!check(t, i, s.size, "parameter", I, dsl::memory_kind::global, dsl::access_kind::atomic)) return;
     note(t, dsl::memory_kind::global, I, i, dsl::access_kind::atomic);
     // T is the element's type, or its signed or unsigned kind (w::as<U>), which may alias it.
     std::atomic_ref<T> ref(*reinterpret_cast<T*>(s.ptr + i));
@@ -141,7 +148,7 @@ struct cpu_scope : Parent {
   template <int L2, class U>
   U tile_load(int t, int i) const {
     if constexpr (L2 == L && Kind == 2) {
-      this->check(i, elements, "tile", L);
+      if (!this->check(t, i, elements, "tile", L, dsl::memory_kind::shared, dsl::access_kind::load)) return U{};
       this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::load);
       const bool seen = written[i] != 0 && (written_by[2 * i] < this->state->phase || written_by[2 * i + 1] == t);
       if (!seen) unstored_read(t, i, dsl::access_kind::load, "loads");
@@ -153,7 +160,7 @@ struct cpu_scope : Parent {
   template <int L2, class U>
   void tile_store(int t, int i, U v) const {
     if constexpr (L2 == L && Kind == 2) {
-      this->check(i, elements, "tile", L);
+      if (!this->check(t, i, elements, "tile", L, dsl::memory_kind::shared, dsl::access_kind::store)) return;
       this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::store);
       written[i] = 1;
       written_by[2 * i] = this->state->phase;
@@ -186,7 +193,7 @@ struct cpu_scope : Parent {
   template <int L2, class U, dsl::atomic_op Op>
   void tile_atomic(int t, int i, U v, U expected) const {
     if constexpr (L2 == L && Kind == 2) {
-      this->check(i, elements, "tile", L);
+      if (!this->check(t, i, elements, "tile", L, dsl::memory_kind::shared, dsl::access_kind::atomic)) return;
       this->note(t, dsl::memory_kind::shared, L, i, dsl::access_kind::atomic);
       if (written[i] == 0) unstored_read(t, i, dsl::access_kind::atomic, "atomically updates");
       U& slot = data[i];

@@ -6,13 +6,16 @@
 //     accesses from different blocks are never ordered;
 //   * a load from shared memory that no earlier phase (nor the same thread) stored is reported;
 //   * a barrier reached by only part of a block is reported, and so is a warp shuffle reached by
-//     only part of a warp.
+//     only part of a warp;
+//   * under w::record_anyway (a launch the launch-time checks refuse, recorded to see why), an
+//     access outside its buffer or tile is reported instead of made, and the refusal is kept.
 // It is the dynamic oracle the static checker is tested against.
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -30,7 +33,15 @@ struct access_event {
   dsl::access_kind kind = dsl::access_kind::load;
 };
 
-enum class conflict_kind { write_write, read_write, atomic_plain, uninitialised_shared_load, barrier_divergence, shuffle_divergence };
+enum class conflict_kind {
+  write_write,
+  read_write,
+  atomic_plain,
+  uninitialised_shared_load,
+  barrier_divergence,
+  shuffle_divergence,
+  out_of_bounds,
+};
 
 inline const char* to_string(conflict_kind k) {
   switch (k) {
@@ -38,6 +49,7 @@ inline const char* to_string(conflict_kind k) {
     case conflict_kind::read_write: return "read-write race";
     case conflict_kind::atomic_plain: return "atomic and plain access";
     case conflict_kind::uninitialised_shared_load: return "load of unwritten shared memory";
+    case conflict_kind::out_of_bounds: return "out-of-bounds access";
     case conflict_kind::barrier_divergence: return "barrier divergence";
     case conflict_kind::shuffle_divergence: return "shuffle divergence";
   }
@@ -64,13 +76,31 @@ struct conflict {
              std::to_string(first.phase) + ", warp " + std::to_string(first.target) + ": " +
              std::to_string(first.thread) + " of 32 lanes reached the shuffle";
     if (kind == conflict_kind::uninitialised_shared_load) return std::string(to_string(kind)) + ": " + location + ": " + where(first);
+    if (kind == conflict_kind::out_of_bounds)  // second.index: the buffer's or tile's extent
+      return std::string(to_string(kind)) + " on " + location + ": " + where(first) + ", outside its " +
+             std::to_string(second.index) + " elements (not made)";
     return std::string(to_string(kind)) + " on " + location + ": " + where(first) + ", " + where(second);
   }
 };
 
 class recording {
  public:
+  recording() = default;
+  // A recording of a launch the launch-time checks may refuse (w::record_anyway): accesses outside
+  // their buffer or tile are reported and not made, and the refusal is kept (refusal()).
+  struct anyway_t {};
+  explicit recording(anyway_t) : anyway_(true) {}
+  bool anyway() const { return anyway_; }
+
   void record(const access_event& e) { events_.push_back(e); }
+  void out_of_bounds(const access_event& e, long long extent) {
+    access_event size = e;
+    size.index = extent;
+    reports_.push_back({conflict_kind::out_of_bounds, e, size});
+  }
+  // What launch would have thrown for this launch (its E1xx message), or empty.
+  const std::string& refusal() const { return refusal_; }
+  void refuse(std::string why) { refusal_ = std::move(why); }
   void uninitialised_load(const access_event& e) { reports_.push_back({conflict_kind::uninitialised_shared_load, e, e}); }
   void divergent_barrier(int block, int phase, int arrived) { divergence(conflict_kind::barrier_divergence, block, phase, 0, arrived); }
   void divergent_shuffle(int block, int phase, int warp, int arrived) {
@@ -100,10 +130,33 @@ class recording {
 
   bool clean() const { return conflicts().empty(); }
 
+  // The refusal launch would have made, if any; how many conflicts of each kind; then the first
+  // `limit` conflicts, each labelled with its kind, taken round-robin over the kinds so that a few
+  // of many of one kind do not hide the others.
   std::string report(std::size_t limit = 10) const {
     const auto all = conflicts();
-    std::string text = std::to_string(all.size()) + " conflict(s)";
-    for (std::size_t i = 0; i < all.size() && i < limit; ++i) text += "\n  " + all[i].describe();
+    std::string text;
+    if (!refusal_.empty()) text += "launch refuses it: " + refusal_ + "\n";
+    text += std::to_string(all.size()) + " conflict(s)";
+    constexpr int kinds = static_cast<int>(conflict_kind::out_of_bounds) + 1;
+    std::size_t counts[kinds] = {};
+    for (const conflict& c : all) ++counts[static_cast<int>(c.kind)];
+    std::string summary;
+    for (int k = 0; k < kinds; ++k)
+      if (counts[k] > 0) summary += (summary.empty() ? "" : ", ") + std::to_string(counts[k]) + " " + to_string(static_cast<conflict_kind>(k));
+    if (!summary.empty()) text += ": " + summary;
+    std::size_t next[kinds] = {}, shown = 0;
+    for (bool any = true; any && shown < limit;) {
+      any = false;
+      for (int k = 0; k < kinds && shown < limit; ++k) {
+        while (next[k] < all.size() && static_cast<int>(all[next[k]].kind) != k) ++next[k];
+        if (next[k] < all.size()) {
+          text += "\n  " + all[next[k]++].describe();
+          ++shown;
+          any = true;
+        }
+      }
+    }
     return text;
   }
 
@@ -149,6 +202,8 @@ class recording {
 
   std::vector<access_event> events_;
   std::vector<conflict> reports_;
+  std::string refusal_;
+  bool anyway_ = false;
 };
 
 }  // namespace warden

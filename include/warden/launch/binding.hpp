@@ -231,15 +231,60 @@ inline bool contents_may_decide(const error& e) {
          dynamic_cast<const fact_error*>(&e) != nullptr;
 }
 
+// The checks of bind_and_check, on the arguments as bound.
+template <class K, class Bound, std::size_t... I, class... Args>
+void bind_and_check_checks(const K& kernel, const dsl::kernel_ir& ir, backend::dims3 blocks, launch_check_cache<K::arity>* cache,
+                           launch_key<K::arity>& key, const std::array<char, K::arity>& wanted, bool any, Bound& bound,
+                           std::index_sequence<I...>, Args&... args) {
+  const auto check_as_bound = [&] {
+    ++full_launch_checks();
+    check::launch_request request;
+    request.kernel = kernel.name;
+    request.param_names = kernel.param_names;
+    request.arguments = bound.checked;
+    request.ir = &ir;
+    request.obligations = &definition_of(kernel).obligations;
+    request.block = {K::block_type::x, K::block_type::y, K::block_type::z};
+    request.grid = blocks;
+    // The key stored is the readings check_launch itself took, not the ones above: a verdict is
+    // filed under exactly what it was computed from.
+    launch_key<K::arity> checked;
+    checked.grid[0] = blocks.x;
+    checked.grid[1] = blocks.y;
+    checked.grid[2] = blocks.z;
+    check::check_launch(request, checked.arguments);
+    if (cache != nullptr) cache->remember(checked);
+  };
+  if (any && !(cache != nullptr && cache->needs_contents(key))) {
+    try {
+      check_as_bound();
+      return;
+    } catch (const error& refused) {
+      if (!contents_may_decide(refused)) throw;
+      if (cache != nullptr) cache->remember_needs_contents(key);
+    }
+  }
+  if (any) {
+    (measure_argument<typename K::template param<I>>(args, bound.checked[I], wanted[I]), ...);
+    if (cache != nullptr) {
+      for (std::size_t i = 0; i < K::arity; ++i) key.arguments[i] = check::read_argument(bound.checked, i);
+      if (cache->passed(key)) return;
+    }
+  }
+  check_as_bound();
+}
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); writes no memory, but reads
 // (measures) the contents of the read-only buffers whose values the kernel's indices take
 // (`contents_read`: contents_read_of), unless the launch is being captured on `stream` (it runs at
 // each replay, on the contents of then: their loads stay unbounded). One walk over the arguments
 // binds each (slot, checks' view, ordering and reading).
-template <class K, class... Args, std::size_t... I>
+// With `refusal`: a launch the checks refuse (E100-E107) is bound all the same, and the refusal's
+// message left there (w::record_anyway, which only records: launch.hpp).
+template <class K, std::size_t... I, class... Args>
 auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
-             launch_check_cache<K::arity>* cache, stream_ref stream, std::index_sequence<I...>, Args&... args) {
+             launch_check_cache<K::arity>* cache, stream_ref stream, std::string* refusal, std::index_sequence<I...>, Args&... args) {
   // The readings' overlap mask (check::argument_reading::overlaps) has a bit per earlier argument.
   static_assert(K::arity <= 64, "warden::launch: a kernel takes at most 64 parameters");
   {
@@ -277,42 +322,15 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector
   // for among earlier arguments already described.
   bound.slots = slots_type{{{bind_argument<typename K::template param<I>, I>(args, bound, reading)}...}};
   if (cache != nullptr && cache->passed(key)) return bound;
-  const auto check_as_bound = [&] {
-    ++full_launch_checks();
-    check::launch_request request;
-    request.kernel = kernel.name;
-    request.param_names = kernel.param_names;
-    request.arguments = bound.checked;
-    request.ir = &ir;
-    request.obligations = &definition_of(kernel).obligations;
-    request.block = {K::block_type::x, K::block_type::y, K::block_type::z};
-    request.grid = blocks;
-    // The key stored is the readings check_launch itself took, not the ones above: a verdict is
-    // filed under exactly what it was computed from.
-    launch_key<K::arity> checked;
-    checked.grid[0] = blocks.x;
-    checked.grid[1] = blocks.y;
-    checked.grid[2] = blocks.z;
-    check::check_launch(request, checked.arguments);
-    if (cache != nullptr) cache->remember(checked);
-  };
-  if (any && !(cache != nullptr && cache->needs_contents(key))) {
+  if (refusal != nullptr) {
     try {
-      check_as_bound();
-      return bound;
+      bind_and_check_checks(kernel, ir, blocks, cache, key, wanted, any, bound, std::index_sequence<I...>{}, args...);
     } catch (const error& refused) {
-      if (!contents_may_decide(refused)) throw;
-      if (cache != nullptr) cache->remember_needs_contents(key);
+      *refusal = refused.what();
     }
+  } else {
+    bind_and_check_checks(kernel, ir, blocks, cache, key, wanted, any, bound, std::index_sequence<I...>{}, args...);
   }
-  if (any) {
-    (measure_argument<typename K::template param<I>>(args, bound.checked[I], wanted[I]), ...);
-    if (cache != nullptr) {
-      for (std::size_t i = 0; i < K::arity; ++i) key.arguments[i] = check::read_argument(bound.checked, i);
-      if (cache->passed(key)) return bound;
-    }
-  }
-  check_as_bound();
   return bound;
 }
 

@@ -93,8 +93,12 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   if constexpr (dsl::is_unchecked<typename K::program_type>)
     refuse_mode_violation<K>(kernel.name, ir);
   std::vector<char> contents_scratch;
-  auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, check_cache_for<K>(),
-                              config.stream(), indices{}, args...);
+  // w::record_anyway: a refused launch is bound and recorded all the same, the refusal kept.
+  std::string refusal;
+  const bool anyway = record != nullptr && record->anyway();
+  auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, anyway ? nullptr : check_cache_for<K>(),
+                              config.stream(), anyway ? &refusal : nullptr, indices{}, args...);
+  if (anyway) record->refuse(refusal);
   if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())

@@ -50,7 +50,7 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   const dsl::kernel_ir& ir = description_of(any_kernel, scratch);
   std::vector<char> contents_scratch;
   const auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, check_cache_for<K>(),
-                              config.stream(), indices{}, args...);
+                              config.stream(), nullptr, indices{}, args...);
   if (blocks.count() == 0) return;
   const stream_ref s = config.stream();
   const dim3 grid(blocks.x, blocks.y, blocks.z), block(K::block_type::x, K::block_type::y, K::block_type::z);
