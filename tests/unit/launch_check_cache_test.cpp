@@ -322,7 +322,7 @@ WARDEN_KERNEL(narrowed_local_gather_k, w::kernel<w::block<32>, w::in<int>, w::in
   return w::when(i < idx.size(), w::local<unsigned char>(k, idx[i], [&](auto, auto t) { return dst[i] = src[t]; }));
 }).named("narrowed_local_gather", "idx", "src", "dst"));
 
-TEST_CASE("a local holding a measured load bounds like the load; an assigned or converted one does not", "[launch][cache][contents]") {
+TEST_CASE("a local holding a measured load bounds like the load, an assigned or converted one does not", "[launch][cache][contents]") {
   auto idx = w::to_device(reversed(100));
   auto src = w::to_device(std::vector<float>(100, 3.f));
   w::device_buffer<float> dst(100);

@@ -17,6 +17,7 @@
 #include "../config.hpp"
 #include "../diagnostic/table.hpp"
 #include "expr.hpp"
+#include "handles.hpp"
 #include "ir.hpp"
 #include "stmt.hpp"
 
