@@ -17,7 +17,7 @@ WARDEN_KERNEL(smooth, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](au
     return w::seq(tile[t] = in[i], w::sync(), tile[t] = (tile[t] + tile[63 - t]) * 0.5f, w::sync(), out[i] = tile[t]);
 #else
     return w::seq(tile[t] = in[i], w::sync(),
-                  w::local(k, (tile[t] + tile[63 - t]) * 0.5f, [&](auto k, auto v) { return w::seq(w::sync(), tile[t] = v); }),
+                  w::local(k, (tile[t] + tile[63 - t]) * 0.5f, [&](auto, auto v) { return w::seq(w::sync(), tile[t] = v); }),
                   w::sync(), out[i] = tile[t]);
 #endif
   });

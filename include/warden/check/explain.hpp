@@ -342,7 +342,7 @@ struct explainer {
           std::string_view target, value;
           if (f.code == diagnostic::code::W020 && in_one_statement(f, target, value))
             out << "; one statement, so load into a local, sync(), then store: w::local(k, " << value
-                << ", [&](auto k, auto v) { return w::seq(w::sync(), " << target << " = v); })";
+                << ", [&](auto, auto v) { return w::seq(w::sync(), " << target << " = v); })";
         } else if (f.across_blocks) {
           out << "threads of different blocks may meet";
           // No barrier orders two blocks, and making the plain access atomic would only hide the
