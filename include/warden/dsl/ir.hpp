@@ -149,6 +149,12 @@ struct ir_local {
   bool init_exact = false;  // an integer of the init's own type: it holds the init's value, unconverted
 };
 
+// The launch-time checks read a local that holds its init's value (never assigned, of its init's
+// integral type) as that init, through at most this many locals in a row (a chain that reads the
+// previous local twice per step would cost 2^n): check/launch/interval_evaluator.hpp (bounds and
+// E104) and contents_read.hpp (which loads to measure) share both.
+inline constexpr int max_local_read_depth = 6;
+
 // What opened a scope, for W032's message.
 enum class scope_kind : unsigned char { loop, grid_stride, unroll, local, shuffle, tile };
 constexpr const char* name_of(scope_kind kind) {
@@ -166,6 +172,13 @@ struct kernel_ir {
   std::vector<ir_sync> syncs;
   std::vector<ir_shuffle> shuffles;
   std::vector<ir_local> locals;
+  // The init of local_var node `e` where the launch-time checks may read it as its init (above);
+  // -1 for any other node.
+  constexpr int held_init(const ir_expr& e) const {
+    if (e.op != ir_op::local_var || e.value < 0 || e.value >= static_cast<long long>(locals.size())) return -1;
+    const ir_local& local = locals[static_cast<std::size_t>(e.value)];
+    return !local.assigned && local.init_exact ? local.init : -1;
+  }
   // Conditions the user stated with given(...): facts over the launch's values that the checker
   // uses as guards and launch checks before running (E107).
   std::vector<int> stated;

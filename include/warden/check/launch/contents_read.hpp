@@ -40,9 +40,9 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
   // A local that holds its init's value (never assigned, of the init's type): the intervals read
   // the init through it (interval_evaluator.hpp), so its loads are measured as if written there,
   // as deep as the intervals read (past that the local is unknown there, and nothing is needed).
-  if (e.op == dsl::ir_op::local_var && e.value >= 0 && e.value < static_cast<long long>(ir.locals.size())) {
-    const dsl::ir_local& local = ir.locals[static_cast<std::size_t>(e.value)];
-    if (!local.assigned && local.init_exact && local_depth < 6) mark_loads_under(ir, local.init, marked, local_depth + 1);
+  if (e.op == dsl::ir_op::local_var) {
+    if (const int init = ir.held_init(e); init >= 0 && local_depth < dsl::max_local_read_depth)
+      mark_loads_under(ir, init, marked, local_depth + 1);
     return;
   }
   mark_loads_under(ir, e.a, marked, local_depth);

@@ -360,18 +360,10 @@ class interval_evaluator {
     return v;
   }
 
-  // The init of a local that holds its value (never assigned, of the init's integral type:
-  // dsl/stmt.hpp), read through it by eval and wrap_in; -1 for anything else, and past
-  // max_local_depth locals read through one another (a chain of locals that each read the previous
-  // twice would cost 2^n), where the local is unknown instead.
-  static constexpr int max_local_depth = 6;
+  // The init of a local read through it by eval and wrap_in (kernel_ir::held_init); -1 past
+  // dsl::max_local_read_depth locals in a row, where the local is unknown instead.
   int local_depth_ = 0;
-  int exact_local_init(const dsl::ir_expr& e) const {
-    if (e.op != dsl::ir_op::local_var || e.value < 0 || e.value >= static_cast<long long>(ir_.locals.size())) return -1;
-    if (local_depth_ >= max_local_depth) return -1;
-    const dsl::ir_local& local = ir_.locals[static_cast<std::size_t>(e.value)];
-    return !local.assigned && local.init_exact ? local.init : -1;
-  }
+  int exact_local_init(const dsl::ir_expr& e) const { return local_depth_ < dsl::max_local_read_depth ? ir_.held_init(e) : -1; }
 
   int wrap_in(int id, long long* reached) {
     if (id < 0) return -1;
