@@ -47,9 +47,9 @@ template <class K>
 std::string obligations_of(const K& kernel) {
   const auto& definition = definition_of(kernel);
   const dsl::kernel_ir ir = definition.describe();
-  const std::vector<std::string> names = check::parameter_names(definition.param_names);
+  const check::launch_names names = check::launch_names_from_source(definition.param_names, definition.source, ir);
   std::string out;
-  for (int fact : ir.stated) out += "given " + dsl::render(ir, fact, names) + " (stated; launch checks it, E107)\n";
+  for (int fact : ir.stated) out += "given " + check::render(ir, fact, names) + " (stated; launch checks it, E107)\n";
   for (const check::obligation& o : definition.obligations) {
     if (o.kind == check::obligation_kind::shared_at_launch) {
       out += std::string(diagnostic::to_string(o.protects)) +
@@ -62,15 +62,15 @@ std::string obligations_of(const K& kernel) {
       // Pairs of one rendering under one condition (a load and a store of one element, a pair
       // in a loop and one after it) read as one line.
       const std::string line = std::string(diagnostic::to_string(o.protects)) + " holds for " + names[static_cast<std::size_t>(a.target)] +
-                               "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
-                               dsl::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
+                               "[" + check::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
+                               check::render(ir, c.index, names) + "] if " + check::render_condition(o, names) +
                                " (or one of them runs in no thread, or launch lists both with its own values and no two threads meet)\n";
       if (out.find(line) == std::string::npos) out += line;
       continue;
     }
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
-    out += std::string(diagnostic::to_string(o.protects)) + " holds if the loop over i" + std::to_string(loop.level) + " from " +
-           dsl::render(ir, loop.lo, names) + " to " + dsl::render(ir, loop.hi, names) + " runs at most " +
+    out += std::string(diagnostic::to_string(o.protects)) + " holds if the loop over " + names.loop(ir, loop) + " from " +
+           check::render(ir, loop.lo, names) + " to " + check::render(ir, loop.hi, names) + " runs at most " +
            std::to_string(o.most_trips) + " trips\n";
   }
   for (int p = 0; p < definition.obligations.pair_count; ++p) {

@@ -285,7 +285,7 @@ TEST_CASE("a gather runs on measured indices, measured once until the index buff
     FAIL("an index past src's end launched");
   } catch (const w::bounds_error& e) {
     CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101"));
-    CHECK_THAT(e.what(), Catch::Matchers::Contains("load src[idx[global_id.x]] may reach index 100, but src (parameter 1, in) has 100 elements"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("load src[idx[i]] may reach index 100, but src (parameter 1, in) has 100 elements"));
     CHECK_THAT(e.what(), Catch::Matchers::Contains("idx holds 0 to 100 (0 at element 99, 100 at element 41)"));
   }
   CHECK(measured() - m0 == 2);

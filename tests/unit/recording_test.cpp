@@ -482,7 +482,10 @@ TEST_CASE("record_anyway shows what a refused launch would do: E106, E102, E101"
   CHECK(steps.refusal().rfind("E106", 0) == 0);
   CHECK_FALSE(steps.clean());
   CHECK(steps.report().find("launch refuses it: E106") == 0);
-  CHECK(steps.report().find("write-write race") != std::string::npos);
+  CHECK(steps.report().find("write-write race on out[") != std::string::npos);  // in the kernel's names
+  // The refusal states the race and what to change in the kernel, in the source's names.
+  CHECK(steps.refusal().find("two threads may store out[j] at one element (W010 [write-write-race])") != std::string::npos);
+  CHECK(steps.refusal().find("the loop over j steps by 64, less than the grid") != std::string::npos);
   // The same kernel on one block: launch takes it, and so does the recording, with no refusal.
   const w::recording one = w::record_anyway(block_step_k, w::grid(1), out, 256);
   CHECK(one.refusal().empty());
@@ -491,6 +494,7 @@ TEST_CASE("record_anyway shows what a refused launch would do: E106, E102, E101"
   const w::recording blocks = w::record_anyway(no_block_k, w::grid(4), out);
   CHECK(blocks.refusal().rfind("E102", 0) == 0);
   CHECK(blocks.conflicts().front().kind == w::conflict_kind::write_write);
+  CHECK(blocks.refusal().find("storing out[t] again") != std::string::npos);
 
   auto in = w::to_device(std::vector<int>(256, 5));
   auto small = w::to_device(std::vector<int>(256, 0));
@@ -505,5 +509,7 @@ TEST_CASE("record_anyway shows what a refused launch would do: E106, E102, E101"
   CHECK(got[255] == 0);  // the overrunning load read nothing and gave 0
   // The report counts each kind before it lists, and labels each entry.
   CHECK(past.report().find("1 conflict(s): 1 out-of-bounds access") != std::string::npos);
+  CHECK(past.report().find("out-of-bounds access on in[256]") != std::string::npos);
+  CHECK(past.refusal().find("load in[i + 1] reaches index 256") != std::string::npos);
 }
 #endif  // !__CUDACC__

@@ -272,7 +272,7 @@ TEST_CASE("launch inputs: loop bounds are judged as the loop's int counter recei
 
   auto a = w::to_device(std::vector<int>(4, 0));
   CHECK_THROWS_WITH(w::launch(w::on_cpu, window_from_k, w::grid(1), a, 4294967295u),
-                    Catch::Matchers::StartsWith("E104 [integer-wrap] window_from_k: the loop over i0 starts at p1, which is "
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] window_from_k: the loop over j starts at start, which is "
                                                 "4294967295 for this launch: its int counter receives -1 instead"));
   CHECK_THROWS_AS(w::launch(w::on_cpu, window_from_k, w::grid(1), a, 2147483648u), w::wrap_error);
   CHECK(std::vector<int>(w::to_host(a)) == std::vector<int>(4, 0));  // refused before anything ran
@@ -428,7 +428,7 @@ WARDEN_KERNEL(hash_bins_k, w::kernel<w::block<64>, w::in<unsigned>, w::atomic<in
 TEST_CASE("unsigned arithmetic: a wrap the checker cannot see is refused at launch (E104)", "[soundness][unsigned]") {
   w::device_buffer<int> out(64);
   CHECK_THROWS_WITH(w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u),
-                    Catch::Matchers::StartsWith("E104 [integer-wrap] all_but_last_k: p1 - 1 is computed in a 32-bit unsigned type and may go below 0 (reaching -1)"));
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] all_but_last_k: cols - 1 is computed in a 32-bit unsigned type and may go below 0 (reaching -1)"));
   w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 10u);
   w::launch(w::on_cpu, all_but_last_guarded_k, w::grid(1), out, 0u);  // the guard rules the wrap out
   CHECK(w::record(all_but_last_k, w::grid(1), out, 64u).clean());
@@ -493,7 +493,7 @@ TEST_CASE("signed arithmetic: an int overflow the checker cannot see is refused 
   CHECK_THROWS_AS(w::launch(w::on_cpu, scaled_pin_k, w::grid(513), out), w::wrap_error);  // 32768 * 65536 = 2^31
   CHECK(w::record(scaled_pin_guarded_k, w::grid(1025), out).clean());
   CHECK_THROWS_WITH(w::launch(w::on_cpu, offset_by_n_k, w::grid(1), out, std::numeric_limits<int>::max()),
-                    Catch::Matchers::StartsWith("E104 [integer-wrap] offset_by_n_k: global_id.x + n is computed in a 32-bit signed type"));
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] offset_by_n_k: i + n is computed in a 32-bit signed type"));
   CHECK(w::record(offset_by_n_k, w::grid(1), out, 1000).clean());
 }
 
@@ -512,7 +512,7 @@ TEST_CASE("signed arithmetic: a product over a loop that data bounds is refused 
   auto in = w::to_device(std::vector<int>{70000});
   w::device_buffer<int> out(1);
   CHECK_THROWS_WITH(w::launch(w::on_cpu, data_bound_pin_k, w::grid(1), in, out),
-                    Catch::Matchers::StartsWith("E104 [integer-wrap] data_bound_pin_k: (thread_id.x + i0) * 65536 is computed in a 32-bit "
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] data_bound_pin_k: (t + j) * 65536 is computed in a 32-bit "
                                                 "signed type and may overflow it (reaching 4591583232)"));
   auto small = w::to_device(std::vector<int>{100});
   CHECK(w::record(data_bound_pin_k, w::grid(1), small, out).clean());
@@ -583,7 +583,7 @@ TEST_CASE("signed arithmetic: overflows behind lossy intervals and loop incremen
   CHECK_THROWS_AS(w::launch(w::on_cpu, wrapped_guard_k, w::grid(1), out), w::wrap_error);
 
   CHECK_THROWS_WITH(w::launch(w::on_cpu, big_step_k, w::grid(1), out, std::numeric_limits<int>::max()),
-                    Catch::Matchers::StartsWith("E104 [integer-wrap] big_step_k: the loop over i0 up to p1 steps by 1073741824, and i + step may "
+                    Catch::Matchers::StartsWith("E104 [integer-wrap] big_step_k: the loop over i up to n steps by 1073741824, and i + step may "
                                                 "reach 3221225470"));
   CHECK(w::record(big_step_k, w::grid(1), out, 1 << 30).clean());  // i = 0 only: i + step = 2^30
   auto in = w::to_device(std::vector<int>{std::numeric_limits<int>::max()});

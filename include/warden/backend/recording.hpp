@@ -60,14 +60,20 @@ struct conflict {
   conflict_kind kind;
   access_event first;
   access_event second;  // same as first for one-event reports
-  std::string describe() const {
+  // In the kernel's names where given (`params`, `tiles`: by parameter and by tile id; "" where
+  // it has none), else "parameter 1[256]", "tile 0[5]".
+  std::string describe(const std::vector<std::string>& params = {}, const std::vector<std::string>& tiles = {}) const {
     auto where = [](const access_event& e) {
       const char* kinds[] = {"load", "store", "atomic"};
       return std::string(kinds[static_cast<int>(e.kind)]) + " by thread " + std::to_string(e.thread) + " of block " +
              std::to_string(e.block) + " in phase " + std::to_string(e.phase);
     };
-    const std::string location = (first.memory == dsl::memory_kind::global ? "parameter " : "tile ") +
-                                 std::to_string(first.target) + "[" + std::to_string(first.index) + "]";
+    const bool global = first.memory == dsl::memory_kind::global;
+    const std::vector<std::string>& named = global ? params : tiles;
+    const auto t = static_cast<std::size_t>(first.target);
+    const std::string location = (first.target >= 0 && t < named.size() && !named[t].empty() ? named[t]
+                                                                          : (global ? "parameter " : "tile ") + std::to_string(first.target)) +
+                                 "[" + std::to_string(first.index) + "]";
     if (kind == conflict_kind::barrier_divergence)
       return std::string(to_string(kind)) + ": block " + std::to_string(first.block) + ", phase " +
              std::to_string(first.phase) + ": " + std::to_string(first.thread) + " threads reached sync()";
@@ -108,6 +114,12 @@ class recording {
   }
 
   const std::vector<access_event>& events() const { return events_; }
+
+  // The names report() gives parameters and tiles (the kernel's, launch_names.hpp): set by the run.
+  void name_parts(std::vector<std::string> params, std::vector<std::string> tiles) {
+    param_names_ = std::move(params);
+    tile_names_ = std::move(tiles);
+  }
 
   // Every conflict observed: at most one witness per location, plus the one-event reports.
   std::vector<conflict> conflicts() const {
@@ -151,7 +163,7 @@ class recording {
       for (int k = 0; k < kinds && shown < limit; ++k) {
         while (next[k] < all.size() && static_cast<int>(all[next[k]].kind) != k) ++next[k];
         if (next[k] < all.size()) {
-          text += "\n  " + all[next[k]++].describe();
+          text += "\n  " + all[next[k]++].describe(param_names_, tile_names_);
           ++shown;
           any = true;
         }
@@ -203,6 +215,7 @@ class recording {
   std::vector<access_event> events_;
   std::vector<conflict> reports_;
   std::string refusal_;
+  std::vector<std::string> param_names_, tile_names_;
   bool anyway_ = false;
 };
 

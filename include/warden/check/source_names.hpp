@@ -11,6 +11,7 @@
 // name would be worse than a number.
 
 #include <cstddef>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -493,6 +494,62 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
   return statement;
 }
 
+// The parameter names of the body a WARDEN_KERNEL's text passes to w::kernel, written in place
+// (`w::kernel<...>([](auto k, auto x, auto out) {...})`): one per kernel parameter, after `k`, into
+// `out`; false, and nothing written, where the text does not read so (a body kept in a variable)
+// or the count differs. A short read, done for every WARDEN_KERNEL at compile time, so that every
+// message about a parameter (launch refusals, graph captures, obligations_of) uses its name.
+constexpr bool body_parameter_names(std::string_view text, std::span<std::string_view> out) {
+  using namespace source_detail;
+  const std::size_t call = text.find("kernel<");
+  if (call == std::string_view::npos) return false;
+  std::size_t i = call + 6;
+  for (int depth = 0; i < text.size(); ++i) {  // the template's arguments
+    if (text[i] == '<') ++depth;
+    else if (text[i] == '>' && --depth == 0) break;
+  }
+  const auto skip = [&](std::size_t at) {
+    while (at < text.size() && space(text[at])) ++at;
+    return at;
+  };
+  i = skip(i + 1);
+  if (i >= text.size() || text[i] != '(') return false;
+  i = skip(i + 1);
+  if (i >= text.size() || text[i] != '[') return false;
+  i = text.find(']', i);
+  if (i == std::string_view::npos) return false;
+  i = skip(i + 1);
+  if (i >= text.size() || text[i] != '(') return false;
+  std::string_view found[source_scan::max_params]{};
+  std::size_t count = 0, begin = i + 1;
+  for (int depth = 0; ++i < text.size();) {
+    const char c = text[i];
+    if (c == '(' || c == '<' || c == '[') ++depth;
+    else if ((c == ')' || c == '>' || c == ']') && depth > 0) --depth;
+    else if ((c == ',' || c == ')') && depth == 0) {
+      if (count == source_scan::max_params) return false;
+      found[count++] = param_name(text.substr(begin, i - begin));
+      begin = i + 1;
+      if (c == ')') break;
+    }
+  }
+  if (count != out.size() + 1) return false;
+  for (std::size_t p = 0; p < out.size(); ++p) out[p] = found[p + 1];
+  return true;
+}
+
+// `definition` (a kernel_definition) with WARDEN_KERNEL's text: kept for launch-time messages
+// (launch_names.hpp), and its parameters named from the body's where .named gave them no name.
+template <class D>
+constexpr D with_source(D definition, std::string_view text) {
+  definition.source = text;
+  std::string_view params[D::arity == 0 ? 1 : D::arity]{};
+  if (body_parameter_names(text, std::span<std::string_view>(params, D::arity)))
+    for (std::size_t p = 0; p < D::arity; ++p)
+      if (definition.param_names[p].empty()) definition.param_names[p] = params[p];
+  return definition;
+}
+
 // The names the scan gives a kernel whose parameters are `arity` and whose program is `ir`, each
 // kept only where the scan and the program agree. `params` receives the body's parameter names
 // (empty where unknown).
@@ -503,21 +560,26 @@ struct source_names {
   std::string_view source{};  // the text itself, for statement_of
 };
 
-template <std::size_t Arity>
-constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::kernel_ir& ir) {
+// The names of `text` for `ir`, the arity given at run time: `params` (one per parameter) and
+// `user` receive what the scan and the program agree on. False where the text holds more than one
+// kernel body, or not this one: then nothing of it may be quoted either.
+constexpr bool read_source_names(std::string_view text, const dsl::kernel_ir& ir, std::span<std::string_view> params,
+                                 dsl::user_names& user_out) {
   using namespace source_detail;
-  source_names<Arity> out;
-  if (text.empty()) return out;
-  out.source = text;
   const source_scan scan = scan_source(text);
-  if (scan.overflow || scan.lambda_count == 0) return out;
+  if (scan.overflow || scan.lambda_count == 0) return true;
   using scope = source_scan::scope;
+  struct {
+    std::span<std::string_view> params;
+    dsl::user_names& user;
+  } out{params, user_out};
+  const std::size_t Arity = params.size();
 
   // The body: the one lambda given to w::kernel (or, for a text that is only a lambda, the first).
   int kernels = 0;
   for (int l = 0; l < scan.lambda_count; ++l) kernels += scan.lambdas[l].callee == "kernel";
   const source_scan::lambda& body = scan.lambdas[0];
-  if (kernels > 1 || (kernels == 1 && body.callee != "kernel") || (kernels == 0 && !body.callee.empty())) return {};
+  if (kernels > 1 || (kernels == 1 && body.callee != "kernel") || (kernels == 0 && !body.callee.empty())) return false;
   if (body.count == static_cast<int>(Arity) + 1)
     for (std::size_t i = 0; i < Arity; ++i) out.params[i] = body.params[i + 1];
 
@@ -628,6 +690,15 @@ constexpr source_names<Arity> names_from_source(std::string_view text, const dsl
       }
       if (!taken && !other_meaning) out.user.indices[op][d] = alias;
     }
+  return true;
+}
+
+template <std::size_t Arity>
+constexpr source_names<Arity> names_from_source(std::string_view text, const dsl::kernel_ir& ir) {
+  source_names<Arity> out;
+  if (text.empty()) return out;
+  if (!read_source_names(text, ir, std::span<std::string_view>(out.params, Arity), out.user)) return {};
+  out.source = text;
   return out;
 }
 

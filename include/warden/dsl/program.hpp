@@ -32,6 +32,8 @@ struct kernel_definition {
   std::array<std::string_view, sizeof...(Params)> param_names{};
   // What launch must check before running it (E106): the conditions the checker's proof rests on.
   check::obligation_list obligations{};
+  // WARDEN_KERNEL's text (check::with_source), for launch-time messages in its names; else empty.
+  std::string_view source{};
 
   // The same kernel with a name (and parameter names) for messages.
   template <class... Names>
@@ -128,6 +130,7 @@ constexpr auto build_kernel(F body) {
   };                                                                          \
   struct name##_warden_kernel {                                               \
     friend name##_warden_source warden_kernel_source(auto);                   \
-    static constexpr auto definition = (__VA_ARGS__).named(#name);           \
+    static constexpr auto definition =                                        \
+        ::warden::check::with_source((__VA_ARGS__).named(#name), name##_warden_source::text); \
   };                                                                          \
   inline constexpr ::warden::dsl::named_kernel<name##_warden_kernel> name {}

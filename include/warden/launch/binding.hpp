@@ -241,6 +241,7 @@ void bind_and_check_checks(const K& kernel, const dsl::kernel_ir& ir, backend::d
     check::launch_request request;
     request.kernel = kernel.name;
     request.param_names = kernel.param_names;
+    request.source = definition_of(kernel).source;
     request.arguments = bound.checked;
     request.ir = &ir;
     request.obligations = &definition_of(kernel).obligations;

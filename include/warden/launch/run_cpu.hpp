@@ -99,6 +99,12 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, anyway ? nullptr : check_cache_for<K>(),
                               config.stream(), anyway ? &refusal : nullptr, indices{}, args...);
   if (anyway) record->refuse(refusal);
+  if (record != nullptr) {  // its report in the kernel's names, where it has them
+    const check::launch_names names = check::launch_names_from_source(kernel.param_names, kernel.source, ir);
+    std::vector<std::string> params(kernel.param_names.begin(), kernel.param_names.end()), tiles;
+    for (std::size_t t = 0; t < ir.tiles.size(); ++t) tiles.emplace_back(names.user.tile(static_cast<int>(t)));
+    record->name_parts(std::move(params), std::move(tiles));
+  }
   if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())

@@ -14,6 +14,7 @@
 #include "../affine.hpp"
 #include "integer_wrap.hpp"
 #include "launch_checks.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 #include "loop_steps.hpp"
 #include "obligations.hpp"
@@ -29,7 +30,9 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   // through them (its kind, whether it is a buffer and whether it is writable are its
   // parameter's, fixed by the kernel).
   for (std::size_t i = 0; i < arity; ++i) read[i] = read_argument(launch.arguments, i);
-  const std::vector<std::string> names = parameter_names(launch.param_names);
+  const launch_names names = plain_launch_names(launch.param_names);
+  // A refusal's message in the source's names (loops, tiles, thread indices): read only then.
+  const auto named = [&] { return launch_names_from_source(launch.param_names, launch.source, *launch.ir); };
   std::vector<std::string> kinds;
   kinds.reserve(arity);
   for (const bound_argument& a : launch.arguments) kinds.emplace_back(a.kind);
@@ -76,7 +79,7 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
       std::string store;
       for (const dsl::ir_access& a : ir.accesses)
         if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::load && !a.trusted) {
-          store = names[static_cast<std::size_t>(a.target)] + "[" + dsl::render(ir, a.index, names) + "]";
+          store = names[static_cast<std::size_t>(a.target)] + "[" + render(ir, a.index, named()) + "]";
           break;
         }
       const std::string axis(1, "xyz"[d]), call = d == 0 ? "" : d == 1 ? "_y" : "_z";
@@ -103,18 +106,18 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
     else facts.beyond[i] = read[i].beyond;
     if (read[i].has_contents && !launch.arguments[i].writable) facts.contents[i] = read[i].contents;
   }
+  // Each check again in the source's names when it refuses (the same check, the same verdict).
   // E107: the facts the kernel states (given(...)) hold for this launch.
-  if (const std::string e = first_false_fact(ir, facts, names); !e.empty()) throw fact_error(launch.kernel, e);
+  if (!first_false_fact(ir, facts, names).empty()) throw fact_error(launch.kernel, first_false_fact(ir, facts, named()));
   // E104: the checker's integers are the kernel's: no unsigned operation wraps, no int one overflows.
-  if (const std::string e = first_integer_wrap(ir, facts, names); !e.empty()) throw wrap_error(launch.kernel, e);
+  if (!first_integer_wrap(ir, facts, names).empty()) throw wrap_error(launch.kernel, first_integer_wrap(ir, facts, named()));
   // E103: every run-time loop ends.
-  if (const std::string e = first_bad_step(ir, facts, names); !e.empty()) throw loop_error(launch.kernel, e);
+  if (!first_bad_step(ir, facts, names).empty()) throw loop_error(launch.kernel, first_bad_step(ir, facts, named()));
   // E106: the conditions on this launch that the checker's proof rests on.
-  if (launch.obligations != nullptr)
-    if (const std::string e = first_unmet_obligation(ir, facts, names, *launch.obligations); !e.empty())
-      throw obligation_error(launch.kernel, e);
+  if (launch.obligations != nullptr && !first_unmet_obligation(ir, facts, names, *launch.obligations).empty())
+    throw obligation_error(launch.kernel, first_unmet_obligation(ir, facts, named(), *launch.obligations));
   // E101: every access within its buffer or tile, for this geometry and these values.
-  if (const std::string e = first_overrun(ir, facts, names, kinds); !e.empty()) throw bounds_error(launch.kernel, e);
+  if (!first_overrun(ir, facts, names, kinds).empty()) throw bounds_error(launch.kernel, first_overrun(ir, facts, named(), kinds));
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 

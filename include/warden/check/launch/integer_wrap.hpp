@@ -10,6 +10,7 @@
 #include "../footprint.hpp"
 #include "interval_evaluator.hpp"
 #include "launch_values.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 
 namespace warden::check {
@@ -71,18 +72,18 @@ inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts
 // the launch obligation that makes that sound.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                       const std::vector<std::string>& names) {
+                                       const launch_names& names) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
   auto describe = [&](int id) {
     const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
     if (e.signed_bits > 0) {
       const bool unbounded = reached == std::numeric_limits<long long>::min() || reached == std::numeric_limits<long long>::max();
-      return dsl::render(ir, id, names) + " is computed in a " + std::to_string(e.signed_bits) + "-bit signed type and " +
+      return render(ir, id, names) + " is computed in a " + std::to_string(e.signed_bits) + "-bit signed type and " +
              (unbounded ? std::string("cannot be bounded") : "may overflow it (reaching " + std::to_string(reached) + ")") +
              " for this launch, which is undefined and wraps on the device; compute it in a 64-bit type, or guard it so that it cannot";
     }
-    return dsl::render(ir, id, names) + " is computed in a " + std::to_string(e.unsigned_bits) + "-bit unsigned type and may " +
+    return render(ir, id, names) + " is computed in a " + std::to_string(e.unsigned_bits) + "-bit unsigned type and may " +
            (reached < 0 ? "go below 0 (reaching " : "leave its range (reaching ") + std::to_string(reached) +
            ") for this launch, which wraps around; compute it in a signed type, or guard it so that it cannot";
   };
@@ -116,7 +117,7 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
       constexpr long long int_min = std::numeric_limits<int>::min(), int_max = std::numeric_limits<int>::max();
       if (v.lo >= int_min && v.hi <= int_max) continue;
       const long long reached = v.hi > int_max ? v.hi : v.lo;
-      return "the loop over i" + std::to_string(loop.level) + " " + roles[r] + dsl::render(ir, bounds[r], names) +
+      return "the loop over " + names.loop(ir, loop) + " " + roles[r] + render(ir, bounds[r], names) +
              ", which is " + std::to_string(reached) + " for this launch: its int counter receives " +
              std::to_string(static_cast<int>(static_cast<unsigned>(static_cast<unsigned long long>(reached)))) +
              " instead; pass the bound as an int, or a value that fits one";
@@ -131,8 +132,8 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
     const interval hi = evaluator.index_interval(loop.hi, loop.guard_begin, loop.guard_end);
     const long double last = hi.bounded() ? static_cast<long double>(hi.hi) - 1 + static_cast<long double>(step.hi) : 0;
     if (hi.bounded() && last <= static_cast<long double>(std::numeric_limits<int>::max())) continue;
-    return "the loop over i" + std::to_string(loop.level) + " up to " + dsl::render(ir, loop.hi, names) + " steps by " +
-           dsl::render(ir, loop.step, names) + ", and i + step " +
+    return "the loop over " + names.loop(ir, loop) + " up to " + render(ir, loop.hi, names) + " steps by " +
+           render(ir, loop.step, names) + ", and i + step " +
            (hi.bounded() ? "may reach " + std::to_string(static_cast<long long>(last)) : std::string("cannot be bounded")) +
            " for this launch: past INT_MAX it wraps and the loop never ends; bound the loop's end so that it cannot";
   }

@@ -16,6 +16,7 @@
 #include "../../config.hpp"
 #include "../../dsl/ir.hpp"
 #include "../../dsl/obligation.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 
 namespace warden::check {
@@ -27,23 +28,23 @@ inline namespace WARDEN_RUNTIME_ABI {
 
 // E107: the first fact stated with given(...) that is false for this launch.
 WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                                const std::vector<std::string>& names);
+                                                const launch_names& names);
 // E104: the first operation deciding an index, guard, loop bound or lane that may wrap or overflow.
 WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                                  const std::vector<std::string>& names);
+                                                  const launch_names& names);
 // E103: the first run-time loop whose step may be below 1.
 WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                              const std::vector<std::string>& names);
+                                              const launch_names& names);
 // E106: the first obligation of the kernel's proof that this launch does not meet.
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                                      const std::vector<std::string>& names, const obligation_list& duties);
+                                                      const launch_names& names, const obligation_list& duties);
 // E101: the first access that may overrun its buffer or tile.
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                             const std::vector<std::string>& names, const std::vector<std::string>& kinds);
+                                             const launch_names& names, const std::vector<std::string>& kinds);
 // An obligation's condition in the user's names (w::obligations_of).
-WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names);
+WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const launch_names& names);
 // Two accesses as the kernel writes them, `out[i % n + i / n * n] and out[...]` (w::obligations_of).
-WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const std::vector<std::string>& names, int first, int second);
+WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const launch_names& names, int first, int second);
 
 }  // inline namespace WARDEN_RUNTIME_ABI
 

@@ -128,6 +128,7 @@ inline argument_reading read_argument(std::span<const bound_argument> arguments,
 struct launch_request {
   std::string_view kernel;                        // the kernel's name
   std::span<const std::string_view> param_names;  // by position, one per argument; "" where the user gave none
+  std::string_view source;                        // WARDEN_KERNEL's text, for messages in its names; may be empty
   std::span<const bound_argument> arguments;      // by position
   const dsl::kernel_ir* ir = nullptr;            // the kernel's description
   const obligation_list* obligations = nullptr;   // what its proof rests on

@@ -11,6 +11,7 @@
 
 #include "../../dsl/ir.hpp"
 #include "../affine.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 
 namespace warden::check {
@@ -35,7 +36,7 @@ inline std::string value_text(const launch_facts& facts, std::size_t p) {
 }
 // "n = 40, m = 3": the value parameters expression `id` reads, with the values the kernel receives.
 inline std::string values_read(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
-                               const std::vector<std::string>& names) {
+                               const launch_names& names) {
   std::vector<std::size_t> params;
   parameters_read(ir, id, dsl::ir_op::param_value, params);
   std::string out;

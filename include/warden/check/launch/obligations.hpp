@@ -13,6 +13,7 @@
 #include "../polynomial.hpp"
 #include "global_pairs.hpp"
 #include "interval_evaluator.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
 #include "shared_races.hpp"
@@ -32,7 +33,7 @@ inline long long most_trips(const dsl::kernel_ir& ir, const launch_facts& facts,
 }
 
 // A symbol of a positive obligation as the kernel's user names it, and its value for this launch.
-inline std::string symbol_name(int s, const std::vector<std::string>& names) {
+inline std::string symbol_name(int s, const launch_names& names) {
   if (symbol::is_param_value(s)) return names[static_cast<std::size_t>(s - symbol::param_value(0))];
   if (s >= symbol::param_size(0)) return names[static_cast<std::size_t>(s - symbol::param_size(0))] + ".size()";
   return std::string("grid_dim.") + "xyz"[s - symbol::grid_dim(0)];
@@ -50,7 +51,7 @@ inline std::optional<long long> symbol_value(int s, const launch_facts& facts) {
 // "pitch - width >= 0": a positive obligation's condition (its terms >= 1), constant moved right.
 // With no positive symbol term it reads as a limit: "nj <= 50", not "-nj >= -50".
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const launch_names& names) {
   std::string left;
   long long constant = 0;
   bool any_positive = false;
@@ -91,7 +92,7 @@ inline std::optional<long double> condition_value(const obligation& o, const lau
 
 // "pitch = 60, width = 64": the values of a positive obligation's symbols for this launch, in the
 // order render_condition names them.
-inline std::string condition_values(const obligation& o, const launch_facts& facts, const std::vector<std::string>& names) {
+inline std::string condition_values(const obligation& o, const launch_facts& facts, const launch_names& names) {
   std::vector<int> seen;
   std::string out;
   for (int pass = 0; pass < 2; ++pass)
@@ -108,18 +109,18 @@ inline std::string condition_values(const obligation& o, const launch_facts& fac
 
 // `out[i % n + i / n * n] and out[...]`: the two accesses of a pair, as the kernel writes them.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const std::vector<std::string>& names, int first, int second) {
+WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const launch_names& names, int first, int second) {
   const auto& a = ir.accesses[static_cast<std::size_t>(first)];
   const auto& c = ir.accesses[static_cast<std::size_t>(second)];
-  const std::string x = names[static_cast<std::size_t>(a.target)] + "[" + dsl::render(ir, a.index, names) + "]";
-  const std::string y = names[static_cast<std::size_t>(c.target)] + "[" + dsl::render(ir, c.index, names) + "]";
+  const std::string x = names[static_cast<std::size_t>(a.target)] + "[" + render(ir, a.index, names) + "]";
+  const std::string y = names[static_cast<std::size_t>(c.target)] + "[" + render(ir, c.index, names) + "]";
   return first == second ? x + " (one store, two threads)" : x + " and " + y;
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 
 // A global pair the checker left to the launch (global_at_launch): listed with this launch's
 // numbers; the E106 text when two threads meet or the listing cannot decide, else empty.
-inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names,
+inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
                                      const dsl::global_pair& o) {
   interval_evaluator evaluator(ir, facts);
   const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
@@ -152,11 +153,64 @@ inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_fact
          "write the index so that the checker separates the threads for every value (docs/soundness.md)";
 }
 
+// Whether expression `id` reads the grid's size.
+inline bool reads_grid_dim(const dsl::kernel_ir& ir, int id) {
+  if (id < 0) return false;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  return e.op == dsl::ir_op::grid_dim || reads_grid_dim(ir, e.a) || reads_grid_dim(ir, e.b);
+}
+inline bool condition_reads_grid(const obligation& o) {
+  for (int t = 0; t < o.term_count; ++t)
+    for (int k = 0; k < 3 && o.terms[t].symbols[k] >= 0; ++k)
+      if (o.terms[t].symbols[k] >= symbol::grid_dim(0) && o.terms[t].symbols[k] < symbol::grid_dim(3)) return true;
+  return false;
+}
+
+// "two threads may store out[j] at one element, a write-write race (W010), which the checker ruled
+// out only where 256 * grid_dim.x <= 256; this launch has grid_dim.x = 4": the race E106 guards
+// against, in plain words and the kernel's names.
+inline std::string race_under_condition(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
+                                        const obligation& o) {
+  const char* verbs[] = {"load", "store", "atomically update"};
+  const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
+  const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
+  const auto text = [&](const dsl::ir_access& x) {
+    return names[static_cast<std::size_t>(x.target)] + "[" + render(ir, x.index, names) + "]";
+  };
+  const std::string what = o.first == o.second || (a.kind == c.kind && text(a) == text(c))
+                               ? std::string("two threads may ") + verbs[static_cast<int>(a.kind)] + " " + text(a) + " at one element"
+                               : std::string("one thread may ") + verbs[static_cast<int>(a.kind)] + " " + text(a) + " and another " +
+                                     verbs[static_cast<int>(c.kind)] + " " + text(c) + " at one element";
+  return what + " (" + std::string(diagnostic::to_string(o.protects)) + " [" + std::string(diagnostic::row(o.protects).short_name) +
+         "]); the checker ruled that out only where " + render_condition(o, names) + ", and this launch has " +
+         condition_values(o, facts, names);
+}
+
+// What to change in the kernel so that it needs no condition on the launch: a loop that starts at
+// the thread's global index but steps by less than the grid (so the blocks overlap) steps by the
+// grid; a condition on the grid's size asks for the block in the index; any other, for a guard.
+inline std::string kernel_fix(const dsl::kernel_ir& ir, const launch_names& names, const obligation& o) {
+  const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
+  if (condition_reads_grid(o)) {
+    for (int p = a.loop_end - 1; p >= a.loop_begin; --p) {
+      const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+      if (loop.grid_stride || reads_grid_dim(ir, loop.step)) continue;
+      return "In the kernel: the loop over " + names.loop(ir, loop) + " steps by " + render(ir, loop.step, names) +
+             ", less than the grid, so the blocks' elements overlap; step by the whole grid, k.block_dim() * k.grid_dim() "
+             "(or write the loop as w::grid_stride(k, " + render(ir, loop.hi, names) + ", ...))";
+    }
+    return "In the kernel: the index does not separate the blocks; index by the block as well as the thread "
+           "(k.global_id() where the kernel has k.thread_id())";
+  }
+  return "In the kernel: guard the accesses with the condition (w::when(" + render_condition(o, names) +
+         ", ...)), so that no thread runs them when it fails";
+}
+
 // The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,
 // described for an E106 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                          const std::vector<std::string>& names, const obligation_list& duties) {
+                                          const launch_names& names, const obligation_list& duties) {
   for (const obligation& o : duties) {
     if (o.kind == obligation_kind::shared_at_launch) {
       if (std::string e = first_shared_race(ir, facts, names, /*with_w022=*/o.first < 0); !e.empty()) return e;
@@ -177,23 +231,19 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
         const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second);
         if (p.answer == launch_impl::pair_answer::apart) continue;
         if (p.answer == launch_impl::pair_answer::meet)
-          listed = "; listed with these values, " + launch_impl::thread_name(p.thread1, facts) + " and " +
-                   launch_impl::thread_name(p.thread2, facts) + " both reach element " + std::to_string(p.element);
+          listed = ": " + launch_impl::thread_name(p.thread1, facts) + " and " + launch_impl::thread_name(p.thread2, facts) +
+                   " both reach element " + std::to_string(p.element);
       }
-      return "the checker proved " + std::string(diagnostic::to_string(o.protects)) + " for " + names[static_cast<std::size_t>(a.target)] +
-             "[" + dsl::render(ir, a.index, names) + "] and " + names[static_cast<std::size_t>(c.target)] + "[" +
-             dsl::render(ir, c.index, names) + "] when " + render_condition(o, names) + ", which fails for this launch (" +
-             condition_values(o, facts, names) + ")" + listed +
-             " (w::obligations_of lists this condition): launch with values that meet it, or guard the accesses so "
-             "that no thread runs them otherwise";
+      return race_under_condition(ir, facts, names, o) + listed + ". " + kernel_fix(ir, names, o) +
+             "; or launch with values that meet the condition (w::obligations_of lists it)";
     }
     if (o.kind != obligation_kind::trip_limit || o.loop < 0 || o.loop >= static_cast<int>(ir.loops.size())) continue;
     const long long most = most_trips(ir, facts, o.loop);
     if (most >= 0 && most <= o.most_trips) continue;
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
     const std::string values = launch_impl::values_read(ir, loop.hi, facts, names);
-    return "the loop over i" + std::to_string(loop.level) + " from " + dsl::render(ir, loop.lo, names) + " to " +
-           dsl::render(ir, loop.hi, names) + (most < 0 ? std::string(" cannot be bounded") : " may run " + std::to_string(most) + " trips") +
+    return "the loop over " + names.loop(ir, loop) + " from " + render(ir, loop.lo, names) + " to " +
+           render(ir, loop.hi, names) + (most < 0 ? std::string(" cannot be bounded") : " may run " + std::to_string(most) + " trips") +
            " for this launch" + (values.empty() ? std::string() : " (" + values + ")") + "; the checker proved " +
            to_string(o.protects) + " for at most " + std::to_string(o.most_trips) +
            " trips of it (w::obligations_of lists this condition): launch with fewer, or give the loop a constant trip count";

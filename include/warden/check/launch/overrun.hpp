@@ -13,6 +13,7 @@
 #include "../footprint.hpp"
 #include "global_pairs.hpp"
 #include "interval_evaluator.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
 
@@ -56,7 +57,7 @@ inline std::string contents_text(const std::string& name, const contents_range& 
 // For an E101 message on index `id`: what the launch measured of the contents it reads, and where
 // the extremes are, so that the element to mend is named ("; m_col_index holds 0 to 700 (700 at
 // element 12)"); empty where the index reads no measured contents.
-inline std::string contents_note(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names,
+inline std::string contents_note(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
                                  int id) {
   std::vector<char> loops(ir.loops.size(), 0), params(facts.contents.size(), 0);
   contents_under(ir, facts, id, loops, params);
@@ -67,12 +68,23 @@ inline std::string contents_note(const dsl::kernel_ir& ir, const launch_facts& f
   }
   return note;
 }
+// What to change for an index that leaves its buffer or tile: a guard on the index as written, or
+// room for the element it reaches ("; guard it, w::when(i + 1 < x.size(), ...), or bind x to at
+// least 1025 elements"). `unit`: "elements" for a buffer, "rows" or "columns" for a tile.
+inline std::string overrun_fix(const std::string& index, long long reached, const std::string& target, std::string_view unit,
+                               long long extent) {
+  if (reached < 0) return "; guard it, w::when(" + index + " >= 0, ...)";
+  const bool buffer = unit == "elements";
+  return "; guard it, w::when(" + index + " < " + (buffer ? target + ".size()" : std::to_string(extent)) + ", ...), or " +
+         (buffer ? "bind " + target + " to" : "give " + target) + " at least " + std::to_string(reached + 1) + " " +
+         std::string(unit);
+}
 }  // namespace launch_impl
 
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                 const std::vector<std::string>& names, const std::vector<std::string>& kinds) {
+                                 const launch_names& names, const std::vector<std::string>& kinds) {
   interval_evaluator evaluator(ir, facts);
   const launch_numbers numbers = launch_impl::numbers_of(facts);
   const char* verbs[] = {"load", "store", "atomic update"};
@@ -88,7 +100,7 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
     // p[e] itself is a load of its own, bounded as every other.
     if (a.permuted_by >= 0) {
       const auto p = static_cast<std::size_t>(a.permuted_by), t = static_cast<std::size_t>(a.target);
-      const std::string text = names[t] + "[" + names[p] + "[" + dsl::render(ir, a.index, names) + "]]";
+      const std::string text = names[t] + "[" + names[p] + "[" + render(ir, a.index, names) + "]]";
       if (p >= facts.contents.size() || !facts.contents[p])
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + ": " + names[p] +
                " was not measured, so its elements cannot bound the index (empty, being captured into a graph, or "
@@ -108,9 +120,9 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
       target = names[static_cast<std::size_t>(a.target)];
     } else {
       if (const dsl::ir_tile* t = tile_of(ir, a.target)) size = t->rows;
-      target = "tile" + std::to_string(a.target);
+      target = names.tile(a.target);
     }
-    const std::string text = target + "[" + dsl::render(ir, a.index, names) + "]";
+    const std::string text = target + "[" + render(ir, a.index, names) + "]";
     // A tile index the intervals cannot follow (`t ^ j`, `(1 << d) * (2 * t + 2) - 1`) usually
     // depends only on the thread and static loops: then the checker's per-thread footprint gives
     // its exact range. Only computed when the intervals fail, so other launches do not pay for it.
@@ -124,11 +136,13 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
         if (!never && (exact.row_lo < 0 || exact.row_hi >= size))
           return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " +
                  std::to_string(exact.row_lo < 0 ? exact.row_lo : exact.row_hi) + ", but " + target + " has " +
-                 std::to_string(size) + " rows";
+                 std::to_string(size) + " rows" +
+                 launch_impl::overrun_fix(render(ir, a.index, names), exact.row_lo < 0 ? exact.row_lo : exact.row_hi, target, "rows", size);
         if (!never && a.column >= 0 && (exact.col_lo < 0 || exact.col_hi >= cols))
-          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
-                 ", " + dsl::render(ir, a.column, names) + "): the column reaches " +
-                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")";
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) +
+                 ", " + render(ir, a.column, names) + "): the column reaches " +
+                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")" +
+                 launch_impl::overrun_fix(render(ir, a.column, names), exact.col_lo < 0 ? exact.col_lo : exact.col_hi, target, "columns", cols);
         continue;
       }
     }
@@ -151,7 +165,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
       if (listed)
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " + std::to_string(outside) +
                ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
-               kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements";
+               kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements" +
+               launch_impl::overrun_fix(render(ir, a.index, names), outside, target, "elements", size);
     }
     if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
@@ -173,22 +188,30 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                               ? ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                                     kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements"
                               : ", but " + target + " has " + std::to_string(size) + " rows";
-      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " +
-             std::to_string(index.lo < 0 ? index.lo : index.hi) + where + launch_impl::contents_note(ir, facts, names, a.index);
+      const long long reached = index.lo < 0 ? index.lo : index.hi;
+      return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " + std::to_string(reached) + where +
+             launch_impl::contents_note(ir, facts, names, a.index) +
+             launch_impl::overrun_fix(render(ir, a.index, names), reached, target,
+                                      a.memory == dsl::memory_kind::global ? "elements" : "rows", size);
     }
     if (a.column >= 0) {  // 2-D tile: the column stays inside a row
       const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);
       const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
       if (!column.bounded() || column.lo < 0 || column.hi >= cols)
-        return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + dsl::render(ir, a.index, names) +
-               ", " + dsl::render(ir, a.column, names) + "): the column may leave [0, " + std::to_string(cols) + ")";
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) +
+               ", " + render(ir, a.column, names) + "): the column may " +
+               (column.bounded() ? "reach " + std::to_string(column.lo < 0 ? column.lo : column.hi) + ", outside [0, " +
+                                       std::to_string(cols) + ")" +
+                                       launch_impl::overrun_fix(render(ir, a.column, names), column.lo < 0 ? column.lo : column.hi,
+                                                                target, "columns", cols)
+                                 : "leave [0, " + std::to_string(cols) + ")");
     }
   }
   // A shuffle's lane operand (delta, mask or lane) must name a lane of the warp.
   for (const dsl::ir_shuffle& s : ir.shuffles) {
     const interval lane = evaluator.index_interval(s.lane, s.guard_begin, s.guard_end);
     if (!lane.bounded() || lane.lo < 0 || lane.hi >= dsl::warp_lanes)
-      return std::string(dsl::name_of(s.kind)) + " lane operand " + dsl::render(ir, s.lane, names) +
+      return std::string(dsl::name_of(s.kind)) + " lane operand " + render(ir, s.lane, names) +
              (lane.bounded() ? " may reach " + std::to_string(lane.lo < 0 ? lane.lo : lane.hi) : std::string(" cannot be bounded")) +
              ", outside the warp's lanes [0, 32)";
   }

@@ -8,6 +8,7 @@
 #include "../../dsl/ir.hpp"
 #include "../affine.hpp"
 #include "../tile_listing.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
 
@@ -16,7 +17,7 @@ namespace warden::check {
 namespace launch_impl {
 // "stride = 3, n = 64": the values the two accesses' footprints read.
 inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& c,
-                                  const launch_facts& facts, const std::vector<std::string>& names) {
+                                  const launch_facts& facts, const launch_names& names) {
   std::vector<std::size_t> params;
   auto read = [&](int id) { parameters_read(ir, id, dsl::ir_op::param_value, params); };
   for (const dsl::ir_access* x : {&a, &c}) {
@@ -40,7 +41,7 @@ inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access
 // an E106 message; empty if none do. `with_w022`: also a load no store precedes, for a kernel the
 // checker handed over without listing it at all (past its compile-time budget), which therefore
 // never had W022 judged.
-inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names,
+inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
                                      bool with_w022 = false) {
   const launch_numbers numbers = launch_impl::numbers_of(facts);
   block_shape shape{facts.block.x, facts.block.y, facts.block.z};
@@ -50,8 +51,9 @@ inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_fact
   if (!f) return {};
   const char* verbs[] = {"load", "store", "atomic update"};
   auto text = [&](const dsl::ir_access& x) {
-    return std::string(verbs[static_cast<int>(x.kind)]) + " tile" + std::to_string(x.target) + "[" + dsl::render(ir, x.index, names) +
-           (x.column >= 0 ? ", " + dsl::render(ir, x.column, names) : std::string()) + "]";
+    const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
+                                          : "[" + render(ir, x.index, names) + "]";
+    return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
   };
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
   if (f.code == diagnostic::code::W022) {

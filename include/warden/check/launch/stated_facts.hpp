@@ -9,6 +9,7 @@
 
 #include "../../config.hpp"
 #include "../../dsl/ir.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
 #include "launch_values.hpp"
 
@@ -152,7 +153,7 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
 // The first fact stated with given(...) that is false, or cannot be computed, for this launch,
 // described for an E107 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
-WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts, const std::vector<std::string>& names) {
+WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names) {
   for (int fact : ir.stated) {
     const std::optional<long long> v = launch_impl::exact_value(ir, fact, facts);
     if (v && *v != 0) continue;
@@ -173,7 +174,7 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
         what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
       if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
     }
-    return "the stated fact " + dsl::render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
+    return "the stated fact " + render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
            " for this launch" + (values.empty() ? std::string() : " (" + values + ")") +
            "; the checker's proof rests on it: launch with values that meet it";
   }
