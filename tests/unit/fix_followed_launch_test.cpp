@@ -1,0 +1,174 @@
+// The launch-time refusals' fixes, followed literally (issue 36, items 1, 2 and 6): each test makes
+// the mistake, checks that the refusal names it in the kernel's own names and spells the fix, then
+// applies that fix as written and checks what the program computes (docs/diagnostics.md,
+// "Following the fixes").
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace w = warden;
+using Catch::Matchers::Contains;
+
+namespace {
+std::vector<float> iota_floats(int n) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  return v;
+}
+template <class Error, class F>
+std::string refusal_of(F&& launch) {
+  try {
+    launch();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  FAIL("the launch was not refused");
+  return {};
+}
+}  // namespace
+
+// E100: one buffer bound to an in and an inout parameter.
+WARDEN_KERNEL(axpy_k, w::kernel<w::block<64>, w::in<float>, w::inout<float>, w::value<float>>([](auto k, auto x, auto y, auto a) {
+  auto i = k.global_id();
+  return w::when(i < y.size(), y[i] = a * x[i] + y[i]);
+}));
+
+TEST_CASE("E100's fix: a writable parameter gets a buffer of its own", "[fix][E100]") {
+  auto x = w::to_device(iota_floats(128));
+  const std::string why = refusal_of<w::aliasing_error>([&] { w::launch(w::on_cpu, axpy_k, w::grid_for(128), x, x, 2.f); });
+  CHECK_THAT(why, Contains("one buffer is bound to x (parameter 0, in) and to y (parameter 1, inout)"));
+  CHECK_THAT(why, Contains("a writable parameter needs a buffer of its own"));
+  auto y = w::to_device(iota_floats(128));  // the fix: y's own buffer (here a copy of x's values)
+  w::launch(w::on_cpu, axpy_k, w::grid_for(128), x, y, 2.f);
+  const auto got = w::to_host(y);
+  for (int i = 0; i < 128; ++i) CHECK(got[static_cast<std::size_t>(i)] == 3.f * static_cast<float>(i));
+}
+
+// E101: a neighbour's load with no guard on the neighbour's index.
+WARDEN_KERNEL(next_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = x[i + 1]);
+}));
+// The message's fix, as it reads: "guard it, w::when(i + 1 < x.size(), ...)".
+WARDEN_KERNEL(next_fixed_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), w::when(i + 1 < x.size(), out[i] = x[i + 1]));
+}));
+
+TEST_CASE("E101's fix: the guard the message spells on the index as written", "[fix][E101]") {
+  auto x = w::to_device(iota_floats(256));
+  auto out = w::to_device(std::vector<float>(256, -1.f));
+  const std::string why = refusal_of<w::bounds_error>([&] { w::launch(w::on_cpu, next_k, w::grid_for(256), x, out); });
+  CHECK_THAT(why, Contains("load x[i + 1] reaches index 256, but x (parameter 0, in) has 256 elements"));
+  CHECK_THAT(why, Contains("guard it, w::when(i + 1 < x.size(), ...), or bind x to at least 257 elements"));
+  CHECK(w::to_host(out) == std::vector<float>(256, -1.f));  // refused before anything ran
+  w::launch(w::on_cpu, next_fixed_k, w::grid_for(256), x, out);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 255; ++i) CHECK(got[static_cast<std::size_t>(i)] == static_cast<float>(i + 1));
+  CHECK(got[255] == -1.f);  // no neighbour: not stored
+  // The message's other fix: x one element longer.
+  auto longer = w::to_device(iota_floats(257));
+  w::launch(w::on_cpu, next_k, w::grid_for(256), longer, out);
+  CHECK(w::to_host(out)[255] == 256.f);
+}
+
+// E103: a loop whose run-time step may be 0.
+WARDEN_KERNEL(strided_sum_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto step) {
+  auto t = k.thread_id();
+  return w::seq(out[t] = 0, w::for_range(k, 0, 8, step, [&](auto, auto j) { return out[t] += j; }));
+}));
+// The table's fix: guard the loop on its step.
+WARDEN_KERNEL(strided_sum_fixed_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto step) {
+  auto t = k.thread_id();
+  return w::seq(out[t] = 0, w::when(step > 0, w::for_range(k, 0, 8, step, [&](auto, auto j) { return out[t] += j; })));
+}));
+
+TEST_CASE("E103's fix: the loop guarded on its step", "[fix][E103]") {
+  w::device_buffer<int> out(32);
+  const std::string why = refusal_of<w::loop_error>([&] { w::launch(w::on_cpu, strided_sum_k, w::grid(1), out, 0); });
+  CHECK_THAT(why, Contains("the loop over j from 0 to 8 steps by step, which may be 0"));
+  w::launch(w::on_cpu, strided_sum_fixed_k, w::grid(1), out, 0);
+  CHECK(w::to_host(out) == std::vector<int>(32, 0));
+  w::launch(w::on_cpu, strided_sum_fixed_k, w::grid(1), out, 3);
+  CHECK(w::to_host(out) == std::vector<int>(32, 0 + 3 + 6));
+}
+
+// E104: cols - 1u wraps for cols == 0.
+WARDEN_KERNEL(all_but_last_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto cols) {
+  auto col = k.global_id();
+  return w::when(col < cols - 1u && col < out.size(), out[col] = 1);
+}));
+// The message's fix, "guard it so that it cannot" (wrap): cols > 0u first.
+WARDEN_KERNEL(all_but_last_fixed_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto cols) {
+  auto col = k.global_id();
+  return w::when(cols > 0u, w::when(col < cols - 1u && col < out.size(), out[col] = 1));
+}));
+
+TEST_CASE("E104's fix: a guard that keeps the unsigned operation from wrapping", "[fix][E104]") {
+  auto out = w::to_device(std::vector<int>(64, 0));
+  const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u); });
+  CHECK_THAT(why, Contains("cols - 1 is computed in a 32-bit unsigned type and may go below 0"));
+  CHECK_THAT(why, Contains("or guard it so that it cannot"));
+  w::launch(w::on_cpu, all_but_last_fixed_k, w::grid(1), out, 0u);
+  CHECK(w::to_host(out) == std::vector<int>(64, 0));
+  w::launch(w::on_cpu, all_but_last_fixed_k, w::grid(1), out, 10u);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 64; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i < 9 ? 1 : 0));
+}
+
+// E106: a grid-stride loop that steps by the block instead of the grid (issue 36's example).
+WARDEN_KERNEL(double_k, w::kernel<w::block<256>, w::in<float>, w::out<float>, w::value<int>>([](auto k, auto x, auto out, auto n) {
+  return w::for_range(k, k.global_id(), n, k.block_dim(), [&](auto, auto j) { return out[j] = 2.f * x[j]; });
+}));
+// The message's fixes, as they read: the step "k.block_dim() * k.grid_dim()", or w::grid_stride(k, n, ...).
+WARDEN_KERNEL(double_fixed_k, w::kernel<w::block<256>, w::in<float>, w::out<float>, w::value<int>>([](auto k, auto x, auto out, auto n) {
+  return w::for_range(k, k.global_id(), n, k.block_dim() * k.grid_dim(), [&](auto, auto j) { return out[j] = 2.f * x[j]; });
+}));
+WARDEN_KERNEL(double_grid_stride_k, w::kernel<w::block<256>, w::in<float>, w::out<float>, w::value<int>>([](auto k, auto x, auto out, auto n) {
+  return w::grid_stride(k, n, [&](auto, auto j) { return out[j] = 2.f * x[j]; });
+}));
+
+TEST_CASE("E106's fix: the grid-stride loop steps by the grid", "[fix][E106]") {
+  constexpr int n = 3000;
+  auto x = w::to_device(iota_floats(n));
+  auto out = w::to_device(std::vector<float>(n, -1.f));
+  const std::string why = refusal_of<w::obligation_error>([&] { w::launch(w::on_cpu, double_k, w::grid(4), x, out, n); });
+  // The race in plain words, in the source's names, and what to change in the kernel.
+  CHECK_THAT(why, Contains("two threads may store out[j] at one element (W010 [write-write-race])"));
+  CHECK_THAT(why, Contains("this launch has grid_dim.x = 4: thread 0 of block 0 and thread 0 of block 1 both reach element 256"));
+  CHECK_THAT(why, Contains("the loop over j steps by block_dim.x, less than the grid"));
+  CHECK_THAT(why, Contains("step by the whole grid, k.block_dim() * k.grid_dim() (or write the loop as w::grid_stride(k, n, ...))"));
+  // What the refusal predicts, shown by the recorder: blocks store one another's elements.
+  const w::recording r = w::record_anyway(double_k, w::grid(4), x, out, n);
+  CHECK(r.report().find("write-write race on out[") != std::string::npos);
+  for (const auto& fixed : {+[](w::device_buffer<float>& x, w::device_buffer<float>& out) {
+                              w::launch(w::on_cpu, double_fixed_k, w::grid(4), x, out, n);
+                            },
+                            +[](w::device_buffer<float>& x, w::device_buffer<float>& out) {
+                              w::launch(w::on_cpu, double_grid_stride_k, w::grid(4), x, out, n);
+                            }}) {
+    out = w::to_device(std::vector<float>(n, -1.f));
+    fixed(x, out);
+    const auto got = w::to_host(out);
+    for (int i = 0; i < n; ++i) REQUIRE(got[static_cast<std::size_t>(i)] == 2.f * static_cast<float>(i));
+  }
+  CHECK(w::record(double_fixed_k, w::grid(4), x, out, n).clean());
+}
+
+// E110: a buffer bound after it was moved from.
+TEST_CASE("E110's fix: assign a new buffer to the moved-from one", "[fix][E110]") {
+  auto x = w::to_device(iota_floats(64));
+  auto y = w::to_device(std::vector<float>(64, 1.f));
+  auto kept = std::move(y);
+  const std::string why = refusal_of<w::moved_from_error>([&] { w::launch(w::on_cpu, axpy_k, w::grid(1), x, y, 1.f); });
+  CHECK_THAT(why, Contains("y (parameter 1) is bound to a buffer that was moved from"));
+  CHECK_THAT(why, Contains("assign a new buffer to it first"));
+  y = w::to_device(std::vector<float>(64, 1.f));  // the fix, as the message words it
+  w::launch(w::on_cpu, axpy_k, w::grid(1), x, y, 1.f);
+  CHECK(w::to_host(y)[10] == 11.f);
+  w::launch(w::on_cpu, axpy_k, w::grid(1), x, kept, 1.f);  // or bind the buffer it was moved into
+  CHECK(w::to_host(kept)[10] == 11.f);
+}
