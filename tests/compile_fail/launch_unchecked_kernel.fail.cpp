@@ -2,6 +2,8 @@
 // a rejected program); launching one does not compile. warden::kernel checks it first.
 #include <warden/warden.hpp>
 
+#include <vector>
+
 namespace w = warden;
 
 constexpr auto every_block_writes_0 = [](auto, auto out) { return out[0] = 1; };
@@ -19,5 +21,6 @@ int main() {
   constexpr auto checked = w::kernel<w::block<64>, w::out<int>>(each_writes_its_own);
   w::launch(checked, w::grid(4), out);
   (void)every_block_writes_0;
+  return w::to_host(out) == std::vector<int>(256, 1) ? 0 : 1;
 #endif
 }

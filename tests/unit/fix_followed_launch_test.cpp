@@ -4,6 +4,8 @@
 // "Following the fixes").
 #include <warden/warden.hpp>
 
+#include "../support/device_space_resource.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -76,12 +78,12 @@ TEST_CASE("E101's fix: the guard the message spells on the index as written", "[
 }
 
 // E103: a loop whose run-time step may be 0.
-WARDEN_KERNEL(strided_sum_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto step) {
+WARDEN_KERNEL(strided_sum_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>>([](auto k, auto out, auto step) {
   auto t = k.thread_id();
   return w::seq(out[t] = 0, w::for_range(k, 0, 8, step, [&](auto, auto j) { return out[t] += j; }));
 }));
 // The table's fix: guard the loop on its step.
-WARDEN_KERNEL(strided_sum_fixed_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>([](auto k, auto out, auto step) {
+WARDEN_KERNEL(strided_sum_fixed_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>>([](auto k, auto out, auto step) {
   auto t = k.thread_id();
   return w::seq(out[t] = 0, w::when(step > 0, w::for_range(k, 0, 8, step, [&](auto, auto j) { return out[t] += j; })));
 }));
@@ -131,8 +133,9 @@ WARDEN_KERNEL(double_grid_stride_k, w::kernel<w::block<256>, w::in<float>, w::ou
   return w::grid_stride(k, n, [&](auto, auto j) { return out[j] = 2.f * x[j]; });
 }));
 
+constexpr int n = 3000;  // E106's elements: more than the four blocks' threads
+
 TEST_CASE("E106's fix: the grid-stride loop steps by the grid", "[fix][E106]") {
-  constexpr int n = 3000;
   auto x = w::to_device(iota_floats(n));
   auto out = w::to_device(std::vector<float>(n, -1.f));
   const std::string why = refusal_of<w::obligation_error>([&] { w::launch(w::on_cpu, double_k, w::grid(4), x, out, n); });
@@ -171,4 +174,36 @@ TEST_CASE("E110's fix: assign a new buffer to the moved-from one", "[fix][E110]"
   CHECK(w::to_host(y)[10] == 11.f);
   w::launch(w::on_cpu, axpy_k, w::grid(1), x, kept, 1.f);  // or bind the buffer it was moved into
   CHECK(w::to_host(kept)[10] == 11.f);
+}
+
+// E107: a stated fact that this launch's values break.
+WARDEN_KERNEL(pitched_k, w::kernel<w::block<16, 16>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
+                             [](auto k, auto src, auto dst, auto width, auto height, auto pitch) {
+                               auto x = k.global_id();
+                               auto y = k.global_id_y();
+                               return w::given(pitch >= width, w::when(x < width && y < height, dst[pitch * y + x] = src[pitch * y + x]));
+                             }));
+
+TEST_CASE("E107's fix: launch with values for which the stated fact holds", "[fix][E107]") {
+  auto src = w::to_device(std::vector<int>(64 * 20, 7));
+  auto dst = w::to_device(std::vector<int>(64 * 20, 0));
+  const std::string why =
+      refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 50); });
+  CHECK_THAT(why, Contains("the stated fact pitch >= width is false for this launch"));
+  CHECK_THAT(why, Contains("launch with values that meet it"));
+  w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 64);  // pitch 64 >= width 60
+  const auto got = w::to_host(dst);
+  for (int y = 0; y < 20; ++y)
+    for (int x = 0; x < 64; ++x) CHECK(got[static_cast<std::size_t>(y * 64 + x)] == (x < 60 ? 7 : 0));
+}
+
+// E105: a buffer the host indexes, from a pool of memory the host cannot reach.
+TEST_CASE("E105's fix: a pinned buffer from a pool of pinned memory", "[fix][E105]") {
+  w::memory_pool device_pool(w::testing::device_space_resource(1u << 20));
+  const std::string why = refusal_of<w::space_error>([&] { w::pinned_buffer<float> h(16, device_pool); });
+  CHECK_THAT(why, Contains("use a pool over memory of that space (default_pool<space::pinned>())"));
+  w::pinned_buffer<float> h(16, w::default_pool<w::space::pinned>());  // the fix, as the message spells it
+  for (int i = 0; i < 16; ++i) h[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  CHECK(h[15] == 15.f);
+  CHECK(device_pool.stats().allocation_count == 0);
 }

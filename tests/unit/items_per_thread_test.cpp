@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -46,7 +47,7 @@ std::vector<int> launchable_grids(const w::check::finding& f) {
     facts.grid = {blocks, 1, 1};
     facts.values.resize(2);
     facts.sizes = {1 << 20, 1 << 20};
-    if (w::check::first_unmet_obligation(ir, facts, {"x", "y"}, f.obligations).empty()) grids.push_back(blocks);
+    if (w::check::first_unmet_obligation(ir, facts, std::vector<std::string>{"x", "y"}, f.obligations).empty()) grids.push_back(blocks);
   }
   return grids;
 }

@@ -308,7 +308,7 @@ WARDEN_KERNEL(per_global_k, w::kernel<w::block<64>, w::out<int>>([](auto k, auto
   return w::when(t < out.size(), out[t] = 7);
 }).named("per_global", "out"));
 
-TEST_CASE("E102 names the repeated store and the block index the kernel lacks, the fix runs", "[kernel][grid]") {
+TEST_CASE("E102 names the repeated store and the block index the kernel lacks, the fix runs", "[kernel][grid][fix][E102]") {
   w::device_buffer<int> out(256);
   try {
     w::launch(w::on_cpu, per_thread_k, w::grid(4), out);
