@@ -115,6 +115,26 @@ TEST_CASE("a replay after a captured buffer was freed is refused before anything
   CHECK(host(u)[0] == expected_after(2));  // the first launch, on u, did not run either
 }
 
+TEST_CASE("E109's fix followed: the captured buffer kept alive as long as the graph replays", "[graph][fix][E109]") {
+  w::stream s;
+  auto u = w::to_device(std::vector<float>(n, 0.f));
+  w::graph g;
+  {
+    w::device_buffer<float> scratch(n);
+    g = w::capture(s, [&] { w::launch(step_k, w::grid_for(n).on(s), u, scratch); });
+  }
+  CHECK_THROWS_WITH(g.replay(), Catch::Matchers::Contains("was freed after the capture; a graph runs on the buffers it "
+                                                          "captured, so keep them alive as long as the graph"));
+  w::device_buffer<float> scratch(n);  // the fix: the buffer outlives the graph that captured it
+  w::graph kept = w::capture(s, [&] {
+    w::launch(step_k, w::grid_for(n).on(s), u, scratch);
+    w::launch(step_k, w::grid_for(n).on(s), scratch, u);
+  });
+  kept.replay();
+  kept.replay();
+  CHECK(host(u)[0] == expected_after(4));
+}
+
 TEST_CASE("a graph follows a captured buffer that is moved", "[graph]") {
   w::stream s;
   auto u = w::to_device(std::vector<float>(n, 0.f));

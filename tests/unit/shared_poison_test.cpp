@@ -62,3 +62,19 @@ TEST_CASE("shared poison: under w::record the load is reported, not thrown, and 
     else CHECK(got[static_cast<std::size_t>(g)] == 1.f);
   }
 }
+
+TEST_CASE("E108's fix followed: every element stored before the barrier, the loads read what was stored",
+          "[shared][poison][fix][E108]") {
+  w::device_buffer<float> out(128);
+  try {
+    w::launch(w::on_cpu, half_filled_k, w::grid(2), out);
+    FAIL("the load of an unstored tile element went through");
+  } catch (const w::uninitialised_read_error& e) {
+    // The fix the table gives (docs/diagnostics.md): store the element before the load, with
+    // sync() between when another thread stores it; filled_k stores every element, then syncs.
+    CHECK(std::string(e.what()).find("which no thread of the block has stored") != std::string::npos);
+  }
+  w::launch(w::on_cpu, filled_k, w::grid(2), out);
+  CHECK(w::to_host(out) == std::vector<float>(128, 1.f));
+  CHECK(w::record(filled_k, w::grid(2), out).clean());
+}
