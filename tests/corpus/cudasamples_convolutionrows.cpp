@@ -122,7 +122,7 @@ TEST_CASE("corpus cuda-samples convolutionRowsKernel: verdict, clean, equal to t
   auto dsrc = w::to_device(std::vector<float>(4096, 1.f)), dk = w::to_device(kernel);
   w::device_buffer<float> ddst(4096);
   CHECK(corpus::e106_of([&] { w::launch(w::on_cpu, convRows_k, w::grid(2, 2), ddst, dsrc, 256, 8, 200, dk); })
-            .find("which fails for this launch (pitch = 200, grid_dim.x = 2)") != std::string::npos);
+            .find("and this launch has pitch = 200, grid_dim.x = 2") != std::string::npos);
   // A grid that overhangs the image (the main data load has no guard): E101. (12 rows of blocks
   // for an image of 8.)
   auto small_src = w::to_device(std::vector<float>(256 * 8 + ROWS_BLOCKDIM_X, 1.f));

@@ -244,6 +244,6 @@ TEST_CASE("launch bounds a tile index exactly where intervals cannot", "[checker
     w::record(xor_outside_k, w::grid(1), out);
     FAIL("E101 expected");
   } catch (const w::bounds_error& e) {
-    CHECK(std::string(e.what()).find("reaches index 191, but tile0 has 128 rows") != std::string::npos);
+    CHECK(std::string(e.what()).find("load tile[(t ^ 64) + 64] reaches index 191, but tile has 128 rows") != std::string::npos);
   }
 }

@@ -207,3 +207,38 @@ TEST_CASE("E105's fix: a pinned buffer from a pool of pinned memory", "[fix][E10
   CHECK(h[15] == 15.f);
   CHECK(device_pool.stats().allocation_count == 0);
 }
+
+// E106 on a condition of the launch's values: a pitched copy whose rows overlap when the pitch is
+// below the width. The message's kernel fix is the guard on that condition.
+WARDEN_KERNEL(pitched_copy_k, w::kernel<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
+                                  [](auto k, auto src, auto dst, auto width, auto height, auto pitch) {
+                                    auto x = k.global_id();
+                                    auto y = k.global_id_y();
+                                    return w::when(x < width && y < height, dst[pitch * y + x] = src[pitch * y + x]);
+                                  }));
+// The fix as the message spells it: "guard the accesses with the condition, w::when(pitch >= width, ...)".
+WARDEN_KERNEL(pitched_copy_fixed_k, w::kernel<w::block<16, 4>, w::in<int>, w::out<int>, w::value<int>, w::value<int>, w::value<int>>(
+                                        [](auto k, auto src, auto dst, auto width, auto height, auto pitch) {
+                                          auto x = k.global_id();
+                                          auto y = k.global_id_y();
+                                          return w::when(pitch >= width, w::when(x < width && y < height,
+                                                                                 dst[pitch * y + x] = src[pitch * y + x]));
+                                        }));
+
+TEST_CASE("E106's fix for a condition on values: the guard the message spells", "[fix][E106]") {
+  auto src = w::to_device(std::vector<int>(32 * 8, 5));
+  auto dst = w::to_device(std::vector<int>(32 * 8, 0));
+  const std::string why =
+      refusal_of<w::obligation_error>([&] { w::launch(w::on_cpu, pitched_copy_k, w::grid(2, 2), src, dst, 30, 7, 29); });
+  CHECK_THAT(why, Contains("two threads may store dst[pitch * y + x] at one element (W010 [write-write-race])"));
+  CHECK_THAT(why, Contains("In the kernel: guard the accesses with the condition, w::when(pitch >= width, ...)"));
+  // Followed: the overlapping launch runs and stores nothing (no thread passes the guard) ...
+  w::launch(w::on_cpu, pitched_copy_fixed_k, w::grid(2, 2), src, dst, 30, 7, 29);
+  CHECK(w::to_host(dst) == std::vector<int>(32 * 8, 0));
+  CHECK(w::record(pitched_copy_fixed_k, w::grid(2, 2), src, dst, 30, 7, 29).clean());
+  // ... and a launch that meets the condition copies the rows.
+  w::launch(w::on_cpu, pitched_copy_fixed_k, w::grid(2, 2), src, dst, 30, 7, 32);
+  const auto got = w::to_host(dst);
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 32; ++x) CHECK(got[static_cast<std::size_t>(y * 32 + x)] == (x < 30 && y < 7 ? 5 : 0));
+}

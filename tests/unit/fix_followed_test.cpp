@@ -83,10 +83,12 @@ namespace scope_outer_context_loop {  // W032: the inner loop opened with its en
 namespace strided_load {  // W051: consecutive threads, consecutive elements
 #include "../compile_warn/strided_load.warn.cpp"
 }
-// Last: its pragma (the lint made an error) holds to the end of this file.
+// Its pragma (the lint made an error) kept to it.
+#pragma GCC diagnostic push
 namespace lint_bank_conflict_as_error {  // W050: the tile's rows padded
 #include "../compile_fail/lint_bank_conflict_as_error.fail.cpp"
 }
+#pragma GCC diagnostic pop
 #undef main
 
 namespace {

@@ -306,7 +306,7 @@ TEST_CASE("cuda launch path: a misaligned buffer for a vector access is refused 
   w::device_buffer<float> shifted(400, pool);
   REQUIRE(reinterpret_cast<std::uintptr_t>(shifted.data()) % 16 == 4);
   CHECK_THROWS_WITH(cuda_path(scale4_k, w::grid(2), entry_probe{&launched}, shifted, out),
-                    Catch::Matchers::StartsWith("E101 [out-of-bounds] scale4_k: p0 (parameter 0) starts at an address "
+                    Catch::Matchers::StartsWith("E101 [out-of-bounds] scale4_k: in (parameter 0) starts at an address "
                                                 "that is not a multiple of 16 bytes"));
   CHECK(launched == 1);
   CHECK(no_misuse());

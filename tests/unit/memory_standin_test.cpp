@@ -593,6 +593,20 @@ TEST_CASE("a stream_ref made from cudaStreamPerThread on one thread and issued t
   CHECK(no_misuse());
 }
 
+TEST_CASE("E111's fix followed: the stream_ref made on the thread that issues the work", "[standin][per-thread][fix][E111]") {
+  standin::reset();
+  w::stream_ref foreign;
+  std::thread([&] { foreign = w::stream_ref(cudaStreamPerThread); }).join();
+  auto src = w::to_device(std::vector<int>(4, 9));
+  auto dst = w::to_device(std::vector<int>(4, 1));
+  CHECK_THROWS_WITH(w::copy_async(dst, src, foreign),
+                    Catch::Matchers::Contains("Make the stream_ref on the thread that issues the work"));
+  const w::stream_ref here(cudaStreamPerThread);  // the fix, as the message words it
+  w::copy_async(dst, src, here);
+  CHECK(w::to_host(dst) == std::vector<int>(4, 9));
+  CHECK(no_misuse());
+}
+
 TEST_CASE("a buffer on a per-thread stream freed when no event can be recorded: the host waits instead of terminating",
           "[standin][per-thread]") {
   standin::reset();

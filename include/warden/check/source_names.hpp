@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "../dsl/ir.hpp"
+#include "../dsl/source_text.hpp"
 
 namespace warden::check {
 
@@ -40,7 +41,7 @@ struct kernel_source_of<F> {
 // What the reader found in the source: every lambda with the call it is an argument of, its
 // parameter names and the scope level its variable gets; the index aliases.
 struct source_scan {
-  static constexpr int max_lambdas = 96, max_params = 24;
+  static constexpr int max_lambdas = 96, max_params = dsl::source_text::max_params;
   enum class scope { none, loop, loop_derived, until, tile, local };
   struct lambda {
     scope kind = scope::none;
@@ -63,20 +64,9 @@ struct source_scan {
 
 namespace source_detail {
 
-constexpr bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-constexpr bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// The identifier that ends just before `end` (spaces skipped), and where it starts.
-constexpr std::string_view ident_before(std::string_view text, std::size_t& end) {
-  while (end > 0 && space(text[end - 1])) --end;
-  std::size_t begin = end;
-  while (begin > 0 && ident_char(text[begin - 1])) --begin;
-  const std::string_view id = text.substr(begin, end - begin);
-  end = begin;
-  return id;
-}
+using dsl::source_text::ident_before;
+using dsl::source_text::ident_char;
+using dsl::source_text::space;
 
 // Before `at`: spaces and a template's argument list (`<w::block<64>, w::in<int>>`), skipped.
 constexpr std::size_t before_template_args(std::string_view text, std::size_t at) {
@@ -110,13 +100,7 @@ constexpr std::size_t callee_start(std::string_view text, std::size_t at) {
   }
 }
 
-// The name a parameter declaration gives (`auto k`, `const auto& tile`); empty for an unnamed one
-// (`auto`, `[[maybe_unused]] auto`).
-constexpr std::string_view param_name(std::string_view decl) {
-  std::size_t end = decl.size();
-  const std::string_view last = ident_before(decl, end);
-  return last == "auto" || last == "const" || last == "int" || last == "float" ? std::string_view{} : last;
-}
+using dsl::source_text::param_name;
 constexpr bool blank(std::string_view text) {
   for (char c : text)
     if (!space(c)) return false;
@@ -492,62 +476,6 @@ constexpr std::string_view statement_of(std::string_view text, std::string_view 
   while (!statement.empty() && space(statement.back())) statement.remove_suffix(1);
   if (statement.substr(0, 7) == "return ") statement.remove_prefix(7);
   return statement;
-}
-
-// The parameter names of the body a WARDEN_KERNEL's text passes to w::kernel, written in place
-// (`w::kernel<...>([](auto k, auto x, auto out) {...})`): one per kernel parameter, after `k`, into
-// `out`; false, and nothing written, where the text does not read so (a body kept in a variable)
-// or the count differs. A short read, done for every WARDEN_KERNEL at compile time, so that every
-// message about a parameter (launch refusals, graph captures, obligations_of) uses its name.
-constexpr bool body_parameter_names(std::string_view text, std::span<std::string_view> out) {
-  using namespace source_detail;
-  const std::size_t call = text.find("kernel<");
-  if (call == std::string_view::npos) return false;
-  std::size_t i = call + 6;
-  for (int depth = 0; i < text.size(); ++i) {  // the template's arguments
-    if (text[i] == '<') ++depth;
-    else if (text[i] == '>' && --depth == 0) break;
-  }
-  const auto skip = [&](std::size_t at) {
-    while (at < text.size() && space(text[at])) ++at;
-    return at;
-  };
-  i = skip(i + 1);
-  if (i >= text.size() || text[i] != '(') return false;
-  i = skip(i + 1);
-  if (i >= text.size() || text[i] != '[') return false;
-  i = text.find(']', i);
-  if (i == std::string_view::npos) return false;
-  i = skip(i + 1);
-  if (i >= text.size() || text[i] != '(') return false;
-  std::string_view found[source_scan::max_params]{};
-  std::size_t count = 0, begin = i + 1;
-  for (int depth = 0; ++i < text.size();) {
-    const char c = text[i];
-    if (c == '(' || c == '<' || c == '[') ++depth;
-    else if ((c == ')' || c == '>' || c == ']') && depth > 0) --depth;
-    else if ((c == ',' || c == ')') && depth == 0) {
-      if (count == source_scan::max_params) return false;
-      found[count++] = param_name(text.substr(begin, i - begin));
-      begin = i + 1;
-      if (c == ')') break;
-    }
-  }
-  if (count != out.size() + 1) return false;
-  for (std::size_t p = 0; p < out.size(); ++p) out[p] = found[p + 1];
-  return true;
-}
-
-// `definition` (a kernel_definition) with WARDEN_KERNEL's text: kept for launch-time messages
-// (launch_names.hpp), and its parameters named from the body's where .named gave them no name.
-template <class D>
-constexpr D with_source(D definition, std::string_view text) {
-  definition.source = text;
-  std::string_view params[D::arity == 0 ? 1 : D::arity]{};
-  if (body_parameter_names(text, std::span<std::string_view>(params, D::arity)))
-    for (std::size_t p = 0; p < D::arity; ++p)
-      if (definition.param_names[p].empty()) definition.param_names[p] = params[p];
-  return definition;
 }
 
 // The names the scan gives a kernel whose parameters are `arity` and whose program is `ir`, each

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "source_text.hpp"
 #include "context.hpp"
 #include "ir.hpp"
 #include "params.hpp"
@@ -131,6 +132,6 @@ constexpr auto build_kernel(F body) {
   struct name##_warden_kernel {                                               \
     friend name##_warden_source warden_kernel_source(auto);                   \
     static constexpr auto definition =                                        \
-        ::warden::check::with_source((__VA_ARGS__).named(#name), name##_warden_source::text); \
+        ::warden::dsl::with_source((__VA_ARGS__).named(#name), name##_warden_source::text); \
   };                                                                          \
   inline constexpr ::warden::dsl::named_kernel<name##_warden_kernel> name {}

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "../access.hpp"
 #include "../backend/cpu.hpp"
@@ -19,6 +20,7 @@
 #include "../memory/transfer.hpp"
 #include "../runtime.hpp"
 #include "../space.hpp"
+#include "../check/launch/launch_names.hpp"
 #include "../check/modes.hpp"
 #include "binding.hpp"
 #include "launch_config.hpp"

@@ -154,10 +154,37 @@ inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_fact
 }
 
 // Whether expression `id` reads the grid's size.
-inline bool reads_grid_dim(const dsl::kernel_ir& ir, int id) {
+// Whether expression `id` reads an expression of kind `op` (with `value`, where it is not -1).
+inline bool reads_op(const dsl::kernel_ir& ir, int id, dsl::ir_op op, long long value = -1) {
   if (id < 0) return false;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
-  return e.op == dsl::ir_op::grid_dim || reads_grid_dim(ir, e.a) || reads_grid_dim(ir, e.b);
+  if (e.op == op && (value < 0 || e.value == value)) return true;
+  return reads_op(ir, e.a, op, value) || reads_op(ir, e.b, op, value);
+}
+inline bool reads_grid_dim(const dsl::kernel_ir& ir, int id) { return reads_op(ir, id, dsl::ir_op::grid_dim); }
+
+// "pitch >= width": a positive obligation's condition as a guard reads it, every term on the side
+// where it adds (nothing subtracted, so an unsigned guard cannot wrap).
+inline std::string guard_condition(const obligation& o, const launch_names& names) {
+  std::string sides[2];
+  long long constant = 0;
+  for (int t = 0; t < o.term_count; ++t) {
+    const obligation_term& term = o.terms[t];
+    if (term.symbols[0] < 0) {
+      constant += term.coefficient;
+      continue;
+    }
+    std::string& side = sides[term.coefficient > 0 ? 0 : 1];
+    const long long c = term.coefficient > 0 ? term.coefficient : -term.coefficient;
+    side += side.empty() ? "" : " + ";
+    if (c != 1) side += std::to_string(c) + " * ";
+    for (int k = 0; k < 3 && term.symbols[k] >= 0; ++k) side += (k > 0 ? " * " : "") + symbol_name(term.symbols[k], names);
+  }
+  // terms >= 1 - constant, that is: left >= right + (1 - constant)
+  const long long rest = 1 - constant;
+  if (sides[0].empty()) sides[0] = "0";
+  if (sides[1].empty()) return sides[0] + " >= " + std::to_string(rest);
+  return sides[0] + " >= " + sides[1] + (rest > 0 ? " + " + std::to_string(rest) : rest < 0 ? " - " + std::to_string(-rest) : "");
 }
 inline bool condition_reads_grid(const obligation& o) {
   for (int t = 0; t < o.term_count; ++t)
@@ -192,18 +219,27 @@ inline std::string race_under_condition(const dsl::kernel_ir& ir, const launch_f
 inline std::string kernel_fix(const dsl::kernel_ir& ir, const launch_names& names, const obligation& o) {
   const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
   if (condition_reads_grid(o)) {
+    // A grid-stride loop written by hand: it starts at the thread's global index, the access's
+    // index reads its variable, and it steps by less than the grid.
     for (int p = a.loop_end - 1; p >= a.loop_begin; --p) {
-      const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
-      if (loop.grid_stride || reads_grid_dim(ir, loop.step)) continue;
+      const int id = ir.loop_pool[static_cast<std::size_t>(p)];
+      const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(id)];
+      if (loop.grid_stride || reads_grid_dim(ir, loop.step) || !reads_op(ir, loop.lo, dsl::ir_op::global_id) ||
+          !reads_op(ir, a.index, dsl::ir_op::loop_var, id))
+        continue;
+      const bool from_global_id = ir.exprs[static_cast<std::size_t>(loop.lo)].op == dsl::ir_op::global_id &&
+                                  spelled_as_written(render(ir, loop.hi, names));
       return "In the kernel: the loop over " + names.loop(ir, loop) + " steps by " + render(ir, loop.step, names) +
-             ", less than the grid, so the blocks' elements overlap; step by the whole grid, k.block_dim() * k.grid_dim() "
-             "(or write the loop as w::grid_stride(k, " + render(ir, loop.hi, names) + ", ...))";
+             ", less than the grid, so the blocks' elements overlap; step by the whole grid, k.block_dim() * k.grid_dim()" +
+             (from_global_id ? " (or write the loop as w::grid_stride(k, " + render(ir, loop.hi, names) + ", ...))" : std::string());
     }
     return "In the kernel: the index does not separate the blocks; index by the block as well as the thread "
            "(k.global_id() where the kernel has k.thread_id())";
   }
-  return "In the kernel: guard the accesses with the condition (w::when(" + render_condition(o, names) +
-         ", ...)), so that no thread runs them when it fails";
+  const std::string guard = guard_condition(o, names);
+  return spelled_as_written(guard) ? "In the kernel: guard the accesses with the condition, w::when(" + guard +
+                                         ", ...), so that no thread runs them when it fails"
+                                   : "In the kernel: guard the accesses with the condition, so that no thread runs them when it fails";
 }
 
 // The first obligation (dsl/obligation.hpp) that fails or cannot be decided for this launch,

@@ -71,13 +71,35 @@ inline std::string contents_note(const dsl::kernel_ir& ir, const launch_facts& f
 // What to change for an index that leaves its buffer or tile: a guard on the index as written, or
 // room for the element it reaches ("; guard it, w::when(i + 1 < x.size(), ...), or bind x to at
 // least 1025 elements"). `unit`: "elements" for a buffer, "rows" or "columns" for a tile.
+// The guard is written as code only where the index reads as the source writes it
+// (launch_names.hpp, spelled_as_written); more room is offered only where the index and its guards
+// do not read the buffer's own size (`x[x.size() - i]` moves with it): `resizable`.
 inline std::string overrun_fix(const std::string& index, long long reached, const std::string& target, std::string_view unit,
-                               long long extent) {
-  if (reached < 0) return "; guard it, w::when(" + index + " >= 0, ...)";
+                               long long extent, bool resizable = true) {
   const bool buffer = unit == "elements";
-  return "; guard it, w::when(" + index + " < " + (buffer ? target + ".size()" : std::to_string(extent)) + ", ...), or " +
-         (buffer ? "bind " + target + " to" : "give " + target) + " at least " + std::to_string(reached + 1) + " " +
-         std::string(unit);
+  const std::string limit = buffer ? target + ".size()" : std::to_string(extent);
+  const std::string guard = !spelled_as_written(index) ? std::string("guard the index against ") + (reached < 0 ? "0" : limit)
+                            : reached < 0              ? "guard it, w::when(" + index + " >= 0, ...)"
+                                                       : "guard it, w::when(" + index + " < " + limit + ", ...)";
+  if (reached < 0 || (buffer && !resizable)) return "; " + guard;
+  return "; " + guard + ", or " + (buffer ? "bind " + target + " to" : "give " + target) + " at least " +
+         std::to_string(reached + 1) + " " + std::string(unit);
+}
+
+// Whether expression `id` reads the size of parameter `p`.
+inline bool reads_size_of(const dsl::kernel_ir& ir, int id, int p) {
+  if (id < 0) return false;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == dsl::ir_op::param_size && e.value == p) return true;
+  return reads_size_of(ir, e.a, p) || reads_size_of(ir, e.b, p);
+}
+// Whether a larger buffer would move access `a`'s reach with it: its index or a guard reads the
+// buffer's size.
+inline bool moves_with_size(const dsl::kernel_ir& ir, const dsl::ir_access& a) {
+  if (reads_size_of(ir, a.index, a.target)) return true;
+  for (int g = a.guard_begin; g < a.guard_end; ++g)
+    if (reads_size_of(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition, a.target)) return true;
+  return false;
 }
 }  // namespace launch_impl
 
@@ -166,7 +188,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " + std::to_string(outside) +
                ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements" +
-               launch_impl::overrun_fix(render(ir, a.index, names), outside, target, "elements", size);
+               launch_impl::overrun_fix(render(ir, a.index, names), outside, target, "elements", size,
+                                        !launch_impl::moves_with_size(ir, a));
     }
     if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
@@ -192,7 +215,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " + std::to_string(reached) + where +
              launch_impl::contents_note(ir, facts, names, a.index) +
              launch_impl::overrun_fix(render(ir, a.index, names), reached, target,
-                                      a.memory == dsl::memory_kind::global ? "elements" : "rows", size);
+                                      a.memory == dsl::memory_kind::global ? "elements" : "rows", size,
+                                      a.memory != dsl::memory_kind::global || !launch_impl::moves_with_size(ir, a));
     }
     if (a.column >= 0) {  // 2-D tile: the column stays inside a row
       const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);
