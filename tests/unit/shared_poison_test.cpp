@@ -39,7 +39,7 @@ TEST_CASE("shared poison: a load of an element no thread stored throws E108, nam
   } catch (const w::uninitialised_read_error& e) {
     const std::string what = e.what();
     CHECK(what.rfind("E108 [uninitialised-shared-read] half_filled_k: ", 0) == 0);
-    CHECK(what.find("thread 0 of block 0 loads tile0 element 63, which no thread of the block has stored") !=
+    CHECK(what.find("thread 0 of block 0 loads tile element 63, which no thread of the block has stored") !=
           std::string::npos);
   }
   STATIC_REQUIRE(w::uninitialised_read_error::code == w::diagnostic::code::E108);

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -27,6 +29,13 @@
 
 namespace warden::backend {
 
+// The names a kernel's cpu-backend messages give its parameters and tiles, by position and by
+// tile id ("" where it has none).
+struct cpu_names {
+  std::vector<std::string_view> params;  // views of the definition's names (string literals)
+  std::span<const std::string> tiles;     // the kernel type's, kept for the program's life
+};
+
 // Everything a block's execution shares: geometry, parameters, phase, recording.
 template <class Block, class Slots>
 struct cpu_block_state {
@@ -37,6 +46,19 @@ struct cpu_block_state {
   int phase = 0;
   recording* record = nullptr;
   std::string_view kernel_name;
+  // The kernel's names for its messages (E101 at an access, E108), by parameter and by tile id:
+  // the source's where it gives them (launch/run_cpu.hpp), else "parameter 1", "tile0".
+  const cpu_names* names = nullptr;
+
+  std::string name_of(dsl::memory_kind m, int target) const {
+    const bool global = m == dsl::memory_kind::global;
+    const auto at = static_cast<std::size_t>(target);
+    if (names != nullptr && target >= 0) {
+      if (global && at < names->params.size() && !names->params[at].empty()) return std::string(names->params[at]);
+      if (!global && at < names->tiles.size() && !names->tiles[at].empty()) return names->tiles[at];
+    }
+    return global ? "parameter " + std::to_string(target) : "tile" + std::to_string(target);
+  }
 };
 
 template <class Ctx>
@@ -63,7 +85,8 @@ struct cpu_root {
       state->record->out_of_bounds({state->block_linear, t, state->phase, m, target, i, k}, size);
       return false;
     }
-    throw bounds_error(state->kernel_name, std::string(what) + " " + std::to_string(target) + " accessed at index " +
+    (void)what;
+    throw bounds_error(state->kernel_name, state->name_of(m, target) + " accessed at index " +
                                                std::to_string(i) + ", outside [0, " + std::to_string(size) +
                                                ") (cpu backend)");
   }
@@ -183,8 +206,8 @@ struct cpu_scope : Parent {
     if (written[i] == 0)
       throw uninitialised_read_error(
           this->state->kernel_name,
-          "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) + " " + verb + " tile" +
-              std::to_string(L) + " element " + std::to_string(i) +
+          "thread " + std::to_string(t) + " of block " + std::to_string(this->state->block_linear) + " " + verb + " " +
+              this->state->name_of(dsl::memory_kind::shared, L) + " element " + std::to_string(i) +
               ", which no thread of the block has stored (cpu backend; shared tiles start poisoned in debug builds)");
 #endif
   }
@@ -445,13 +468,14 @@ struct cpu_block_context : cpu_root<Block, Slots> {
 
 // Runs a whole grid on the host.
 template <class Block, class Program, class Slots>
-void run_on_cpu(const Program& program, const Slots& slots, dims3 grid, recording* record, std::string_view name) {
+void run_on_cpu(const Program& program, const Slots& slots, dims3 grid, recording* record, std::string_view name,
+                const cpu_names* names = nullptr) {
   active_threads all(Block::threads);
   for (int t = 0; t < Block::threads; ++t) all[static_cast<std::size_t>(t)] = t;
   for (int z = 0; z < grid.z; ++z)
     for (int y = 0; y < grid.y; ++y)
       for (int x = 0; x < grid.x; ++x) {
-        cpu_block_state<Block, Slots> state{&slots, grid, {x, y, z}, x + grid.x * (y + grid.y * z), 0, record, name};
+        cpu_block_state<Block, Slots> state{&slots, grid, {x, y, z}, x + grid.x * (y + grid.y * z), 0, record, name, names};
         const cpu_block_context<Block, Slots> root{{&state}};
         exec(root, program, all);
       }

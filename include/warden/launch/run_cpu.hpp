@@ -101,12 +101,17 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   auto bound = bind_and_check(kernel, ir, contents_read_of(any_kernel, ir, contents_scratch), blocks, anyway ? nullptr : check_cache_for<K>(),
                               config.stream(), anyway ? &refusal : nullptr, indices{}, args...);
   if (anyway) record->refuse(refusal);
-  if (record != nullptr) {  // its report in the kernel's names, where it has them
-    const check::launch_names names = check::launch_names_from_source(kernel.param_names, kernel.source, ir);
-    std::vector<std::string> params(kernel.param_names.begin(), kernel.param_names.end()), tiles;
-    for (std::size_t t = 0; t < ir.tiles.size(); ++t) tiles.emplace_back(names.user.tile(static_cast<int>(t)));
-    record->name_parts(std::move(params), std::move(tiles));
-  }
+  // The kernel's names for the backend's messages and the recording's report: its parameters'
+  // (.named's, or WARDEN_KERNEL's from the body), and its tiles' as its source names them, read
+  // once per kernel type (a kernel's type fixes its source) at its first launch here.
+  static const std::vector<std::string> tile_names = [&] {
+    const check::launch_names from_source = check::launch_names_from_source(kernel.param_names, kernel.source, ir);
+    std::vector<std::string> tiles;
+    for (std::size_t t = 0; t < ir.tiles.size(); ++t) tiles.emplace_back(from_source.user.tile(static_cast<int>(t)));
+    return tiles;
+  }();
+  const backend::cpu_names names{{kernel.param_names.begin(), kernel.param_names.end()}, tile_names};
+  if (record != nullptr) record->name_parts({kernel.param_names.begin(), kernel.param_names.end()}, tile_names);
   if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())
@@ -116,8 +121,8 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
       throw capture_error(kernel.name, "warden::record on a stream being captured: record outside the capture");
     bound.capture_into(*capture, kernel.name, kernel.param_names);
     if (blocks.count() == 0) return;
-    capture->step([program = kernel.program, slots = bound.slots, blocks, name = std::string(kernel.name)]() mutable {
-      backend::run_on_cpu<typename K::block_type>(program, slots, blocks, nullptr, name);
+    capture->step([program = kernel.program, slots = bound.slots, blocks, name = std::string(kernel.name), names]() mutable {
+      backend::run_on_cpu<typename K::block_type>(program, slots, blocks, nullptr, name, &names);
     });
     return;
   }
@@ -126,7 +131,7 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   std::tuple<typename host_copy_of<std::remove_cvref_t<Args>>::type...> copies;
   const bool on_gpu = cuda_device_available() && (needs_host_copy<Args>() || ...);
   if (on_gpu) copy_to_host<K>(bound.slots, copies, indices{}, args...);
-  backend::run_on_cpu<typename K::block_type>(kernel.program, bound.slots, blocks, record, kernel.name);
+  backend::run_on_cpu<typename K::block_type>(kernel.program, bound.slots, blocks, record, kernel.name, &names);
   if (on_gpu) copy_back<K>(copies, indices{}, args...);
 #else
   (void)any_kernel, (void)config, (void)record, ((void)args, ...);
