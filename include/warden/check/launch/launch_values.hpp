@@ -27,6 +27,13 @@ inline void parameters_read(const dsl::kernel_ir& ir, int id, dsl::ir_op op, std
   parameters_read(ir, e.a, op, out);
   parameters_read(ir, e.b, op, out);
 }
+// Whether expression `id` reads a node of kind `op` (with `value`, where that is not -1).
+inline bool reads_op(const dsl::kernel_ir& ir, int id, dsl::ir_op op, long long value = -1) {
+  if (id < 0) return false;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == op && (value < 0 || e.value == value)) return true;
+  return reads_op(ir, e.a, op, value) || reads_op(ir, e.b, op, value);
+}
 // The value of parameter p as the kernel receives it, for a message: "40", "18446744073709551615"
 // (launch_facts::beyond), or "(not an integer)".
 inline std::string value_text(const launch_facts& facts, std::size_t p) {

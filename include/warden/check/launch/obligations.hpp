@@ -154,13 +154,7 @@ inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_fact
 }
 
 // Whether expression `id` reads the grid's size.
-// Whether expression `id` reads an expression of kind `op` (with `value`, where it is not -1).
-inline bool reads_op(const dsl::kernel_ir& ir, int id, dsl::ir_op op, long long value = -1) {
-  if (id < 0) return false;
-  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
-  if (e.op == op && (value < 0 || e.value == value)) return true;
-  return reads_op(ir, e.a, op, value) || reads_op(ir, e.b, op, value);
-}
+using launch_impl::reads_op;
 inline bool reads_grid_dim(const dsl::kernel_ir& ir, int id) { return reads_op(ir, id, dsl::ir_op::grid_dim); }
 
 // "pitch >= width": a positive obligation's condition as a guard reads it, every term on the side

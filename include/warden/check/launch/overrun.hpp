@@ -86,19 +86,12 @@ inline std::string overrun_fix(const std::string& index, long long reached, cons
          std::to_string(reached + 1) + " " + std::string(unit);
 }
 
-// Whether expression `id` reads the size of parameter `p`.
-inline bool reads_size_of(const dsl::kernel_ir& ir, int id, int p) {
-  if (id < 0) return false;
-  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
-  if (e.op == dsl::ir_op::param_size && e.value == p) return true;
-  return reads_size_of(ir, e.a, p) || reads_size_of(ir, e.b, p);
-}
 // Whether a larger buffer would move access `a`'s reach with it: its index or a guard reads the
 // buffer's size.
 inline bool moves_with_size(const dsl::kernel_ir& ir, const dsl::ir_access& a) {
-  if (reads_size_of(ir, a.index, a.target)) return true;
+  if (reads_op(ir, a.index, dsl::ir_op::param_size, a.target)) return true;
   for (int g = a.guard_begin; g < a.guard_end; ++g)
-    if (reads_size_of(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition, a.target)) return true;
+    if (reads_op(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition, dsl::ir_op::param_size, a.target)) return true;
   return false;
 }
 }  // namespace launch_impl
