@@ -47,6 +47,7 @@ struct stream_state;
 struct record_mark {
   bool done = false;
   stream_state* stream = nullptr;
+  double at_ms = 0;  // the device clock when the stream reached the record (cudaEventElapsedTime)
 };
 
 struct event_state {
@@ -121,6 +122,7 @@ struct runtime {
   std::uint64_t release_threshold = 0;
   int mem_pool = 0;  // its address is the device's default memory pool
   long live_graphs = 0;  // graphs and instantiations not yet destroyed
+  double clock_ms = 0;   // the device's clock: moved only by advance_clock (a stand-in kernel's cost)
 };
 
 runtime& rt() {
@@ -371,6 +373,7 @@ void execute(queued_op& op) {
       break;
     case queued_op::kind::record:
       op.mark->done = true;
+      op.mark->at_ms = rt().clock_ms;
       break;
     case queued_op::kind::wait:
       break;
@@ -802,6 +805,10 @@ long live_graphs() {
   lock_type lock(rt().mutex);
   return rt().live_graphs;
 }
+void advance_clock(double ms) {
+  lock_type lock(rt().mutex);
+  rt().clock_ms += ms;
+}
 
 }  // namespace cuda_standin
 
@@ -835,7 +842,7 @@ cudaError_t CUDARTAPI cudaGetDeviceProperties(cudaDeviceProp* prop, int device) 
   if (prop == nullptr) return fail(cudaErrorInvalidValue);
   if (device < 0 || device >= rt().options.devices) return fail(cudaErrorInvalidDevice);
   *prop = cudaDeviceProp{};
-  std::snprintf(prop->name, sizeof prop->name, "warden CUDA runtime stand-in");
+  std::snprintf(prop->name, sizeof prop->name, "%s", rt().options.device_name.c_str());
   prop->totalGlobalMem = rt().options.device_memory;
   prop->warpSize = 32;
   prop->maxThreadsPerBlock = 1024;
@@ -1141,6 +1148,26 @@ cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t event) {
   event_state* e = find_event(event, "cudaEventQuery");
   if (e == nullptr) return fail(cudaErrorInvalidResourceHandle);
   return e->latest == nullptr || e->latest->done ? cudaSuccess : cudaErrorNotReady;
+}
+
+// "Computes the elapsed time between two events (in milliseconds)": cudaErrorNotReady while either
+// has a record not yet reached, cudaErrorInvalidResourceHandle for one never recorded.
+cudaError_t CUDARTAPI cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  STANDIN_ENTER("cudaEventElapsedTime");
+  if (ms == nullptr) return fail(cudaErrorInvalidValue);
+  event_state* a = find_event(start, "cudaEventElapsedTime");
+  event_state* b = find_event(end, "cudaEventElapsedTime");
+  if (a == nullptr || b == nullptr || a->latest == nullptr || b->latest == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (!a->latest->done || !b->latest->done) return fail(cudaErrorNotReady);
+  *ms = static_cast<float>(b->latest->at_ms - a->latest->at_ms);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDriverGetVersion(int* version) {
+  STANDIN_ENTER("cudaDriverGetVersion");
+  if (version == nullptr) return fail(cudaErrorInvalidValue);
+  *version = rt().options.driver_version;
+  return cudaSuccess;
 }
 
 cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event) {

@@ -54,6 +54,8 @@ struct options {
   bool recycle_stream_handles = false;               // a new stream may get a destroyed one's handle,
                                                      // as the driver's may (then misuse of the old
                                                      // handle cannot be told from use of the new one)
+  std::string device_name = "warden CUDA runtime stand-in";  // cudaGetDeviceProperties's name
+  int driver_version = 13000;                                  // what cudaDriverGetVersion reports
 };
 
 // Forgets faults, call counts, misuses and holds, and sets the options. Memory, streams and events
@@ -106,6 +108,11 @@ void set_last_error(cudaError_t e);
 // other work; on a stream being captured (cudaStreamBeginCapture) it is captured, and runs at each
 // launch of the graph. Tests' launch entries call it where the kernel would be launched.
 void launch_kernel(cudaStream_t s, std::function<void()> body);
+
+// The device's clock, which events read when their stream reaches them (cudaEventElapsedTime): it
+// stands still unless a test moves it, typically from a stand-in kernel's body, as that kernel's
+// running time. It never goes back, and reset() leaves it.
+void advance_clock(double ms);
 
 // Graphs and graph instantiations created and not yet destroyed.
 long live_graphs();

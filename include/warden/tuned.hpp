@@ -1,0 +1,486 @@
+#pragma once
+// Tuned kernels: one body, several candidate configurations, and the fastest one for each problem
+// key, measured on the first launch with that key and kept (in memory and in a cache on disk).
+//
+//   WARDEN_TUNED(scale, w::tuned<w::in<float>, w::out<float>, w::value<float>>(
+//       [](auto k, auto x, auto y, auto a) {
+//         auto i = k.global_id();
+//         return w::when(i < x.size(), y[i] = a * x[i]);
+//       },
+//       w::candidates<w::block<128>, w::block<256>, w::block<512>>));
+//
+//   w::launch(scale, w::grid_for(n), x, y, 2.f);   // first time for this key: times each candidate
+//
+// Every candidate is a kernel of its own, checked as any other: one the checker rejects is never
+// compiled, let alone timed. It is dropped, with a warning that names it and the code (the build
+// fails when none is left). A candidate that the launch-time checks refuse for a launch (E101-E104,
+// E106, E107), or that the GPU cannot run with that shape, is skipped for that launch, and the
+// report says why. Timing runs the kernel on the caller's arguments and stream: every buffer the
+// kernel may write is saved first and restored before each run (tuning/snapshot.hpp), so the caller
+// sees exactly one launch. The key (tuning/tune_key.hpp) defaults to the buffers' sizes and the
+// integral values, each rounded up to a power of two; .keyed(f) gives another. Later launches
+// with a key already measured cost one lookup. Choices persist across processes in the tuning
+// cache (tuning/cache_file.hpp, tuning/settings.hpp); WARDEN_TUNING=off uses the first candidate.
+//
+// This header needs Boost.Hana (the candidate list is a hana::tuple_t, walked with
+// hana::for_each), so warden/warden.hpp does not include it.
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <boost/hana/bool.hpp>
+#include <boost/hana/filter.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+
+#include "error.hpp"
+#include "kernel.hpp"
+#include "launch.hpp"
+#include "memory/capture_registry.hpp"
+#include "tuning/cache_file.hpp"
+#include "tuning/candidate.hpp"
+#include "tuning/settings.hpp"
+#include "tuning/snapshot.hpp"
+#include "tuning/timer.hpp"
+#include "tuning/tune_key.hpp"
+
+namespace warden {
+
+// The candidates of a tuned kernel, in order of preference: the first runs when tuning is off.
+// Each is a w::block<...> or a w::candidate<w::block<...>, constants...>.
+template <class... Candidates>
+inline constexpr auto candidates = boost::hana::tuple_t<detail::as_candidate<Candidates>...>;
+
+// What WARDEN_TUNED declares: the body, its parameters, the candidates and the key.
+template <class Body, class Key, class Candidates, class... Params>
+struct tuned_definition {
+  using candidate_list = Candidates;
+  static constexpr std::size_t arity = sizeof...(Params);
+  template <std::size_t I>
+  using param = std::tuple_element_t<I, std::tuple<Params...>>;
+
+  Key key{};
+  int warmup_runs = 1;  // per candidate, untimed
+  int timed_runs = 5;   // per candidate; the median counts
+
+  // The key of a launch: `f(args...)` returns a w::tune_key (a few integers) from the launch's
+  // arguments. f must not capture.
+  template <class F>
+  constexpr tuned_definition<Body, F, Candidates, Params...> keyed(F f) const {
+    return {f, warmup_runs, timed_runs};
+  }
+  // How many runs each candidate gets when a key is measured.
+  constexpr tuned_definition runs(int timed, int warmup = 1) const {
+    tuned_definition copy = *this;
+    copy.timed_runs = timed < 1 ? 1 : timed;
+    copy.warmup_runs = warmup < 0 ? 0 : warmup;
+    return copy;
+  }
+
+  // What the checker says of candidate C: none, or the code of its first finding.
+  template <class C>
+  static constexpr diagnostic::code verdict =
+      check::verdict_on_body<typename C::block_type, detail::candidate_body<Body, C>, Params...>::value.finding.code;
+
+  // The kernel of candidate C (checked: only accepted candidates are asked for).
+  template <class C>
+  static constexpr auto candidate_definition(std::string_view name, std::string_view source) {
+    return dsl::with_source(kernel<typename C::block_type, Params...>(detail::candidate_body<Body, C>{}).named(name), source);
+  }
+};
+
+// tuned<params...>(body, candidates<...>): the body is written once, for any candidate's block
+// (k.block_dim() is the candidate's); a body that takes template arguments receives each
+// candidate's constants.
+template <class... Params, class Body, class Candidates>
+constexpr auto tuned(Body, Candidates) {
+  static_assert(std::is_default_constructible_v<Body>,
+                "warden::tuned: the body must be a lambda without captures (each candidate rebuilds it from its type)");
+  static_assert(decltype(boost::hana::length(Candidates{}))::value > 0, "warden::tuned: list at least one candidate");
+  return tuned_definition<Body, detail::default_tune_key, Candidates, Params...>{};
+}
+
+namespace detail {
+
+// The warning that names a candidate the checker rejects: the candidate and the code of the
+// rejection are this class's template arguments, which every compiler prints with the warning.
+template <class Candidate, diagnostic::code Code>
+struct tuned_candidate_dropped {
+  [[deprecated("warden::tuned drops this candidate: the checker rejects it (the code is the second template "
+               "argument; define the kernel with w::kernel and this block to see the diagnostic); the other "
+               "candidates are tuned")]] static constexpr int note() {
+    return 0;
+  }
+};
+
+template <class Definition, bool Accepted>
+struct candidate_filter {
+  template <class T>
+  constexpr auto operator()(T) const {
+    return boost::hana::bool_c<((Definition::template verdict<typename T::type> == diagnostic::code::none) == Accepted)>;
+  }
+};
+
+// A tuned kernel's choices in this process, by key.
+struct tuning_table {
+  std::mutex mutex;
+  std::unordered_map<tune_key, int, tune_key_hash> choices;
+  bool file_read = false;
+  std::string report;
+
+  int find(const tune_key& key) {
+    std::lock_guard lock(mutex);
+    const auto it = choices.find(key);
+    return it == choices.end() ? -1 : it->second;
+  }
+};
+
+// Every tuned kernel's table, for tuning::clear_cache.
+struct tuning_tables {
+  std::mutex mutex;
+  std::vector<tuning_table*> tables;
+  static tuning_tables& instance() {
+    static tuning_tables* all = new tuning_tables;  // never destroyed, as the tables
+    return *all;
+  }
+};
+inline void register_tuning_table(tuning_table* t) {
+  auto& all = tuning_tables::instance();
+  std::lock_guard lock(all.mutex);
+  all.tables.push_back(t);
+}
+inline void forget_all_tuning_tables() {
+  auto& all = tuning_tables::instance();
+  std::lock_guard lock(all.mutex);
+  for (tuning_table* t : all.tables) {
+    std::lock_guard table_lock(t->mutex);
+    t->choices.clear();
+    t->file_read = false;
+    t->report.clear();
+  }
+}
+
+// Refusals that depend on the candidate (its block shape): the launch is refused before any
+// memory is touched, so tuning skips the candidate and goes on.
+template <class Run>
+bool refused_for_candidate(Run&& run, std::string& why) {
+  try {
+    std::forward<Run>(run)();
+    return false;
+  } catch (const bounds_error& e) {
+    why = e.what();
+  } catch (const grid_error& e) {
+    why = e.what();
+  } catch (const loop_error& e) {
+    why = e.what();
+  } catch (const wrap_error& e) {
+    why = e.what();
+  } catch (const obligation_error& e) {
+    why = e.what();
+  } catch (const fact_error& e) {
+    why = e.what();
+  } catch (const cuda_error& e) {
+#if WARDEN_CUDA_RUNTIME
+    // Too many registers or threads for this shape on this GPU: nothing ran.
+    if (e.code() != cudaErrorLaunchOutOfResources && e.code() != cudaErrorInvalidConfiguration) throw;
+    why = e.what();
+#else
+    throw;
+#endif
+  }
+  return true;
+}
+
+inline std::string format_ms(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g ms", ms);
+  return text;
+}
+
+}  // namespace detail
+
+// A kernel declared with WARDEN_TUNED: launch it as any kernel (w::launch, w::launch(w::on_cpu, ...)).
+template <class Tag>
+class tuned_kernel {
+  using definition_type = std::remove_cvref_t<decltype(Tag::definition)>;
+  static constexpr auto all = typename definition_type::candidate_list{};
+  static constexpr auto kept = boost::hana::filter(all, detail::candidate_filter<definition_type, true>{});
+  static constexpr auto rejected = boost::hana::filter(all, detail::candidate_filter<definition_type, false>{});
+
+ public:
+  // How many candidates the checker accepted.
+  static constexpr std::size_t size = decltype(boost::hana::length(kept))::value;
+  static_assert(size > 0, "warden::tuned: the checker rejects every candidate (see the warnings that name them); "
+                          "define the kernel with w::kernel and one of these blocks to see why");
+
+  // The kernel of candidate C, as WARDEN_KERNEL would declare it.
+  template <class C>
+  using kernel_for = dsl::named_kernel<typename Tag::template holder<C>>;
+
+  constexpr tuned_kernel() {
+#if !defined(WARDEN_TUNING_NOTES) || WARDEN_TUNING_NOTES
+    boost::hana::for_each(rejected, [](auto t) {
+      using C = typename decltype(t)::type;
+      (void)detail::tuned_candidate_dropped<C, definition_type::template verdict<C>>::note();
+    });
+#endif
+  }
+
+  std::string_view name() const { return Tag::kernel; }
+
+  // The candidates the checker accepted, by name, in order.
+  static std::vector<std::string> candidates() {
+    std::vector<std::string> out;
+    boost::hana::for_each(kept, [&](auto t) { out.push_back(decltype(t)::type::name()); });
+    return out;
+  }
+  // The candidates the checker rejected: "block<1024>: W010".
+  static std::vector<std::string> dropped() {
+    std::vector<std::string> out;
+    boost::hana::for_each(rejected, [&](auto t) {
+      using C = typename decltype(t)::type;
+      out.push_back(C::name() + ": " + diagnostic::to_string(definition_type::template verdict<C>));
+    });
+    return out;
+  }
+
+  // The key these arguments launch with.
+  template <class... Args>
+  static tune_key key_of(const Args&... args) {
+    return Tag::definition.key(args...);
+  }
+  // The candidate this process would launch for these arguments' key without measuring: one
+  // measured (or read from the cache) already, else none.
+  template <class... Args>
+  static std::optional<std::string> choice(const Args&... args) {
+    const int index = table().find(key_of(args...));
+    if (index < 0) return std::nullopt;
+    return candidates()[static_cast<std::size_t>(index)];
+  }
+  // What the last measurement (or cache read, or fallback) did, in words.
+  static std::string report() {
+    auto& t = table();
+    std::lock_guard lock(t.mutex);
+    return t.report;
+  }
+  // Forgets this process's choices (the cache on disk stays: tuning::clear_cache).
+  static void forget() {
+    auto& t = table();
+    std::lock_guard lock(t.mutex);
+    t.choices.clear();
+    t.file_read = false;
+    t.report.clear();
+  }
+
+  static detail::tuning_table& table() {
+    static detail::tuning_table* t = [] {
+      auto* made = new detail::tuning_table;  // never destroyed: static destructors may still launch
+      detail::register_tuning_table(made);
+      return made;
+    }();
+    return *t;
+  }
+
+  // Calls f(kernel_for<C>{}) for the index-th accepted candidate.
+  template <class F>
+  static void dispatch(int index, F&& f) {
+    int i = 0;
+    boost::hana::for_each(kept, [&](auto t) {
+      if (i++ == index) f(kernel_for<typename decltype(t)::type>{});
+    });
+  }
+  template <class F>
+  static void for_each_candidate(F&& f) {
+    boost::hana::for_each(kept, [&](auto t) { f(kernel_for<typename decltype(t)::type>{}); });
+  }
+
+  static const auto& definition() { return Tag::definition; }
+};
+
+namespace detail {
+
+// A tuned launch: the choice for the arguments' key, measured first if there is none.
+// launch_one(kernel, config) launches one candidate on the right backend; on_gpu says whether it
+// runs on the GPU (events time it) or the cpu backend (the host clock does).
+template <class Tag, class LaunchOne, class... Args>
+void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_one, Args&... args) {
+  using T = tuned_kernel<Tag>;
+  const auto& definition = Tag::definition;
+  const tune_key key = definition.key(std::as_const(args)...);
+  tuning_table& table = T::table();
+  if (const int chosen = table.find(key); chosen >= 0) {
+    T::dispatch(chosen, [&](auto k) { launch_one(k, config); });
+    return;
+  }
+
+  const std::string kernel(Tag::kernel);
+  const std::vector<std::string> names = T::candidates();
+  auto set_report = [&](std::string text) {
+    std::lock_guard lock(table.mutex);
+    table.report = std::move(text);
+  };
+  auto first = [&](const std::string& why) {
+    set_report(kernel + ", key " + key.text() + ": " + names[0] + " (the first candidate): " + why);
+    T::dispatch(0, [&](auto k) { launch_one(k, config); });
+  };
+  if (!tuning::enabled()) return first("tuning is off");
+  if (being_captured(config.stream()))
+    return first("the stream is being captured, and timing would add every run to the graph");
+
+  const std::string device = tuning_device(on_gpu);
+  const tuning_cache_file file(tuning::cache_directory(), kernel, device, names);
+  {
+    std::unique_lock lock(table.mutex);
+    if (!table.file_read) {
+      table.file_read = true;
+      for (const auto& e : file.read()) table.choices.emplace(e.key, e.candidate);
+    }
+    if (const auto it = table.choices.find(key); it != table.choices.end()) {
+      const int chosen = it->second;
+      table.report = kernel + ", key " + key.text() + ": " + names[static_cast<std::size_t>(chosen)] + ", read from " +
+                     file.path().string();
+      lock.unlock();
+      T::dispatch(chosen, [&](auto k) { launch_one(k, config); });
+      return;
+    }
+  }
+
+  // Measure. Nothing has been launched yet: a snapshot that does not fit is no loss.
+  const stream_ref s = config.stream();
+  std::optional<launch_snapshot<std::remove_cvref_t<decltype(Tag::definition)>, Args...>> snapshot;
+  try {
+    snapshot.emplace(s, args...);
+  } catch (const out_of_memory& e) {
+    return first(std::string("no memory to save the writable arguments while timing: ") + e.what());
+  }
+  tuning_timer timer(on_gpu, s);
+  std::vector<double> median(T::size, -1.0);
+  std::vector<std::string> skipped(T::size);
+  std::exception_ptr first_refusal;
+  for (int c = 0; c < static_cast<int>(T::size); ++c) {
+    T::dispatch(c, [&](auto k) {
+      std::string why;
+      const bool refused = refused_for_candidate(
+          [&] {
+            for (int w = 0; w < std::max(1, definition.warmup_runs); ++w) {
+              snapshot->restore(args...);
+              launch_one(k, config);
+            }
+          },
+          why);
+      if (refused) {
+        skipped[static_cast<std::size_t>(c)] = why;
+        if (!first_refusal) first_refusal = std::current_exception();
+        return;
+      }
+      std::vector<double> times;
+      for (int r = 0; r < definition.timed_runs; ++r) {
+        snapshot->restore(args...);
+        times.push_back(timer.time_ms([&] { launch_one(k, config); }));
+      }
+      std::sort(times.begin(), times.end());
+      median[static_cast<std::size_t>(c)] = times[times.size() / 2];
+    });
+  }
+  int best = -1;
+  for (int c = 0; c < static_cast<int>(T::size); ++c)
+    if (median[static_cast<std::size_t>(c)] >= 0 && (best < 0 || median[static_cast<std::size_t>(c)] < median[static_cast<std::size_t>(best)]))
+      best = c;
+  snapshot->restore(args...);
+  if (best < 0) {
+    // Every candidate is refused for this launch: the first one's refusal is the launch's.
+    set_report(kernel + ", key " + key.text() + ": every candidate is refused for this launch");
+    T::dispatch(0, [&](auto k) { launch_one(k, config); });
+    return;  // (not reached: the launch above throws the refusal)
+  }
+  T::dispatch(best, [&](auto k) { launch_one(k, config); });
+
+  std::string text = kernel + ", key " + key.text() + ", measured on " + device + ":";
+  for (std::size_t c = 0; c < T::size; ++c) {
+    text += (c ? "; " : " ") + names[c] + " ";
+    text += median[c] >= 0 ? format_ms(median[c]) : "skipped: " + skipped[c];
+    if (static_cast<int>(c) == best) text += " (chosen)";
+  }
+  for (const std::string& d : T::dropped()) text += "; " + d.substr(0, d.find(':')) + " dropped at compile time (" + d.substr(d.find(':') + 2) + ")";
+  const std::string unsaved = file.write(key, best);
+  if (!unsaved.empty() && file.persistent()) text += "; not saved: " + unsaved;
+  {
+    std::lock_guard lock(table.mutex);
+    table.choices[key] = best;
+    table.report = std::move(text);
+  }
+}
+
+}  // namespace detail
+
+// A tuned kernel on the default backend.
+template <class Tag, class... Args>
+void launch(const tuned_kernel<Tag>&, const launch_config& config, Args&&... args) {
+#if WARDEN_DEVICE_PASS
+  // nvcc's device pass: every candidate's entry, as the host pass may launch any of them.
+  tuned_kernel<Tag>::for_each_candidate([&](auto k) { launch(k, config, args...); });
+#else
+  bool on_gpu = false;
+#if defined(__CUDACC__)
+  on_gpu = detail::cuda_device_available();
+#endif
+  detail::launch_tuned<Tag>(config, on_gpu, [&](auto k, const launch_config& c) { launch(k, c, args...); }, args...);
+#endif
+}
+
+// A tuned kernel on the cpu reference backend (timed by the host clock).
+template <class Tag, class... Args>
+void launch(on_cpu_t, const tuned_kernel<Tag>&, const launch_config& config, Args&&... args) {
+  detail::launch_tuned<Tag>(config, false, [&](auto k, const launch_config& c) { launch(on_cpu, k, c, args...); }, args...);
+}
+
+namespace tuning {
+
+// Forgets every tuned kernel's choices in this process and removes the cache's files.
+inline void clear_cache() {
+  detail::forget_all_tuning_tables();
+  const std::filesystem::path dir = cache_directory();
+  if (dir.empty()) return;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string file = it->path().filename().string();
+    if (file.find(".wtune") != std::string::npos) std::filesystem::remove(it->path(), ec);
+  }
+}
+
+}  // namespace tuning
+
+}  // namespace warden
+
+// WARDEN_TUNED(name, w::tuned<params...>(body, w::candidates<...>)[.keyed(f)][.runs(n)]):
+// declares the tuned kernel `name` at namespace scope, named "name" in messages, each candidate
+// a kernel with zero-cost CUDA launches (dsl::named_kernel, as WARDEN_KERNEL's).
+#define WARDEN_TUNED(name, ...)                                                                      \
+  struct name##_warden_source {                                                                      \
+    static constexpr ::std::string_view text = #__VA_ARGS__;                                         \
+    static constexpr ::std::string_view kernel = #name;                                              \
+  };                                                                                                 \
+  struct name##_warden_tuned {                                                                       \
+    friend name##_warden_source warden_kernel_source(auto);                                          \
+    static constexpr auto definition = (__VA_ARGS__);                                                \
+    static constexpr ::std::string_view kernel = #name;                                              \
+    template <class Candidate>                                                                       \
+    struct holder {                                                                                  \
+      static constexpr auto definition =                                                             \
+          name##_warden_tuned::definition.template candidate_definition<Candidate>(#name, name##_warden_source::text); \
+    };                                                                                               \
+  };                                                                                                 \
+  inline constexpr ::warden::tuned_kernel<name##_warden_tuned> name {}
