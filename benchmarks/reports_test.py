@@ -148,6 +148,43 @@ def check_launch_report(binary, source):
         shutil.rmtree(work)
 
 
+# --- tuned_report.py -----------------------------------------------------------------------------
+
+def check_tuned_report(binary, source):
+    """Each candidate launched alone takes 10 us times its position in the list; the tuned case
+    1.01x the best (block 0), except matmul at its first size, 1.05x: that one is not within 2%."""
+    names = [re.sub(r"/iterations:\d+/manual_time$", "", n) for n in case_names(binary)]
+    cases = sorted({(n.split("/")[0], int(n.split("/")[2])) for n in names})
+    expect(len(cases) >= 9, f"tuned_gpu_bench: 3 kernels at 3 sizes or more expected, found {cases}")
+    first_matmul = min(s for k, s in cases if k == "matmul")
+    rows = []
+    for name in case_names(binary):
+        kernel, variant, size = name.split("/")[:3]
+        variants = sorted({n.split("/")[1] for n in names if n.startswith(kernel + "/") and n.split("/")[1] != "tuned"},
+                          key=lambda v: [n.split("/")[1] for n in names if n.startswith(kernel + "/")].index(v))
+        if variant == "tuned":
+            seconds = 10e-6 * (1.05 if (kernel, int(size)) == ("matmul", first_matmul) else 1.01)
+            extra = {"label": variants[0]}
+        else:
+            seconds = 10e-6 * (1 + variants.index(variant))
+            extra = {}
+        rows += aggregates(name, seconds, "us", {}, **extra)
+    work = workspace(source)
+    before = open(os.path.join(work, "docs", "benchmarks.md")).read()
+    write_run(os.path.join(work, "tuned.json"), rows)
+    run_report("tuned_report.py", work, ["--json", "tuned.json", "--device", "Test GPU", "--cuda", "13.0",
+                                         "--command", "tuned_gpu_bench --benchmark_repetitions=5"])
+    doc, text = section(os.path.join(work, "docs", "benchmarks.md"), "tuned")
+    expect(outside(doc, "tuned") == outside(before, "tuned"), "tuned_report.py changed docs/benchmarks.md outside its section")
+    expect(f"within 2% of the best candidate launched alone in {len(cases) - 1} of {len(cases)} cases" in text,
+           "tuned report: the count of cases within 2%")
+    expect(f"| matmul | {first_matmul} | block<8, 8> | 10.50 | block<8, 8> | 10.00 | 1.050 | no |" in text,
+           "tuned report: the 1.05x row, read from the medians")
+    expect("| reduce | 65536 | block<128> | 10.10 | block<128> | 10.00 | 1.010 | yes |" in text,
+           "tuned report: a 1.01x row")
+    shutil.rmtree(work)
+
+
 # --- gpu_report.py -------------------------------------------------------------------------------
 
 def examples_rows(names, twin_ratio):
@@ -201,7 +238,10 @@ def main():
     parser.add_argument("--source", required=True, help="the repository root")
     parser.add_argument("--launch-bench")
     parser.add_argument("--examples-bench")
+    parser.add_argument("--tuned-bench")
     args = parser.parse_args()
+    if args.tuned_bench:
+        check_tuned_report(args.tuned_bench, args.source)
     if args.launch_bench:
         check_launch_report(args.launch_bench, args.source)
     if args.examples_bench:
