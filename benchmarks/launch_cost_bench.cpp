@@ -16,7 +16,15 @@
 //   launch/one_buffer_new_signature  a size that changes at every launch (16 in turn, more than
 //                               the check cache holds): what the full launch-time checks cost
 //   graph/replay_100_launches   one replay of a captured graph of 100 launches (w::capture)
+//   launch/one_buffer_tuned     one_buffer's body as a tuned kernel (128, 256 or 512 threads) whose
+//                               key was measured before the timed launches: what a launch costs
+//                               on top of its candidate's is the key and one lookup (compare
+//                               launch/one_buffer; built where Boost.Hana is, as warden/tuned.hpp)
 #include <warden/warden.hpp>
+#if __has_include(<boost/hana/tuple.hpp>)
+#include <warden/tuned.hpp>
+#define WARDEN_BENCH_TUNED 1
+#endif
 
 #include <benchmark/benchmark.h>
 #include <cuda_standin.hpp>
@@ -45,6 +53,15 @@ struct probe_entry {
 };
 
 }  // namespace
+
+#if WARDEN_BENCH_TUNED
+WARDEN_TUNED(one_buffer_tuned, w::tuned<w::out<float>>(
+                                   [](auto k, auto out) {
+                                     auto i = k.global_id();
+                                     return w::when(i < out.size(), out[i] = 1.f);
+                                   },
+                                   w::candidates<w::block<128>, w::block<256>, w::block<512>>));
+#endif
 
 namespace {
 
@@ -104,6 +121,21 @@ void register_all() {
       const auto config = user_stream ? w::grid_for(n).on(stream.ref()) : w::grid_for(n);
       run(s, [&](const probe_entry& entry) { w::detail::run_cuda(shared_tile, config, entry, in, out); });
     });
+#if WARDEN_BENCH_TUNED
+    benchmark::RegisterBenchmark(("launch/one_buffer_tuned" + on).c_str(), [user_stream](benchmark::State& s) {
+      w::stream stream;
+      w::device_buffer<float> out(n);
+      const auto config = user_stream ? w::grid_for(n).on(stream.ref()) : w::grid_for(n);
+      w::tuning::set_cache_directory({});
+      auto tuned = [&](const probe_entry& entry) {
+        w::detail::launch_tuned<one_buffer_tuned_warden_tuned>(
+            config, true, [&](auto k, const w::launch_config& c) { w::detail::run_cuda(k, c, entry, out); }, out);
+      };
+      long long measuring = 0;
+      tuned(probe_entry{&measuring});  // the key's measurement, untimed
+      run(s, tuned);
+    });
+#endif
   }
 
   for (int batch : {2000, 16000}) {

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "profile/nvtx.hpp"
 #include "config.hpp"
 #include "cuda_check.hpp"
 #include "error.hpp"
@@ -76,6 +77,7 @@ class graph {
     detail::refuse_capture(s, "warden::graph::replay",
                            "a replay on a stream being captured: graphs do not nest; replay before or after the capture, "
                            "or on another stream");
+    const detail::nvtx_range range([&](detail::range_text& t) { t.add("graph replay: ").add(static_cast<long long>(launches_)).add(" launches"); });
     for (const detail::captured_use& u : uses_)
       if (u.link->owner.buffer == nullptr)
         throw capture_error("warden::graph::replay",

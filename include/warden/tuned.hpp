@@ -50,6 +50,7 @@
 #include "kernel.hpp"
 #include "launch.hpp"
 #include "memory/capture_registry.hpp"
+#include "profile/nvtx.hpp"
 #include "tuning/cache_file.hpp"
 #include "tuning/candidate.hpp"
 #include "tuning/settings.hpp"
@@ -359,6 +360,7 @@ void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_o
   }
 
   // Measure. Nothing has been launched yet: a snapshot that does not fit is no loss.
+  const nvtx_range range([&](range_text& t) { t.add("warden::tuned ").add(Tag::kernel).add(": measuring key ").add(key.text()); });
   const stream_ref s = config.stream();
   std::optional<launch_snapshot<std::remove_cvref_t<decltype(Tag::definition)>, Args...>> snapshot;
   try {

@@ -196,3 +196,100 @@ TEST_CASE("tuning restores what the kernel may write, through device copies in s
   CHECK(w::to_host(y) == std::vector<float>(3000, 7.f));  // the stand-in's kernels write nothing
   CHECK(no_misuse());
 }
+
+// ---- NVTX ranges, through the stand-in's recording shim (warden/profile/nvtx.hpp) -------------
+
+WARDEN_KERNEL(saxpy_named, w::kernel<w::block<256>, w::in<float>, w::inout<float>, w::value<float>>(
+                               [](auto k, auto x, auto y, auto a) {
+                                 auto i = k.global_id();
+                                 return w::when(i < x.size(), y[i] = a * x[i] + y[i]);
+                               }));
+
+namespace {
+
+struct silent_entry {
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t s, const Slots&) const {
+    standin::launch_kernel(s, [] {});
+  }
+};
+
+// The log's ranges as an indented outline: "name", and "  name" for a range inside another.
+std::vector<std::string> outline(const std::vector<std::string>& log) {
+  std::vector<std::string> out;
+  int depth = 0;
+  for (const std::string& entry : log) {
+    if (entry == "pop") {
+      --depth;
+      REQUIRE(depth >= 0);
+      continue;
+    }
+    out.push_back(std::string(static_cast<std::size_t>(2 * depth), ' ') + entry.substr(5));
+    ++depth;
+  }
+  CHECK(depth == 0);  // every range closed
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("NVTX ranges name each launch by its kernel, grid and block", "[standin][nvtx]") {
+  REQUIRE(w::detail::nvtx_enabled);
+  standin::reset();
+  auto x = w::to_device(std::vector<float>(1000, 1.f));
+  w::device_buffer<float> y(1000);
+  float a = 2.f;
+  standin::nvtx_record(true);
+  w::detail::run_cuda(saxpy_named, w::grid_for(1000), silent_entry{}, x, y, a);
+  w::launch(w::on_cpu, saxpy_named, w::grid(2), x, y, a);
+  standin::nvtx_record(false);
+  CHECK(outline(standin::nvtx_log()) ==
+        std::vector<std::string>{"saxpy_named<<<4, 256>>>", "saxpy_named<<<2, 256>>> on the cpu backend",
+                                 // the cpu run copies the device buffers to the host and back
+                                 "  warden::copy 4000 bytes", "  warden::copy 4000 bytes", "  warden::copy 4000 bytes"});
+}
+
+TEST_CASE("NVTX ranges for transfers, the pool's upstream calls and graph replays", "[standin][nvtx]") {
+  standin::reset();
+  w::stream s;
+  standin::nvtx_record(true);
+  {
+    w::memory_pool pool(w::cuda_resource{});
+    w::device_buffer<float> u(1 << 20, pool, s.ref());
+    w::copy(u, u);
+  }
+  standin::nvtx_record(false);
+  const std::vector<std::string> memory = outline(standin::nvtx_log());
+  CHECK(memory == std::vector<std::string>{"warden pool (device): upstream allocate 20971520 bytes", "warden::copy 4194304 bytes",
+                                           "warden pool (device): upstream release 20971520 bytes"});
+
+  w::device_buffer<float> u(256), v(256);
+  float one = 1.f;
+  w::graph g = w::capture(s, [&] {
+    w::detail::run_cuda(saxpy_named, w::grid_for(256).on(s), silent_entry{}, u, v, one);
+    w::detail::run_cuda(saxpy_named, w::grid_for(256).on(s), silent_entry{}, v, u, one);
+  });
+  standin::nvtx_record(true);
+  g.replay();
+  standin::nvtx_record(false);
+  CHECK(outline(standin::nvtx_log()) == std::vector<std::string>{"graph replay: 2 launches"});
+}
+
+TEST_CASE("a tuned kernel's measurement is a range around its candidates' launches", "[standin][nvtx][tuned]") {
+  standin::reset();
+  cache_folder cache("nvtx");
+  auto x = w::to_device(std::vector<float>(1000, 1.f));
+  w::device_buffer<float> y(1000);
+  device_model device{{{64, 3.0}, {128, 1.0}, {256, 2.0}}, {}};
+  standin::nvtx_record(true);
+  launch_on_standin<scale_t_warden_tuned>(device, w::grid_for(1000), x, y, 2.f);
+  launch_on_standin<scale_t_warden_tuned>(device, w::grid_for(1000), x, y, 2.f);
+  standin::nvtx_record(false);
+  const std::vector<std::string> ranges = outline(standin::nvtx_log());
+  REQUIRE(ranges.size() >= 3);
+  CHECK(ranges[0] == "warden::tuned scale_t: measuring key 1024,1024");
+  CHECK(std::count(ranges.begin(), ranges.end(), "  scale_t<<<16, 64>>>") == 6);
+  CHECK(std::count(ranges.begin(), ranges.end(), "  scale_t<<<8, 128>>>") == 7);  // and the caller's launch
+  CHECK(std::count(ranges.begin(), ranges.end(), "  scale_t<<<4, 256>>>") == 6);
+  CHECK(ranges.back() == "scale_t<<<8, 128>>>");  // the second launch: the choice, outside any measurement
+}

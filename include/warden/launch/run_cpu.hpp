@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../profile/nvtx.hpp"
 #include "../access.hpp"
 #include "../backend/cpu.hpp"
 #include "../backend/recording.hpp"
@@ -86,6 +87,10 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
+  const nvtx_range range([&](range_text& t) {
+    t.add(kernel.name).add("<<<").add_dims(blocks.x, blocks.y, blocks.z).add(", ");
+    t.add_dims(K::block_type::x, K::block_type::y, K::block_type::z).add(">>> on the cpu backend");
+  });
   dsl::kernel_ir scratch;
   const dsl::kernel_ir& ir = description_of(any_kernel, scratch);
   // A program build_kernel built without the checker may hold an access its parameter's mode

@@ -15,6 +15,7 @@
 #include "../error.hpp"
 #include "../graph/recorder.hpp"
 #include "../memory/capture_registry.hpp"
+#include "../profile/nvtx.hpp"
 #include "../stream.hpp"
 #include "binding.hpp"
 #include "launch_config.hpp"
@@ -46,6 +47,10 @@ void run_cuda(const K& any_kernel, const launch_config& config, Entry entry, Arg
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;
   const backend::dims3 blocks = config.template blocks<typename K::block_type>(kernel.name);
+  const nvtx_range range([&](range_text& t) {
+    t.add(kernel.name).add("<<<").add_dims(blocks.x, blocks.y, blocks.z).add(", ");
+    t.add_dims(K::block_type::x, K::block_type::y, K::block_type::z).add(">>>");
+  });
   dsl::kernel_ir scratch;
   const dsl::kernel_ir& ir = description_of(any_kernel, scratch);
   std::vector<char> contents_scratch;

@@ -26,6 +26,7 @@
 #include "../detail/source_location.hpp"
 #include "../error.hpp"
 #include "../stream.hpp"
+#include "pool_observer.hpp"
 #include "pool_stats.hpp"
 #include "stream_clock.hpp"
 #include "upstream_resource.hpp"
@@ -134,6 +135,7 @@ WARDEN_RUNTIME_API std::string_view pool_upstream_name(const pool_core& pool);
 WARDEN_RUNTIME_API std::string_view pool_space_name(const pool_core& pool) noexcept;
 WARDEN_RUNTIME_API bool pool_host_accessible(const pool_core& pool) noexcept;
 WARDEN_RUNTIME_API stream_clock& pool_clock(pool_core& pool) noexcept;
+WARDEN_RUNTIME_API void pool_observe(pool_core& pool, pool_thresholds thresholds, pool_observer callback);
 }  // inline namespace WARDEN_RUNTIME_ABI
 
 }  // inline namespace WARDEN_POOL_ABI
@@ -178,6 +180,11 @@ class memory_pool {
   std::string_view space_name() const noexcept { return detail::pool_space_name(*core_); }
   bool host_accessible() const noexcept { return detail::pool_host_accessible(*core_); }
   stream_clock& clock() noexcept { return detail::pool_clock(*core_); }
+  // Calls `callback` when reserved or allocated bytes cross `thresholds`, and on out-of-memory,
+  // outside the pool's lock (memory/pool_observer.hpp). An empty callback stops watching.
+  void observe(pool_thresholds thresholds, pool_observer callback) {
+    detail::pool_observe(*core_, thresholds, std::move(callback));
+  }
 
   // The shared pool, for buffers: each keeps it alive until it has given its block back.
   const std::shared_ptr<detail::pool_core>& core() const noexcept { return core_; }

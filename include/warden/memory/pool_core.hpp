@@ -30,6 +30,8 @@
 #include "capture_registry.hpp"
 #include "memory_pool.hpp"
 #include "pool_stats.hpp"
+#include "../profile/nvtx.hpp"
+#include "pool_observer.hpp"
 #include "size_class.hpp"
 #include "stream_clock.hpp"
 
@@ -58,7 +60,12 @@ class pool_core {
       std::fprintf(stderr, "warden::memory_pool: waiting for streams at destruction failed: %s\n", e.what());
     }
     report_leaks();
-    for (auto& segment : segments_) upstream_->deallocate(segment->base, segment->size, pool_sizes::alignment, {});
+    for (auto& segment : segments_) {
+      const nvtx_range range([&](range_text& t) {
+        t.add("warden pool (").add(space_name_).add("): upstream release ").add(static_cast<long long>(segment->size)).add(" bytes");
+      });
+      upstream_->deallocate(segment->base, segment->size, pool_sizes::alignment, {});
+    }
   }
 
   // A block of at least `bytes`, usable by work issued to `s`. Zero bytes gives an empty
@@ -72,66 +79,55 @@ class pool_core {
     if (detail::capture_on(s, "warden::memory_pool") != nullptr)
       throw capture_error("warden::memory_pool", "an allocation on a stream being captured into a graph: make the "
                                                  "buffers before the capture (on its stream or any other)");
-    if (bytes > max_request) {  // rounding it up to the alignment would wrap around
+    pool_notices notices;  // delivered after the lock is released, the failure's included
+    pool_allocation out;
+    try {
       std::lock_guard lock(mutex_);
-      throw_out_of_memory(bytes, s);
+      out = allocate_locked(bytes, s, where, notices);
+    } catch (const out_of_memory&) {
+      notices.deliver();
+      throw;
     }
-    std::lock_guard lock(mutex_);
-    pool_block* block = take_block(bytes, s);
-    // A block another stream freed comes only once that stream has passed the free (take_block),
-    // and a host-visible pool's only once its own stream has; a device block freed on `s` comes at
-    // once, its free perhaps still ahead of `s`: the caller learns where, unless it is passed.
-    pool_allocation out{block->ptr, bytes, block, {}, 0};
-    if (block->fence != 0 && block->stream == s && !host_accessible_ && !reached_or_unknown(s, block->fence)) {
-      out.freed_on = s;
-      out.freed_at = block->fence;
-    }
-    block->free = false;
-    block->stream = s;
-    allocated_ += block->size;
-    requested_ += bytes;
-    peak_allocated_ = std::max(peak_allocated_, allocated_);
-    ++live_;
-    ++allocation_count_;
-#if WARDEN_POOL_DEBUG
-    block->requested = bytes;
-    block->where = where;
-#else
-    (void)where;
-#endif
+    notices.deliver();
     return out;
   }
 
   // Gives a block back in stream order: work already issued to `s` may still use it, so it is
   // reused at once only by `s`, and by other streams once the clock says `s` has passed this point.
   void deallocate(const pool_allocation& allocation, stream_ref s = default_stream) noexcept {
-    pool_block* block = allocation.block;
-    if (block == nullptr) return;
-    std::lock_guard lock(mutex_);
-    if (block->free) {  // a double free would corrupt the free structures; refuse it loudly
-      std::fprintf(stderr, "warden::memory_pool: block at %p freed twice; ignored\n", static_cast<void*>(block->ptr));
-      return;
+    pool_notices notices;
+    {
+      std::lock_guard lock(mutex_);
+      deallocate_locked(allocation, s);
+      note_crossings(notices);
     }
-    allocated_ -= block->size;
-    requested_ -= allocation.bytes;
-    --live_;
-    ++deallocation_count_;
-    block->free = true;
-    block->stream = s;
-    block->fence = record(s);
-    if (block->size_class >= 0) {
-      bins_[static_cast<std::size_t>(block->size_class)].push(s, block);
-      binned_bytes_ += block->size;
-    } else {
-      insert_free(coalesce(block));
-    }
+    notices.deliver();
   }
 
   // Waits for every stream that freed cached memory, then returns every segment with no live
   // block to the upstream.
   void empty_cache() {
+    pool_notices notices;
+    {
+      std::lock_guard lock(mutex_);
+      release_cache();
+      note_crossings(notices);
+    }
+    notices.deliver();
+  }
+
+  // Calls `callback` when reserved or allocated bytes cross a threshold, and on out-of-memory
+  // (memory/pool_observer.hpp); an empty callback stops watching. The thresholds start from the
+  // pool's state now: a pool already above one reports only its fall below.
+  void observe(pool_thresholds thresholds, pool_observer callback) {
     std::lock_guard lock(mutex_);
-    release_cache();
+    if (!callback) {
+      watch_.reset();
+      return;
+    }
+    watch_ = std::make_shared<const pool_watch>(pool_watch{thresholds, std::move(callback)});
+    reserved_high_ = thresholds.reserved != 0 && reserved_ >= thresholds.reserved;
+    allocated_high_ = thresholds.allocated != 0 && allocated_ >= thresholds.allocated;
   }
 
   void set_limit(std::size_t bytes) {
@@ -161,6 +157,94 @@ class pool_core {
   stream_clock& clock() noexcept { return *clock_; }
 
  private:
+  // Events noted under the lock and delivered after it (memory/pool_observer.hpp): at most one per
+  // threshold and one out-of-memory per operation.
+  struct pool_notices {
+    std::shared_ptr<const pool_watch> to;
+    pool_event events[3];
+    int count = 0;
+    void deliver() noexcept {
+      for (int i = 0; i < count; ++i) {
+        try {
+          to->callback(events[i]);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "warden::memory_pool: the observer threw (dropped): %s\n", e.what());
+        } catch (...) {
+          std::fprintf(stderr, "warden::memory_pool: the observer threw (dropped)\n");
+        }
+      }
+    }
+  };
+
+  void note(pool_notices& notices, pool_event::kind what, std::size_t threshold, std::size_t requested) {
+    pool_event& e = notices.events[notices.count++];
+    e = pool_event{what, reserved_, allocated_, threshold, requested, ++event_count_, space_name_};
+    notices.to = watch_;
+  }
+  // The thresholds crossed since the last note; called under the lock after every change.
+  void note_crossings(pool_notices& notices) {
+    if (!watch_) return;
+    const pool_thresholds& t = watch_->thresholds;
+    if (t.reserved != 0 && (reserved_ >= t.reserved) != reserved_high_) {
+      reserved_high_ = !reserved_high_;
+      note(notices, reserved_high_ ? pool_event::kind::reserved_above : pool_event::kind::reserved_below, t.reserved, 0);
+    }
+    if (t.allocated != 0 && (allocated_ >= t.allocated) != allocated_high_) {
+      allocated_high_ = !allocated_high_;
+      note(notices, allocated_high_ ? pool_event::kind::allocated_above : pool_event::kind::allocated_below, t.allocated, 0);
+    }
+  }
+
+  pool_allocation allocate_locked(std::size_t bytes, stream_ref s, detail::source_location where, pool_notices& notices) {
+    if (bytes > max_request) throw_out_of_memory(bytes, s, notices);  // rounding it up to the alignment would wrap around
+    pool_block* block = take_block(bytes, s, notices);
+    // A block another stream freed comes only once that stream has passed the free (take_block),
+    // and a host-visible pool's only once its own stream has; a device block freed on `s` comes at
+    // once, its free perhaps still ahead of `s`: the caller learns where, unless it is passed.
+    pool_allocation out{block->ptr, bytes, block, {}, 0};
+    if (block->fence != 0 && block->stream == s && !host_accessible_ && !reached_or_unknown(s, block->fence)) {
+      out.freed_on = s;
+      out.freed_at = block->fence;
+    }
+    block->free = false;
+    block->stream = s;
+    allocated_ += block->size;
+    requested_ += bytes;
+    peak_allocated_ = std::max(peak_allocated_, allocated_);
+    ++live_;
+    ++allocation_count_;
+#if WARDEN_POOL_DEBUG
+    block->requested = bytes;
+    block->where = where;
+#else
+    (void)where;
+#endif
+    note_crossings(notices);
+    return out;
+  }
+
+  void deallocate_locked(const pool_allocation& allocation, stream_ref s) noexcept {
+    pool_block* block = allocation.block;
+    if (block == nullptr) return;
+    if (block->free) {  // a double free would corrupt the free structures; refuse it loudly
+      std::fprintf(stderr, "warden::memory_pool: block at %p freed twice; ignored\n", static_cast<void*>(block->ptr));
+      return;
+    }
+    allocated_ -= block->size;
+    requested_ -= allocation.bytes;
+    --live_;
+    ++deallocation_count_;
+    block->free = true;
+    block->stream = s;
+    block->fence = record(s);
+    if (block->size_class >= 0) {
+      bins_[static_cast<std::size_t>(block->size_class)].push(s, block);
+      binned_bytes_ += block->size;
+    } else {
+      insert_free(coalesce(block));
+    }
+  }
+
   pool_stats stats_locked() const {
     pool_stats s;
     s.allocated_bytes = allocated_;
@@ -278,7 +362,7 @@ class pool_core {
 
   // ---- allocation --------------------------------------------------------------------------
 
-  pool_block* take_block(std::size_t bytes, stream_ref s) {
+  pool_block* take_block(std::size_t bytes, stream_ref s, pool_notices& notices) {
     const bool small = pool_sizes::is_small(bytes);
     const int size_class = small ? pool_sizes::class_index(bytes) : -1;
     const std::size_t size = small ? pool_sizes::class_size(size_class) : pool_sizes::aligned_size(bytes);
@@ -299,7 +383,7 @@ class pool_core {
       block = take_free(small, size, s);
       if (block == nullptr) block = grow(small, size, s);
     }
-    if (block == nullptr) throw_out_of_memory(bytes, s);
+    if (block == nullptr) throw_out_of_memory(bytes, s, notices);
     block->size_class = size_class;
     return block;
   }
@@ -364,6 +448,9 @@ class pool_core {
     for (std::size_t bytes : candidates) {
       if (bytes < size) continue;
       if (limit != 0 && (reserved_ > limit || bytes > limit - reserved_)) continue;
+      const nvtx_range range([&](range_text& t) {
+        t.add("warden pool (").add(space_name_).add("): upstream allocate ").add(static_cast<long long>(bytes)).add(" bytes");
+      });
       void* memory = upstream_->allocate(bytes, pool_sizes::alignment, s);
       if (memory == nullptr) continue;
       auto segment = std::make_unique<pool_segment>();
@@ -386,8 +473,10 @@ class pool_core {
     return nullptr;
   }
 
-  [[noreturn]] void throw_out_of_memory(std::size_t bytes, stream_ref s) {
+  [[noreturn]] void throw_out_of_memory(std::size_t bytes, stream_ref s, pool_notices& notices) {
     ++oom_count_;
+    note_crossings(notices);  // the cache released on the way may have crossed one
+    if (watch_) note(notices, pool_event::kind::out_of_memory, 0, bytes);
     char where[64];
     std::snprintf(where, sizeof where, "%p", s.handle());
     const std::string message = "warden::memory_pool (" + std::string(upstream_->name()) +
@@ -551,7 +640,12 @@ class pool_core {
       if (!b->free || b->next != nullptr) return false;
       free_sets_[segment->small ? 1 : 0].erase(b);
       spare_blocks_.push_back(b);
-      upstream_->deallocate(segment->base, segment->size, pool_sizes::alignment, b->stream);
+      {
+        const nvtx_range range([&](range_text& t) {
+          t.add("warden pool (").add(space_name_).add("): upstream release ").add(static_cast<long long>(segment->size)).add(" bytes");
+        });
+        upstream_->deallocate(segment->base, segment->size, pool_sizes::alignment, b->stream);
+      }
       reserved_ -= segment->size;
       ++upstream_releases_;
       return true;
@@ -610,6 +704,9 @@ class pool_core {
   std::size_t allocated_ = 0, requested_ = 0, peak_allocated_ = 0, reserved_ = 0, peak_reserved_ = 0, live_ = 0;
   std::uint64_t allocation_count_ = 0, deallocation_count_ = 0, upstream_allocations_ = 0,
                 upstream_releases_ = 0, cache_releases_ = 0, oom_count_ = 0;
+  std::shared_ptr<const pool_watch> watch_;  // the observer, or none
+  bool reserved_high_ = false, allocated_high_ = false;
+  std::uint64_t event_count_ = 0;
 };
 
 // What memory_pool and buffer call (declared in memory_pool.hpp).
@@ -634,6 +731,9 @@ WARDEN_RUNTIME_API std::string_view pool_upstream_name(const pool_core& pool) { 
 WARDEN_RUNTIME_API std::string_view pool_space_name(const pool_core& pool) noexcept { return pool.space_name(); }
 WARDEN_RUNTIME_API bool pool_host_accessible(const pool_core& pool) noexcept { return pool.host_accessible(); }
 WARDEN_RUNTIME_API stream_clock& pool_clock(pool_core& pool) noexcept { return pool.clock(); }
+WARDEN_RUNTIME_API void pool_observe(pool_core& pool, pool_thresholds thresholds, pool_observer callback) {
+  pool.observe(thresholds, std::move(callback));
+}
 }  // inline namespace WARDEN_RUNTIME_ABI
 
 }  // inline namespace WARDEN_POOL_ABI

@@ -26,6 +26,7 @@
 #include "../stream.hpp"
 #include "buffer.hpp"
 #include "capture_registry.hpp"
+#include "../profile/nvtx.hpp"
 
 namespace warden {
 
@@ -39,6 +40,7 @@ inline void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_ref
                  "a transfer on a stream being captured: only launches are captured; make the transfer before or "
                  "after the capture, or on another stream");
   if (bytes == 0) return;
+  const nvtx_range range([&](range_text& t) { t.add("warden::copy ").add(static_cast<long long>(bytes)).add(" bytes"); });
 #if WARDEN_CUDA_RUNTIME
   if (cuda_device_available()) {
     WARDEN_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s.native()));

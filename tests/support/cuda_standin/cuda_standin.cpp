@@ -805,12 +805,42 @@ long live_graphs() {
   lock_type lock(rt().mutex);
   return rt().live_graphs;
 }
+namespace {
+std::atomic<bool> nvtx_recording{false};
+std::mutex nvtx_mutex;
+std::vector<std::string>& nvtx_entries() {
+  static auto* entries = new std::vector<std::string>;  // never destroyed: ranges may close at exit
+  return *entries;
+}
+}  // namespace
+void nvtx_record(bool on) {
+  std::lock_guard lock(nvtx_mutex);
+  if (on) nvtx_entries().clear();
+  nvtx_recording = on;
+}
+std::vector<std::string> nvtx_log() {
+  std::lock_guard lock(nvtx_mutex);
+  return nvtx_entries();
+}
 void advance_clock(double ms) {
   lock_type lock(rt().mutex);
   rt().clock_ms += ms;
 }
 
 }  // namespace cuda_standin
+
+// ---- the NVTX shim ------------------------------------------------------------------------------
+
+extern "C" void warden_nvtx_shim_push(const char* message) {
+  if (!cuda_standin::nvtx_recording) return;
+  std::lock_guard lock(cuda_standin::nvtx_mutex);
+  cuda_standin::nvtx_entries().push_back(std::string("push ") + message);
+}
+extern "C" void warden_nvtx_shim_pop() {
+  if (!cuda_standin::nvtx_recording) return;
+  std::lock_guard lock(cuda_standin::nvtx_mutex);
+  cuda_standin::nvtx_entries().push_back("pop");
+}
 
 // ---- the runtime ---------------------------------------------------------------------------------
 

@@ -117,6 +117,13 @@ void advance_clock(double ms);
 // Graphs and graph instantiations created and not yet destroyed.
 long live_graphs();
 
+// The recording NVTX shim: warden, built with WARDEN_NVTX_SHIM (every stand-in target is), opens
+// and closes its NVTX ranges (warden/profile/nvtx.hpp) through warden_nvtx_shim_push/pop, which
+// this library defines. While recording, each is logged, "push <text>" or "pop", in order (from
+// any thread); otherwise they cost nothing and allocate nothing. nvtx_record(true) clears the log.
+void nvtx_record(bool on);
+std::vector<std::string> nvtx_log();
+
 // Whether p is a device address of the stand-in (one the host cannot dereference).
 bool is_device_pointer(const void* p);
 
