@@ -18,7 +18,7 @@ WARDEN_TUNED(reduce, w::tuned<w::in<float>, w::out<float>>(
     [](auto k, auto in, auto out) {
       constexpr int threads = decltype(k)::block_type::x;
       constexpr int warps = threads / 32;
-      constexpr int steps = warps >= 16 ? 4 : warps >= 8 ? 3 : warps >= 4 ? 2 : warps >= 2 ? 1 : 0;
+      constexpr int steps = warps >= 32 ? 5 : warps >= 16 ? 4 : warps >= 8 ? 3 : warps >= 4 ? 2 : warps >= 2 ? 1 : 0;  // log2(warps)
       return w::shared<float, warps>(k, [&](auto k, auto warp_sums) {
         auto t = k.thread_id();
         auto tail = in.size() / 4 * 4 + k.global_id();

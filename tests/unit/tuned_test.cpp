@@ -124,6 +124,13 @@ TEST_CASE("tuning on the cpu backend gives the same result whichever candidate w
     }
     CHECK(tuned_kernels::reduce.choice(in, partial).has_value());
     CHECK(tuned_kernels::reduce.choice(partial, total).has_value());
+    // Every candidate alone, not only the one tuning picked (the first GPU run found block<1024>
+    // summing 16 of its 32 warps: the body, not warden, was wrong).
+    tuned_kernels::reduce.for_each_candidate([&](auto k) {
+      w::launch(w::on_cpu, k, w::grid(64), in, partial);
+      w::launch(w::on_cpu, k, w::grid(1), partial, total);
+      CHECK(w::to_host(total)[0] == static_cast<float>(std::accumulate(h.begin(), h.end(), 0.0)));
+    });
   }
   SECTION("histogram: counted once, although every candidate ran several times") {
     std::vector<int> h(50001);
@@ -134,6 +141,11 @@ TEST_CASE("tuning on the cpu backend gives the same result whichever candidate w
     std::vector<int> want(256, 1);
     for (int v : h) ++want[static_cast<std::size_t>(v & 255)];
     CHECK(w::to_host(bins) == want);
+    tuned_kernels::histogram.for_each_candidate([&](auto k) {
+      auto alone = w::to_device(std::vector<int>(256, 1));
+      w::launch(w::on_cpu, k, w::grid(16), in, alone);
+      CHECK(w::to_host(alone) == want);
+    });
     INFO(tuned_kernels::histogram.report());
     CHECK(tuned_kernels::histogram.report().find("(chosen)") != std::string::npos);
   }
@@ -151,6 +163,11 @@ TEST_CASE("tuning on the cpu backend gives the same result whichever candidate w
         for (int j = 0; j < n; ++j) want += a[static_cast<std::size_t>(r * n + j)] * b[static_cast<std::size_t>(j * n + col)];
         REQUIRE(c[static_cast<std::size_t>(r * n + col)] == want);
       }
+    tuned_kernels::matmul.for_each_candidate([&](auto k) {
+      w::device_buffer<float> alone(n * n);
+      w::launch(w::on_cpu, k, w::grid_for(n, n), da, db, alone, n);
+      CHECK(w::to_host(alone) == c);
+    });
   }
 }
 
@@ -276,9 +293,12 @@ TEST_CASE("writers racing on one cache file each leave a whole file", "[tuned][c
   std::atomic<int> torn{0}, reads{0};
   std::thread reader([&] {
     while (!stop) {
+      // Once written, the file is only ever replaced whole (rename), never removed: a file there
+      // before the read is there during it, and must read whole.
+      const bool there = fs::exists(file.path());
       bool whole = false;
       (void)file.read(&whole);
-      if (fs::exists(file.path()) && !whole) ++torn;
+      if (there && !whole) ++torn;
       ++reads;
     }
   });
