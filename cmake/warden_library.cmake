@@ -3,13 +3,20 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# warden needs no Boost: no header uses Boost.Hana, which measured slower to compile than warden's
-# own pack and cannot walk a pack in device code (docs/benchmarks.md, "Boost.Hana"). Boost is only
-# looked for so that the measurement's probe is built where it is installed.
+# warden itself needs no Boost: only warden/tuned.hpp uses Boost.Hana (the candidate list of a tuned
+# kernel, host-side type-level work), and warden.hpp does not include it. Boost is looked for so
+# that the tuned tests and benchmarks, and the Hana measurement's probe, are built where it is.
 find_package(Boost 1.74 QUIET)
 
 add_library(warden INTERFACE)
 add_library(warden::warden ALIAS warden)
+include("${CMAKE_CURRENT_LIST_DIR}/warden_host_precheck.cmake")  # warden_host_precheck(target)
+# NVTX ranges for Nsight (include/warden/profile/nvtx.hpp): on wherever NVTX is found; OFF compiles
+# every range out, in this build and in the installed package's consumers.
+option(WARDEN_NVTX "Name warden's launches, transfers and pool calls for Nsight (NVTX) where NVTX is found" ON)
+if(NOT WARDEN_NVTX)
+  target_compile_definitions(warden INTERFACE WARDEN_NVTX=0)
+endif()
 target_include_directories(warden INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -65,4 +72,5 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/warden-config.cmake.i
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/warden-config-version.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/warden-config.cmake" "${PROJECT_BINARY_DIR}/warden-config-version.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/warden_host_precheck.cmake"
   DESTINATION "${WARDEN_CMAKE_DIR}")

@@ -1,0 +1,43 @@
+# warden_host_precheck(<target>): before nvcc compiles each .cu source of <target>, the host C++
+# compiler parses it as C++ (-fsyntax-only; warden's cpu path, where every kernel is checked as
+# under nvcc), and a kernel the checker rejects stops the build there, with the host compiler's
+# diagnostic: one error, the code, the explanation as text. nvcc 13's front end cannot print that
+# text (it rejects a static_assert message that is not a literal and prints a class template's
+# text argument one character at a time: docs/diagnostics.md, "nvcc"), so without this a rejected
+# kernel in a .cu file reads as a list of characters. Costs one host front-end pass per .cu file,
+# re-run when the file or anything it includes changes (a depfile). A .cu file that uses CUDA's
+# own syntax (__global__, <<<>>>) cannot be parsed as C++: give such files none of warden's
+# kernels, or leave their target out.
+#
+#   warden_host_precheck(my_cuda_program)
+function(warden_host_precheck target)
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    set(budget -fconstexpr-steps=2147483647)
+  else()
+    set(budget -fconstexpr-ops-limit=4294967295)
+  endif()
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  foreach(source IN LISTS sources)
+    if(NOT source MATCHES "\\.cu$")
+      continue()
+    endif()
+    get_filename_component(path "${source}" ABSOLUTE BASE_DIR "${source_dir}")
+    get_filename_component(name "${source}" NAME)
+    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/warden_host_precheck/${target}/${name}.checked")
+    add_custom_command(OUTPUT "${stamp}"
+      COMMAND "${CMAKE_CXX_COMPILER}" -std=c++20 -fsyntax-only -x c++ ${budget}
+              "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+              "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>"
+              -MD -MF "${stamp}.d" -MT "${stamp}" "${path}"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+      DEPENDS "${path}"
+      DEPFILE "${stamp}.d"
+      COMMENT "warden: checking the kernels of ${name} with the host compiler"
+      COMMAND_EXPAND_LISTS
+      VERBATIM)
+    set_property(SOURCE "${path}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+  endforeach()
+endfunction()
