@@ -7,13 +7,15 @@
 # kernel in a .cu file reads as a list of characters. Costs one host front-end pass per .cu file,
 # re-run when the file or anything it includes changes (a depfile). A .cu file that uses CUDA's
 # own syntax (__global__, <<<>>>) cannot be parsed as C++: give such files none of warden's
-# kernels, or leave their target out.
+# kernels, or leave their target out; so is one that includes CUDA's headers or uses its types
+# (the parse has no CUDA include path), and a target whose compile definitions are generator
+# expressions on the compile language.
 #
 #   warden_host_precheck(my_cuda_program)
 function(warden_host_precheck target)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(budget -fconstexpr-steps=2147483647)
   else()
     set(budget -fconstexpr-ops-limit=4294967295)
@@ -26,7 +28,11 @@ function(warden_host_precheck target)
     endif()
     get_filename_component(path "${source}" ABSOLUTE BASE_DIR "${source_dir}")
     get_filename_component(name "${source}" NAME)
-    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/warden_host_precheck/${target}/${name}.checked")
+    # Named by the source's path below the target's folder: a/main.cu and b/main.cu stay apart.
+    file(RELATIVE_PATH relative "${source_dir}" "${path}")
+    string(REPLACE "/" "_" relative "${relative}")
+    string(REPLACE ".." "up" relative "${relative}")
+    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/warden_host_precheck/${target}/${relative}.checked")
     add_custom_command(OUTPUT "${stamp}"
       COMMAND "${CMAKE_CXX_COMPILER}" -std=c++20 -fsyntax-only -x c++ ${budget}
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
@@ -38,6 +44,7 @@ function(warden_host_precheck target)
       COMMENT "warden: checking the kernels of ${name} with the host compiler"
       COMMAND_EXPAND_LISTS
       VERBATIM)
-    set_property(SOURCE "${path}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+    # In the target's own folder's scope, wherever this is called from.
+    set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
   endforeach()
 endfunction()

@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <map>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -42,6 +43,7 @@
 #include <boost/hana/bool.hpp>
 #include <boost/hana/filter.hpp>
 #include <boost/hana/for_each.hpp>
+#include <boost/hana/front.hpp>
 #include <boost/hana/length.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
@@ -74,7 +76,7 @@ struct tuned_definition {
   using param = std::tuple_element_t<I, std::tuple<Params...>>;
 
   Key key{};
-  int warmup_runs = 1;  // per candidate, untimed
+  int warmup_runs = 1;  // per candidate, untimed; at least 1
   int timed_runs = 5;   // per candidate; the median counts
 
   // The key of a launch: `f(args...)` returns a w::tune_key (a few integers) from the launch's
@@ -83,11 +85,11 @@ struct tuned_definition {
   constexpr tuned_definition<Body, F, Candidates, Params...> keyed(F f) const {
     return {f, warmup_runs, timed_runs};
   }
-  // How many runs each candidate gets when a key is measured.
+  // How many runs each candidate gets when a key is measured (at least one of each).
   constexpr tuned_definition runs(int timed, int warmup = 1) const {
     tuned_definition copy = *this;
     copy.timed_runs = timed < 1 ? 1 : timed;
-    copy.warmup_runs = warmup < 0 ? 0 : warmup;
+    copy.warmup_runs = warmup < 1 ? 1 : warmup;  // the warm-up is where a refused candidate is found
     return copy;
   }
 
@@ -135,17 +137,33 @@ struct candidate_filter {
   }
 };
 
-// A tuned kernel's choices in this process, by key.
+// A tuned kernel's choices in this process: per device (-1 the cpu backend, else the CUDA device
+// ordinal), by key. A choice measured on one device is never used on another.
 struct tuning_table {
+  struct device_choices {
+    std::unordered_map<tune_key, int, tune_key_hash> choices;
+    bool file_read = false;
+  };
   std::mutex mutex;
-  std::unordered_map<tune_key, int, tune_key_hash> choices;
-  bool file_read = false;
+  std::map<int, device_choices> devices;
+  std::vector<std::pair<int, tune_key>> measuring;  // keys a thread is measuring now
+  int last_device = -1;                             // where choice() looks
   std::string report;
+  bool off_reported = false;
 
-  int find(const tune_key& key) {
+  int find(int device, const tune_key& key) {
     std::lock_guard lock(mutex);
-    const auto it = choices.find(key);
-    return it == choices.end() ? -1 : it->second;
+    last_device = device;
+    const auto d = devices.find(device);
+    if (d == devices.end()) return -1;
+    const auto it = d->second.choices.find(key);
+    return it == d->second.choices.end() ? -1 : it->second;
+  }
+  void clear() {
+    std::lock_guard lock(mutex);
+    devices.clear();
+    report.clear();
+    off_reported = false;
   }
 };
 
@@ -166,12 +184,7 @@ inline void register_tuning_table(tuning_table* t) {
 inline void forget_all_tuning_tables() {
   auto& all = tuning_tables::instance();
   std::lock_guard lock(all.mutex);
-  for (tuning_table* t : all.tables) {
-    std::lock_guard table_lock(t->mutex);
-    t->choices.clear();
-    t->file_read = false;
-    t->report.clear();
-  }
+  for (tuning_table* t : all.tables) t->clear();
 }
 
 // Refusals that depend on the candidate (its block shape): the launch is refused before any
@@ -266,8 +279,15 @@ class tuned_kernel {
   // The candidate this process would launch for these arguments' key without measuring: one
   // measured (or read from the cache) already, else none.
   template <class... Args>
+  // (on the device, or the cpu backend, this kernel last launched on).
   static std::optional<std::string> choice(const Args&... args) {
-    const int index = table().find(key_of(args...));
+    auto& t = table();
+    int device = 0;
+    {
+      std::lock_guard lock(t.mutex);
+      device = t.last_device;
+    }
+    const int index = t.find(device, key_of(args...));
     if (index < 0) return std::nullopt;
     return candidates()[static_cast<std::size_t>(index)];
   }
@@ -278,13 +298,7 @@ class tuned_kernel {
     return t.report;
   }
   // Forgets this process's choices (the cache on disk stays: tuning::clear_cache).
-  static void forget() {
-    auto& t = table();
-    std::lock_guard lock(t.mutex);
-    t.choices.clear();
-    t.file_read = false;
-    t.report.clear();
-  }
+  static void forget() { table().clear(); }
 
   static detail::tuning_table& table() {
     static detail::tuning_table* t = [] {
@@ -309,9 +323,18 @@ class tuned_kernel {
   }
 
   static const auto& definition() { return Tag::definition; }
+  static constexpr auto kept_types() { return kept; }
 };
 
 namespace detail {
+
+// The arguments bind as the first candidate's (all share the parameters): else launch's own
+// diagnostics (W002, the wrong count) and nothing of the tuner's machinery.
+template <class Tag, class... Args>
+constexpr bool tuned_arguments_bind() {
+  using first = typename std::remove_cvref_t<decltype(boost::hana::front(tuned_kernel<Tag>::kept_types()))>::type;
+  return arguments_bind<typename tuned_kernel<Tag>::template kernel_for<first>, Args...>();
+}
 
 // The lambdas below capture the caller's launcher; where that is a lambda of an unnamed namespace
 // (a benchmark's), g++ warns that types of this header hold a type of internal linkage. They are
@@ -321,18 +344,46 @@ namespace detail {
 #pragma GCC diagnostic ignored "-Wsubobject-linkage"
 #endif
 
+// Where a launch runs, as the tables key it: -1 for the cpu backend, else the current CUDA device.
+inline int tuning_device_id(bool on_gpu) {
+#if WARDEN_CUDA_RUNTIME
+  int device = 0;
+  if (on_gpu && cudaGetDevice(&device) == cudaSuccess) return device;
+  if (on_gpu) cudaGetLastError();
+#else
+  (void)on_gpu;
+#endif
+  return -1;
+}
+
+// In the timer's namespace (tuning/timer.hpp): a .cu and a .cpp file that launch one tuned kernel
+// alike get two functions, each with its own mode's timer.
+inline namespace WARDEN_TUNING_TIMER_ABI {
+
 // A tuned launch: the choice for the arguments' key, measured first if there is none.
 // launch_one(kernel, config) launches one candidate on the right backend; on_gpu says whether it
 // runs on the GPU (events time it) or the cpu backend (the host clock does).
 template <class Tag, class LaunchOne, class... Args>
 void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_one, Args&... args) {
   using T = tuned_kernel<Tag>;
+  auto launch_candidate = [&](int index) { T::dispatch(index, [&](auto k) { launch_one(k, config); }); };
+  tuning_table& table = T::table();
+  if (!tuning::enabled()) {  // the first candidate, at the cost of one flag
+    {
+      std::lock_guard lock(table.mutex);
+      if (!table.off_reported) table.report = std::string(Tag::kernel) + ": " + T::candidates()[0] + " (the first candidate): tuning is off";
+      table.off_reported = true;
+    }
+    return launch_candidate(0);
+  }
   const auto& definition = Tag::definition;
   const tune_key key = definition.key(std::as_const(args)...);
-  tuning_table& table = T::table();
-  if (const int chosen = table.find(key); chosen >= 0) {
-    T::dispatch(chosen, [&](auto k) { launch_one(k, config); });
-    return;
+  const int device_id = tuning_device_id(on_gpu);
+  if (const int chosen = table.find(device_id, key); chosen >= 0) {
+    // The choice was measured at another size of this key's bucket: where the launch-time checks
+    // refuse it for this one, this launch is measured instead (its refusals skipped).
+    std::string refused;
+    if (!refused_for_candidate([&] { launch_candidate(chosen); }, refused)) return;
   }
 
   const std::string kernel(Tag::kernel);
@@ -343,49 +394,74 @@ void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_o
   };
   auto first = [&](const std::string& why) {
     set_report(kernel + ", key " + key.text() + ": " + names[0] + " (the first candidate): " + why);
-    T::dispatch(0, [&](auto k) { launch_one(k, config); });
+    launch_candidate(0);
   };
-  if (!tuning::enabled()) return first("tuning is off");
   if (being_captured(config.stream()))
     return first("the stream is being captured, and timing would add every run to the graph");
 
   const std::string device = tuning_device(on_gpu);
-  const tuning_cache_file file(tuning::cache_directory(), kernel, device, names);
+  const tuning_cache_file file(tuning::cache_directory(), kernel, Tag::source, device, names);
   {
     std::unique_lock lock(table.mutex);
-    if (!table.file_read) {
-      table.file_read = true;
-      for (const auto& e : file.read()) table.choices.emplace(e.key, e.candidate);
+    tuning_table::device_choices& mine = table.devices[device_id];
+    if (!mine.file_read) {
+      mine.file_read = true;
+      for (const auto& e : file.read()) mine.choices.emplace(e.key, e.candidate);
     }
-    if (const auto it = table.choices.find(key); it != table.choices.end()) {
+    if (const auto it = mine.choices.find(key); it != mine.choices.end()) {
       const int chosen = it->second;
-      table.report = kernel + ", key " + key.text() + ": " + names[static_cast<std::size_t>(chosen)] + ", read from " +
-                     file.path().string();
+      std::string refused;
       lock.unlock();
-      T::dispatch(chosen, [&](auto k) { launch_one(k, config); });
-      return;
+      if (!refused_for_candidate([&] { launch_candidate(chosen); }, refused)) {
+        set_report(kernel + ", key " + key.text() + ": " + names[static_cast<std::size_t>(chosen)] + ", read from " +
+                   file.path().string());
+        return;
+      }
+      lock.lock();
     }
+    // Another thread measuring this key would time against this one's runs: run the first
+    // candidate and leave the choice to it.
+    const std::pair<int, tune_key> job{device_id, key};
+    if (std::find(table.measuring.begin(), table.measuring.end(), job) != table.measuring.end()) {
+      lock.unlock();
+      return launch_candidate(0);
+    }
+    table.measuring.push_back(job);
   }
+  struct measuring_done {
+    tuning_table& table;
+    std::pair<int, tune_key> job;
+    ~measuring_done() {
+      std::lock_guard lock(table.mutex);
+      std::erase(table.measuring, job);
+    }
+  } done{table, {device_id, key}};
 
-  // Measure. Nothing has been launched yet: a snapshot that does not fit is no loss.
+  // Measure. Nothing has been launched yet: a snapshot that does not fit is no loss, and the
+  // first candidate is kept for this key in this process (not on disk), so that later launches
+  // do not try again.
   const nvtx_range range([&](range_text& t) { t.add("warden::tuned ").add(Tag::kernel).add(": measuring key ").add(key.text()); });
   const stream_ref s = config.stream();
   std::optional<launch_snapshot<std::remove_cvref_t<decltype(Tag::definition)>, Args...>> snapshot;
   try {
     snapshot.emplace(s, args...);
   } catch (const out_of_memory& e) {
+    {
+      std::lock_guard lock(table.mutex);
+      table.devices[device_id].choices[key] = 0;
+    }
     return first(std::string("no memory to save the writable arguments while timing: ") + e.what());
   }
   tuning_timer timer(on_gpu, s);
   std::vector<double> median(T::size, -1.0);
   std::vector<std::string> skipped(T::size);
-  std::exception_ptr first_refusal;
   for (int c = 0; c < static_cast<int>(T::size); ++c) {
     T::dispatch(c, [&](auto k) {
       std::string why;
+      // The warm-up runs find the launches the checks refuse (at least one runs: tuned_definition::runs).
       const bool refused = refused_for_candidate(
           [&] {
-            for (int w = 0; w < std::max(1, definition.warmup_runs); ++w) {
+            for (int w = 0; w < definition.warmup_runs; ++w) {
               snapshot->restore(args...);
               launch_one(k, config);
             }
@@ -393,7 +469,6 @@ void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_o
           why);
       if (refused) {
         skipped[static_cast<std::size_t>(c)] = why;
-        if (!first_refusal) first_refusal = std::current_exception();
         return;
       }
       std::vector<double> times;
@@ -413,10 +488,10 @@ void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_o
   if (best < 0) {
     // Every candidate is refused for this launch: the first one's refusal is the launch's.
     set_report(kernel + ", key " + key.text() + ": every candidate is refused for this launch");
-    T::dispatch(0, [&](auto k) { launch_one(k, config); });
+    launch_candidate(0);
     return;  // (not reached: the launch above throws the refusal)
   }
-  T::dispatch(best, [&](auto k) { launch_one(k, config); });
+  launch_candidate(best);
 
   std::string text = kernel + ", key " + key.text() + ", measured on " + device + ":";
   for (std::size_t c = 0; c < T::size; ++c) {
@@ -429,16 +504,20 @@ void launch_tuned(const launch_config& config, bool on_gpu, LaunchOne&& launch_o
   if (!unsaved.empty() && file.persistent()) text += "; not saved: " + unsaved;
   {
     std::lock_guard lock(table.mutex);
-    table.choices[key] = best;
+    table.devices[device_id].choices[key] = best;
     table.report = std::move(text);
   }
 }
+
+}  // inline namespace WARDEN_TUNING_TIMER_ABI
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 
 }  // namespace detail
+
+inline namespace WARDEN_TUNING_TIMER_ABI {
 
 // A tuned kernel on the default backend.
 template <class Tag, class... Args>
@@ -447,22 +526,28 @@ void launch(const tuned_kernel<Tag>&, const launch_config& config, Args&&... arg
   // nvcc's device pass: every candidate's entry, as the host pass may launch any of them, and the
   // kernel that holds the stream while a run is timed (tuning/timer.hpp): the device pass does not
   // compile the host path that launches it, so it would not be emitted.
-  tuned_kernel<Tag>::for_each_candidate([&](auto k) { launch(k, config, args...); });
+  tuned_kernel<Tag>::for_each_candidate([&](auto k) { ::warden::launch(k, config, args...); });
   (void)&detail::tuning_hold<>;
 #else
   bool on_gpu = false;
 #if defined(__CUDACC__)
   on_gpu = detail::cuda_device_available();
 #endif
-  detail::launch_tuned<Tag>(config, on_gpu, [&](auto k, const launch_config& c) { launch(k, c, args...); }, args...);
+  if constexpr (detail::tuned_arguments_bind<Tag, Args...>())
+    detail::launch_tuned<Tag>(config, on_gpu, [&](auto k, const launch_config& c) { ::warden::launch(k, c, args...); },
+                              args...);
 #endif
 }
 
 // A tuned kernel on the cpu reference backend (timed by the host clock).
 template <class Tag, class... Args>
 void launch(on_cpu_t, const tuned_kernel<Tag>&, const launch_config& config, Args&&... args) {
-  detail::launch_tuned<Tag>(config, false, [&](auto k, const launch_config& c) { launch(on_cpu, k, c, args...); }, args...);
+  if constexpr (detail::tuned_arguments_bind<Tag, Args...>())
+    detail::launch_tuned<Tag>(config, false, [&](auto k, const launch_config& c) { ::warden::launch(on_cpu, k, c, args...); },
+                              args...);
 }
+
+}  // inline namespace WARDEN_TUNING_TIMER_ABI
 
 namespace tuning {
 
@@ -494,6 +579,7 @@ inline void clear_cache() {
     friend name##_warden_source warden_kernel_source(auto);                                          \
     static constexpr auto definition = (__VA_ARGS__);                                                \
     static constexpr ::std::string_view kernel = #name;                                              \
+    static constexpr ::std::string_view source = name##_warden_source::text;                         \
     template <class Candidate>                                                                       \
     struct holder {                                                                                  \
       static constexpr auto definition =                                                             \

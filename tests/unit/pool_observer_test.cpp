@@ -102,7 +102,7 @@ TEST_CASE("the observer runs outside the lock: it may use the pool", "[pool][obs
   CHECK(calls == 2);
 }
 
-TEST_CASE("an observer that throws is reported and dropped; the pool goes on", "[pool][observer]") {
+TEST_CASE("an observer that throws is reported and dropped, and the pool goes on", "[pool][observer]") {
   w::host_resource upstream(64 * MiB);
   w::memory_pool pool(upstream);
   pool.observe({.allocated = 1 * MiB}, [](const w::pool_event&) { throw std::runtime_error("observer failed"); });

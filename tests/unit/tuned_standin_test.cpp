@@ -34,6 +34,14 @@ WARDEN_TUNED(slice_t, w::tuned<w::out<int>>(
     },
     w::candidates<w::block<128>, w::block<64>, w::block<32>>));
 
+// An unguarded load: launch refuses the 128-thread candidate where the grid covers more than x.
+WARDEN_TUNED(copy_t, w::tuned<w::in<float>, w::out<float>>(
+    [](auto k, auto x, auto y) {
+      auto i = k.global_id();
+      return w::when(i < y.size(), y[i] = x[i]);
+    },
+    w::candidates<w::block<64>, w::block<128>>));
+
 namespace {
 
 // The device: what each block shape's kernel costs, and how often each was launched.
@@ -179,6 +187,41 @@ TEST_CASE("a corrupt cache file, or one from another device, is measured again a
   CHECK(cache.files().size() == 2);
   CHECK(scale_t.report().find("measured on another GPU, sm_90, driver 13000") != std::string::npos);
   standin::reset();
+  CHECK(no_misuse());
+}
+
+TEST_CASE("a remembered choice refused for a launch of the same key sends that launch to be measured", "[standin][tuned]") {
+  standin::reset();
+  cache_folder cache("refused_choice");
+  device_model device{{{64, 2.0}, {128, 1.0}}, {}};
+  auto x256 = w::to_device(std::vector<float>(256, 1.f));
+  w::device_buffer<float> y(1000);  // the guard reads y's size, which does not protect x
+  launch_on_standin<copy_t_warden_tuned>(device, w::grid_for(256), x256, y);
+  REQUIRE(copy_t.choice(x256, y) == std::string("block<128>"));
+  // 192 elements share the key (both round up to 256), but 128-thread blocks reach x[255] (E101).
+  auto x192 = w::to_device(std::vector<float>(192, 1.f));
+  const int launched = total(device);
+  launch_on_standin<copy_t_warden_tuned>(device, w::grid_for(192), x192, y);
+  INFO(copy_t.report());
+  CHECK(copy_t.report().find("block<128> skipped: ") != std::string::npos);
+  CHECK(copy_t.choice(x192, y) == std::string("block<64>"));
+  CHECK(device.launches[64] == 6 + 7);       // measured, then launched for the caller
+  CHECK(total(device) - launched == 7);       // nothing of block<128> ran for this launch
+  CHECK(no_misuse());
+}
+
+TEST_CASE("choices are kept per device: the cpu backend measures its own", "[standin][tuned]") {
+  standin::reset();
+  cache_folder cache("per_device");
+  auto x = w::to_device(std::vector<float>(2000, 1.f));
+  w::device_buffer<float> y(2000);
+  device_model device{{{64, 3.0}, {128, 2.0}, {256, 1.0}}, {}};
+  launch_on_standin<scale_t_warden_tuned>(device, w::grid_for(2000), x, y, 2.f);
+  CHECK(scale_t.report().find("measured on warden CUDA runtime stand-in") != std::string::npos);
+  w::launch(w::on_cpu, scale_t, w::grid_for(2000), x, y, 2.f);  // same key, other backend
+  CHECK(scale_t.report().find("measured on cpu reference backend") != std::string::npos);
+  CHECK(cache.files().size() == 2);
+  CHECK(w::to_host(y)[1999] == 2.f);
   CHECK(no_misuse());
 }
 

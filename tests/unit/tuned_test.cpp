@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -244,8 +245,8 @@ TEST_CASE("choices persist through the cache, and a bad cache is never trusted",
   REQUIRE(cache.files().size() == 1);
   const fs::path file = cache.files()[0];
   const std::string text = read_file(file);
-  CHECK(text.find("kernel accumulate\ncandidates block<32> | block<64> | block<128>\nkey 4096,4096 -> " + chosen + "\n") !=
-        std::string::npos);
+  CHECK(text.find("\nkernel accumulate (source ") != std::string::npos);
+  CHECK(text.find("\ncandidates block<32> | block<64> | block<128>\nkey 4096,4096 -> " + chosen + "\n") != std::string::npos);
 
   SECTION("another process (a fresh table) reads the choice and times nothing") {
     // Another process starts with an empty table: forget() is that start.
@@ -286,9 +287,34 @@ TEST_CASE("choices persist through the cache, and a bad cache is never trusted",
   }
 }
 
+// Run by the next test in a process of its own: the cache folder comes from the environment.
+TEST_CASE("the second process: reads the first one's choice", "[.second_process]") {
+  auto x = w::to_device(std::vector<float>(4096, 1.f));
+  auto y = w::to_device(std::vector<float>(4096, 0.f));
+  w::launch(w::on_cpu, accumulate, w::grid_for(4096), x, y);
+  INFO(accumulate.report());
+  REQUIRE(accumulate.report().find(", read from ") != std::string::npos);
+  REQUIRE(w::to_host(y) == std::vector<float>(4096, 1.f));
+}
+
+TEST_CASE("a choice is reused by another process, through the cache", "[tuned][cache]") {
+  cache_folder cache("second_process");
+  auto x = w::to_device(std::vector<float>(4096, 1.f));
+  auto y = w::to_device(std::vector<float>(4096, 0.f));
+  w::launch(w::on_cpu, accumulate, w::grid_for(4096), x, y);
+  REQUIRE(accumulate.report().find("measured on") != std::string::npos);
+  // This test binary again, in a new process that knows nothing but the cache folder.
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  const std::string command = "WARDEN_TUNING_CACHE='" + cache.path.string() + "' '" + self +
+                              "' '[.second_process]' > '" + (cache.path / "second.log").string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  INFO(read_file(cache.path / "second.log"));
+  CHECK(status == 0);
+}
+
 TEST_CASE("writers racing on one cache file each leave a whole file", "[tuned][cache]") {
   cache_folder cache("race");
-  const w::detail::tuning_cache_file file(cache.path, "k", "cpu reference backend", {"block<32>", "block<64>"});
+  const w::detail::tuning_cache_file file(cache.path, "k", "its source", "cpu reference backend", {"block<32>", "block<64>"});
   std::atomic<bool> stop{false};
   std::atomic<int> torn{0}, reads{0};
   std::thread reader([&] {

@@ -84,7 +84,7 @@ class pool_core {
     try {
       std::lock_guard lock(mutex_);
       out = allocate_locked(bytes, s, where, notices);
-    } catch (const out_of_memory&) {
+    } catch (...) {  // out_of_memory, or bad_alloc while writing its message: the notes go out
       notices.deliver();
       throw;
     }

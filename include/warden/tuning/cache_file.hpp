@@ -5,7 +5,7 @@
 //   warden-tuning 1
 //   warden 0.1.0
 //   device NVIDIA H200, sm_90, driver 13000
-//   kernel reduce
+//   kernel reduce (source 1f3a...)
 //   candidates block<128> | block<256> | block<512>
 //   key 1048576 -> block<256>
 //
@@ -17,6 +17,9 @@
 // two writers racing each keep a whole file, and the later rename wins.
 
 #include <atomic>
+#include <charconv>
+#include <mutex>
+#include <string_view>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
@@ -63,14 +66,9 @@ inline bool parse_tune_key(const std::string& text, tune_key& key) {
     const std::size_t comma = text.find(',', at);
     const std::string part = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
     if (part.empty() || key.size() == tune_key::capacity) return false;
-    std::size_t used = 0;
     long long value = 0;
-    try {
-      value = std::stoll(part, &used);
-    } catch (...) {
-      return false;
-    }
-    if (used != part.size()) return false;
+    const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (error != std::errc{} || end != part.data() + part.size()) return false;
     key.add(value);
     if (comma == std::string::npos) break;
     at = comma + 1;
@@ -85,11 +83,14 @@ class tuning_cache_file {
     int candidate = 0;  // its index in the candidate list
   };
 
-  tuning_cache_file(const std::filesystem::path& directory, const std::string& kernel, const std::string& device,
-                    std::vector<std::string> candidates)
+  // `source`: the kernel's definition as written (WARDEN_TUNED's text), so that an edited body or
+  // key, or another kernel of the same name, is another kernel.
+  tuning_cache_file(const std::filesystem::path& directory, const std::string& kernel, std::string_view source,
+                    const std::string& device, std::vector<std::string> candidates)
       : candidates_(std::move(candidates)) {
     header_ = "warden-tuning 1\nwarden " + std::to_string(version_major) + "." + std::to_string(version_minor) + "." +
-              std::to_string(version_patch) + "\ndevice " + device + "\nkernel " + kernel + "\ncandidates ";
+              std::to_string(version_patch) + (WARDEN_SYNC_LAUNCHES ? " (synchronous launches)" : "") + "\ndevice " +
+              device + "\nkernel " + kernel + " (source " + hex(fnv(std::string(source))) + ")\ncandidates ";
     for (std::size_t i = 0; i < candidates_.size(); ++i) header_ += (i ? " | " : "") + candidates_[i];
     header_ += "\n";
     if (!directory.empty()) path_ = directory / (file_stem(kernel) + "-" + hex(fnv(header_)) + ".wtune");
@@ -138,6 +139,10 @@ class tuning_cache_file {
   // empty string, or why the file could not be written (the choice still holds in memory).
   std::string write(const tune_key& key, int candidate) const {
     if (path_.empty()) return "no cache folder";
+    // Threads of this process take turns (each keeps the others' entries); other processes may
+    // still race, and then the later rename wins whole.
+    static std::mutex writers;
+    std::lock_guard turn(writers);
     std::vector<entry> entries = read();
     bool replaced = false;
     for (entry& e : entries)

@@ -9,6 +9,7 @@
 // The environment is read once, at the first tuned launch; tuning::set_enabled and
 // tuning::set_cache_directory override it for the rest of the program.
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -19,8 +20,8 @@ namespace warden {
 namespace detail {
 
 struct tuning_settings_state {
-  std::mutex mutex;
-  bool enabled = true;
+  std::mutex mutex;                 // for the directory
+  std::atomic<bool> enabled{true};  // read at every tuned launch
   std::filesystem::path directory;  // empty: memory only
 };
 
@@ -54,17 +55,9 @@ inline tuning_settings_state& tuning_settings() {
 
 namespace tuning {
 
-inline bool enabled() {
-  auto& s = warden::detail::tuning_settings();
-  std::lock_guard lock(s.mutex);
-  return s.enabled;
-}
+inline bool enabled() { return warden::detail::tuning_settings().enabled.load(std::memory_order_relaxed); }
 // Off: a tuned kernel launches its first candidate, times nothing and records no choice.
-inline void set_enabled(bool on) {
-  auto& s = warden::detail::tuning_settings();
-  std::lock_guard lock(s.mutex);
-  s.enabled = on;
-}
+inline void set_enabled(bool on) { warden::detail::tuning_settings().enabled.store(on, std::memory_order_relaxed); }
 
 inline std::filesystem::path cache_directory() {
   auto& s = warden::detail::tuning_settings();

@@ -29,6 +29,15 @@ __global__ void tuning_hold(long long cycles) {
 }
 #endif
 
+// The timer differs under nvcc (the hold kernel): an inline namespace per mode keeps a program
+// that tunes in both .cu and .cpp files from linking one mode's timer into the other's files.
+#if defined(__CUDACC__)
+#define WARDEN_TUNING_TIMER_ABI timer_nvcc
+#else
+#define WARDEN_TUNING_TIMER_ABI timer_host
+#endif
+inline namespace WARDEN_TUNING_TIMER_ABI {
+
 class tuning_timer {
  public:
   tuning_timer(bool on_gpu, stream_ref s) : on_gpu_(on_gpu), stream_(s) {
@@ -95,5 +104,7 @@ class tuning_timer {
   static constexpr long long hold_us = 50;  // longer than the host takes to enqueue one run
   long long hold_cycles_ = 0;
 };
+
+}  // inline namespace WARDEN_TUNING_TIMER_ABI
 
 }  // namespace warden::detail
