@@ -62,61 +62,15 @@
 #include "../../examples/stencil_2d/stencil_2d_twin.cuh"
 #include "../../examples/transpose/transpose.hpp"
 #include "../../examples/transpose/transpose_twin.cuh"
+#include "gpu_timer.cuh"
 #include "lint_transpose.hpp"
 
 namespace w = warden;
 
 namespace {
 
-void check(cudaError_t status, const char* call) { w::detail::cuda_check(status, call); }
-
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
-
-// One stream, two events, and the spin that hides the host's enqueueing.
-class gpu_timer {
- public:
-  gpu_timer() {
-    check(cudaEventCreate(&start_), "cudaEventCreate");
-    check(cudaEventCreate(&stop_), "cudaEventCreate");
-    int khz = 0;
-    check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "cudaDeviceGetAttribute");
-    spin_cycles_ = static_cast<long long>(khz) * spin_us / 1000;
-  }
-  ~gpu_timer() {
-    w::detail::cuda_check_noexcept(cudaEventDestroy(start_), "cudaEventDestroy");
-    w::detail::cuda_check_noexcept(cudaEventDestroy(stop_), "cudaEventDestroy");
-  }
-  cudaStream_t native() const { return stream_.ref().native(); }
-  w::stream_ref ref() const { return stream_.ref(); }
-
-  // Seconds the GPU spends on `work` (which enqueues on this stream).
-  double seconds(const std::function<void()>& work) {
-    spin<<<1, 1, 0, native()>>>(spin_cycles_);
-    check(cudaEventRecord(start_, native()), "cudaEventRecord");
-    work();
-    check(cudaEventRecord(stop_, native()), "cudaEventRecord");
-    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-    float ms = 0.f;
-    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return ms * 1e-3;
-  }
-
-  static constexpr long long spin_us = 2000;
-
- private:
-  w::stream stream_;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  long long spin_cycles_ = 0;
-};
-
-gpu_timer& timer() {
-  static gpu_timer t;
-  return t;
-}
+using gpu_bench::check;
+using gpu_bench::timer;
 
 // A case: buffers for one size, and the work of each implementation.
 struct bench_case {

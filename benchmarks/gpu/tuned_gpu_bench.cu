@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "../tuned/tuned_kernels.hpp"
+#include "gpu_timer.cuh"
 
 namespace w = warden;
 namespace tk = tuned_kernels;
@@ -38,50 +39,15 @@ namespace {
 
 int iterations = 20;
 
-void check(cudaError_t status, const char* call) { w::detail::cuda_check(status, call); }
-
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
+// Seconds per launch of `work`, enqueued `iterations` times behind the timer's spin.
+double seconds_per_launch(const std::function<void()>& work) {
+  return gpu_bench::timer().seconds([&] {
+           for (int i = 0; i < iterations; ++i) work();
+         }) /
+         iterations;
 }
 
-class gpu_timer {
- public:
-  gpu_timer() {
-    check(cudaEventCreate(&start_), "cudaEventCreate");
-    check(cudaEventCreate(&stop_), "cudaEventCreate");
-    int khz = 0;
-    check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "cudaDeviceGetAttribute");
-    spin_cycles_ = static_cast<long long>(khz) * 2000 / 1000;
-  }
-  ~gpu_timer() {
-    w::detail::cuda_check_noexcept(cudaEventDestroy(start_), "cudaEventDestroy");
-    w::detail::cuda_check_noexcept(cudaEventDestroy(stop_), "cudaEventDestroy");
-  }
-  w::stream_ref ref() const { return stream_.ref(); }
-  // Seconds per launch of `work`, enqueued `iterations` times behind the spin.
-  double seconds(const std::function<void()>& work) {
-    spin<<<1, 1, 0, stream_.ref().native()>>>(spin_cycles_);
-    check(cudaEventRecord(start_, stream_.ref().native()), "cudaEventRecord");
-    for (int i = 0; i < iterations; ++i) work();
-    check(cudaEventRecord(stop_, stream_.ref().native()), "cudaEventRecord");
-    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-    float ms = 0.f;
-    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return ms * 1e-3 / iterations;
-  }
-
- private:
-  w::stream stream_;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  long long spin_cycles_ = 0;
-};
-
-gpu_timer& timer() {
-  static gpu_timer t;
-  return t;
-}
+using gpu_bench::timer;
 
 // Variant -1 is the tuned kernel; 0.. the candidates, in the list's order.
 template <class Tuned, class F>
@@ -115,7 +81,7 @@ void reduce_case(benchmark::State& state, int variant) {
   for (float v : parts) got += v;
   if (std::abs(got - want) > 1e-3 * want) state.SkipWithError("reduce: wrong sum");
   if (variant < 0) state.SetLabel(tk::reduce.choice(in, partial).value_or("?"));
-  for (auto _ : state) state.SetIterationTime(timer().seconds(work));
+  for (auto _ : state) state.SetIterationTime(seconds_per_launch(work));
   state.SetBytesProcessed(static_cast<long long>(state.iterations()) * static_cast<long long>(n * sizeof(float)));
 }
 
@@ -133,7 +99,7 @@ void histogram_case(benchmark::State& state, int variant) {
   for (int v : h) ++want[static_cast<std::size_t>(v & 255)];
   if (w::to_host(bins) != want) state.SkipWithError("histogram: wrong counts");
   if (variant < 0) state.SetLabel(tk::histogram.choice(in, bins).value_or("?"));
-  for (auto _ : state) state.SetIterationTime(timer().seconds(work));
+  for (auto _ : state) state.SetIterationTime(seconds_per_launch(work));
   state.SetBytesProcessed(static_cast<long long>(state.iterations()) * static_cast<long long>(n * sizeof(int)));
 }
 
@@ -157,7 +123,7 @@ void matmul_case(benchmark::State& state, int variant) {
     }
   }
   if (variant < 0) state.SetLabel(tk::matmul.choice(da, db, dc, n).value_or("?"));
-  for (auto _ : state) state.SetIterationTime(timer().seconds(work));
+  for (auto _ : state) state.SetIterationTime(seconds_per_launch(work));
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * n * static_cast<double>(state.iterations()),
                                                  benchmark::Counter::kIsRate);
 }

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
+#include "../support/tuning_cache_folder.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -77,25 +78,7 @@ int total(const device_model& d) {
   return n;
 }
 
-struct cache_folder {
-  fs::path path;
-  explicit cache_folder(const std::string& name) : path(fs::temp_directory_path() / ("warden_tuned_standin_" + name)) {
-    fs::remove_all(path);
-    w::tuning::set_cache_directory(path);
-    w::tuning::set_enabled(true);
-    w::tuning::clear_cache();
-  }
-  ~cache_folder() {
-    w::tuning::set_cache_directory({});
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::vector<fs::path> files() const {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path());
-    return out;
-  }
-};
+using cache_folder = w::testing::tuning_cache_folder;
 
 bool no_misuse() {
   const auto seen = standin::misuses();

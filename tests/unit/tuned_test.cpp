@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../../benchmarks/tuned/tuned_kernels.hpp"
+#include "../support/tuning_cache_folder.hpp"
 
 namespace w = warden;
 namespace fs = std::filesystem;
@@ -62,27 +63,7 @@ WARDEN_TUNED(triple, w::tuned<w::in<int>, w::out<int>>(
     w::candidates<w::candidate<w::block<64>, 2>, w::candidate<w::block<64>, 4>, w::candidate<w::block<32>, 2>>)
     .keyed([](const auto& x, const auto&) { return w::tune_key{static_cast<long long>(x.size())}; }));
 
-// A fresh cache folder per test.
-struct cache_folder {
-  fs::path path;
-  explicit cache_folder(const std::string& name) : path(fs::temp_directory_path() / ("warden_tuned_test_" + name)) {
-    fs::remove_all(path);
-    w::tuning::set_cache_directory(path);
-    w::tuning::set_enabled(true);
-    w::tuning::clear_cache();
-  }
-  ~cache_folder() {
-    w::tuning::set_cache_directory({});
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::vector<fs::path> files() const {
-    std::vector<fs::path> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(path, ec)) out.push_back(e.path());
-    return out;
-  }
-};
+using cache_folder = w::testing::tuning_cache_folder;
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p);
