@@ -116,11 +116,13 @@ TEST_CASE("several threads: the events, in the pool's order, alternate and match
   w::host_resource upstream(1024 * MiB);
   w::memory_pool pool(upstream);
   event_log log;
-  const std::size_t threshold = 6 * MiB;
+  const std::size_t threshold = 3 * MiB;
   pool.observe({.reserved = 64 * MiB, .allocated = threshold}, [&](const w::pool_event& e) { log.add(e); });
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
+      // One crossing each at least, however the threads interleave: 4 MiB alone is above 3.
+      pool.deallocate(pool.allocate(4 * MiB));
       std::vector<w::pool_allocation> held;
       for (int i = 0; i < 400; ++i) {
         if (held.size() < 3 && (i + t) % 3 != 0) held.push_back(pool.allocate((1 + (i + t) % 4) * 512 * 1024));
