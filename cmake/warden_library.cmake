@@ -10,6 +10,20 @@ find_package(Boost 1.74 QUIET)
 
 add_library(warden INTERFACE)
 add_library(warden::warden ALIAS warden)
+# isl, the integer set library: the launch-time checks decide the questions the checker leaves
+# them (two threads at one element, an index outside its buffer) as integer sets
+# (include/warden/check/launch/integer_set.hpp). A real dependency, found with pkg-config; without
+# it the configure step stops here, not a launch later.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(WARDEN_ISL QUIET IMPORTED_TARGET isl)
+endif()
+if(NOT TARGET PkgConfig::WARDEN_ISL)
+  message(FATAL_ERROR "warden: isl (the integer set library) was not found with pkg-config; the launch-time checks "
+                      "decide with it. Install it (Debian/Ubuntu: apt-get install libisl-dev pkg-config; scripts/setup does) "
+                      "and configure again.")
+endif()
+target_link_libraries(warden INTERFACE PkgConfig::WARDEN_ISL)
 include("${CMAKE_CURRENT_LIST_DIR}/warden_host_precheck.cmake")  # warden_host_precheck(target)
 # NVTX ranges for Nsight (include/warden/profile/nvtx.hpp): on wherever NVTX is found; OFF compiles
 # every range out, in this build and in the installed package's consumers.

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "../support/check_only.hpp"
 #include "../support/verdict_probe.hpp"
 
 #include <string>
@@ -244,7 +245,7 @@ TEST_CASE("global_at_launch: a launch whose threads meet is refused, naming them
     FAIL("threads 0 and 63 both stored out[0]");
   } catch (const w::obligation_error& e) {
     CHECK(std::string(e.what()) ==
-          "E106 [launch-obligation] modulo_global_k: W010 for out[global_id.x % n] (one store, two threads): listed with this "
+          "E106 [launch-obligation] modulo_global_k: W010 for out[global_id.x % n] (one store, two threads): decided with this "
           "launch's numbers (n = 63), thread 0 of block 0 and thread 63 of block 0 both reach element 0 (the checker left "
           "this pair to the launch, w::obligations_of): launch with values for which no two threads reach one element, or "
           "give each thread elements of its own");
@@ -265,21 +266,38 @@ TEST_CASE("global_at_launch: what reads no launch number, or a local, is still r
   STATIC_REQUIRE(code_of<B64, w::inout<int>, V>(modulo_through_local) == code::W011);
 }
 
-TEST_CASE("global_at_launch: a launch past the listing's budget is refused, saying so", "[shared_at_launch][global]") {
+TEST_CASE("global_at_launch: a launch of any size is decided exactly, apart or meeting", "[shared_at_launch][global]") {
   STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, V>(long_rows));
   w::device_buffer<int> out(64);
-  CHECK_THROWS_AS(w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 2), w::obligation_error);  // t + j meets t + 1
+  try {  // (t + j) % 64 meets: thread 63 at its second trip reaches thread 0's first element
+    w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 2);
+    FAIL("threads met");
+  } catch (const w::obligation_error& e) {
+    CAPTURE(e.what());
+    CHECK(std::string(e.what()).find("thread 0 of block 0 (i0 = 0) and thread 63 of block 0 (i0 = 1) both reach element 0") !=
+          std::string::npos);
+  }
   w::launch(w::on_cpu, long_rows_k, w::grid(1), out, 1);  // one trip: each thread its own element
   CHECK(w::to_host(out)[63] == 0);
   STATIC_REQUIRE(w::testing::left_to_launch<B64, w::out<int>, V, V>(long_rows_apart));
-  try {  // 64 x 65,600 instances, past 2^22, none meeting: the listing gives up
-    w::launch(w::on_cpu, long_rows_apart_k, w::grid(1), out, 65600, 1 << 30);
-    FAIL("a launch past the listing's budget ran");
+  // 64 x 65,600 runs and 2^20 x 64 x 16 runs, which a listing could not afford (the launch listed
+  // up to 2^22 before issue 54): each thread's row is its own, decided without a run.
+  using w::testing::buffer_of;
+  using w::testing::value_of;
+  w::testing::check_only(long_rows_apart_k, {1, 1, 1}, {buffer_of(64 * 65600), value_of(65600), value_of(1 << 30)});
+  // m below the rows' span: rows wrap onto each other (thread 1's row starts at 65600 % 65536 = 64).
+  try {
+    w::testing::check_only(long_rows_apart_k, {1, 1, 1}, {buffer_of(64 * 65600), value_of(65600), value_of(65536)});
+    FAIL("rows met");
   } catch (const w::obligation_error& e) {
-    const std::string what = e.what();
-    CAPTURE(what);
-    CHECK(what.find("W010 for out[") != std::string::npos);
-    CHECK(what.find("the launch could not list them (n = 65600, m = 1073741824)") != std::string::npos);
-    CHECK(what.find("more than 4194304 times") != std::string::npos);
+    CHECK(std::string(e.what()).find("W010 for out[") != std::string::npos);
+    CHECK(std::string(e.what()).find("decided with this launch's numbers (n = 65600, m = 65536)") != std::string::npos);
+  }
+  // And bounds are decided the same way: every element below m, so a buffer of 64 is overrun at 65599.
+  try {
+    w::testing::check_only(long_rows_apart_k, {1, 1, 1}, {buffer_of(64), value_of(65600), value_of(1 << 30)});
+    FAIL("overran");
+  } catch (const w::bounds_error& e) {
+    CHECK(std::string(e.what()).find("reaches index") != std::string::npos);
   }
 }

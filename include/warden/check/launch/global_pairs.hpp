@@ -1,107 +1,82 @@
 #pragma once
 // A pair of global accesses decided exactly for one launch: do two different threads touch one
 // element? The checker proved W010 / W011 for the pair under a condition on the launch's values (a
-// positive obligation, dsl/obligation.hpp) that is only sufficient; where this launch breaks it,
-// launch lists both accesses' elements with its own numbers, thread by thread and trip by trip, as
-// the kernel computes them (launch_impl::exact_value), and refuses only a launch in which two
-// threads do meet (E106).
+// positive obligation, dsl/obligation.hpp) that is only sufficient, or left the pair to the launch
+// (global_at_launch); the launch writes the question as one integer set with its own numbers in it
+// (presburger.hpp) and asks isl (integer_set.hpp) for a point of it: two threads, their trips of
+// the loops around the two accesses, and the element both reach. No point: apart, whatever the
+// grid's size; a point: the witness E106 names.
 //
-// What it lists: every thread of the grid, every trip of the loops around the access, the guards
-// as the kernel evaluates them (one that reads data is taken to hold, so the listing may only grow).
-// It gives up, and the obligation stands, where an index or a loop bound reads data, a local or a
-// function, or the listing would pass its budget. Barriers are not taken into account: two threads
-// of one block that meet in different barrier phases count as meeting, so the answer "apart" is
-// exact, and "meet" may be one the obligation would have refused anyway.
+// The set: both threads within the launch, different; each at a trip of every loop around its
+// access (start, positive constant step, end); the guards of each access, those that can be
+// written (one that reads data is taken to hold, so the set only grows); the two indices equal.
+// Undecided where an index or a loop bound reads data, a local the kernel assigns, a function, or
+// multiplies two values that both vary; the caller refuses such a launch and says why.
+// Barriers are not taken into account: two threads of one block that meet in different barrier
+// phases count as meeting, so the answer "apart" is exact, and "meet" may be one the obligation
+// would have refused anyway.
 
-#include <optional>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "../../dsl/ir.hpp"
+#include "integer_set.hpp"
+#include "launch_names.hpp"
 #include "launch_request.hpp"
-#include "stated_facts.hpp"
+#include "presburger.hpp"
 
 namespace warden::check {
 
 namespace launch_impl {
 
-// The most instances (thread x trip) of each access that a launch lists.
-inline constexpr long long max_listed_instances = 1LL << 22;
-
 enum class pair_answer : unsigned char { apart, meet, undecided };
+
+// A loop's variable at one trip, in a witness.
+struct loop_trip {
+  int loop = -1;  // index in ir.loops
+  long long value = 0;
+};
 
 struct pair_verdict {
   pair_answer answer = pair_answer::undecided;
-  long long thread1 = -1, thread2 = -1;  // linear global thread ids (meet)
+  long long thread1 = -1, thread2 = -1;  // linear global thread ids (meet): ((bz * gy + by) * gx + bx) * threads per block + ...
   long long element = -1;
+  std::vector<loop_trip> trips1, trips2;  // meet: the trips of the loops around each access
+  bool possible = false;                  // meet: a guard or a select was taken to hold, so the meeting may be one no thread has
+  std::string why;                        // undecided: what the solver could not write
 };
 
-// Calls visit(thread, element) for every instance of access `a` in this launch, until visit
-// returns false; false when it cannot list them (data in an index or a loop bound, or past
-// `budget` instances).
-template <class Visit>
-bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long budget, Visit&& visit) {
-  thread_point at;
-  at.loop_value.assign(ir.loops.size(), 0);
-  at.loop_set.assign(ir.loops.size(), 0);
-  const int depth = a.loop_end - a.loop_begin;
-  long long listed = 0;
-  bool ok = true, more = true;
-  auto runs = [&] {
-    for (int g = a.guard_begin; g < a.guard_end; ++g) {
-      const dsl::ir_guard& guard = ir.guard_pool[static_cast<std::size_t>(g)];
-      const std::optional<long long> v = exact_value(ir, guard.condition, facts, &at);
-      if (v && (*v != 0) == guard.negated) return false;  // decided against; data: may hold
-    }
-    return true;
-  };
-  const long long threads_per_block = static_cast<long long>(facts.block[0]) * facts.block[1] * facts.block[2];
-  long long thread = 0;
-  // Loop level by loop level; `level == depth`: the access itself.
-  auto enumerate = [&](auto&& self, int level) -> void {
-    if (!ok || !more) return;
-    if (level == depth) {
-      if (!runs()) return;
-      const std::optional<long long> element = exact_value(ir, a.index, facts, &at);
-      if (!element || ++listed > budget) {
-        ok = false;
-        return;
-      }
-      more = visit(thread, *element);
-      return;
-    }
-    const int l = ir.loop_pool[static_cast<std::size_t>(a.loop_begin + level)];
-    const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(l)];
-    const std::optional<long long> lo = exact_value(ir, loop.lo, facts, &at), hi = exact_value(ir, loop.hi, facts, &at),
-                                   step = exact_value(ir, loop.step, facts, &at);
-    if (!lo || !hi || !step || *step < 1) {
-      ok = false;
-      return;
-    }
-    at.loop_set[static_cast<std::size_t>(l)] = 1;
-    for (long long i = *lo; i < *hi && ok && more; i += *step) {
-      at.loop_value[static_cast<std::size_t>(l)] = i;
-      self(self, level + 1);
-    }
-    at.loop_set[static_cast<std::size_t>(l)] = 0;
-  };
-  for (long long bz = 0; bz < facts.grid[2] && ok && more; ++bz)
-    for (long long by = 0; by < facts.grid[1] && ok && more; ++by)
-      for (long long bx = 0; bx < facts.grid[0] && ok && more; ++bx)
-        for (long long tz = 0; tz < facts.block[2] && ok && more; ++tz)
-          for (long long ty = 0; ty < facts.block[1] && ok && more; ++ty)
-            for (long long tx = 0; tx < facts.block[0] && ok && more; ++tx) {
-              at.block[0] = bx, at.block[1] = by, at.block[2] = bz;
-              at.thread[0] = tx, at.thread[1] = ty, at.thread[2] = tz;
-              thread = ((bz * facts.grid[1] + by) * facts.grid[0] + bx) * threads_per_block +
-                       (tz * facts.block[1] + ty) * facts.block[0] + tx;
-              enumerate(enumerate, 0);
-            }
-  return ok;
+// The coordinate `name` (a variable of the question, or "0") at `point`.
+inline long long coordinate_at(const presburger_question& q, const std::string& name, const std::vector<long long>& point) {
+  const int d = q.dimension_of(name);
+  return d < 0 ? 0 : point[static_cast<std::size_t>(d)];
 }
 
-// "thread (29, 0) of block (1, 0)": a linear global thread id (list_global_access's numbering) as
+// A thread of the question at `point`, numbered linearly (thread_name reads it back).
+inline long long linear_thread(const presburger_question& q, const presburger_instance& in, const std::vector<long long>& point,
+                               const launch_facts& facts) {
+  long long t[3], b[3];
+  for (int d = 0; d < 3; ++d) {
+    t[d] = coordinate_at(q, in.thread[d], point);
+    b[d] = coordinate_at(q, in.block[d], point);
+  }
+  const long long per_block = static_cast<long long>(facts.block.x) * facts.block.y * facts.block.z;
+  return ((b[2] * facts.grid.y + b[1]) * facts.grid.x + b[0]) * per_block + (t[2] * facts.block.y + t[1]) * facts.block.x + t[0];
+}
+
+// The trips of the loops around access `a` at `point`.
+inline std::vector<loop_trip> trips_at(const dsl::kernel_ir& ir, const presburger_question& q, const presburger_instance& in,
+                                       const dsl::ir_access& a, const std::vector<long long>& point) {
+  std::vector<loop_trip> out;
+  for (int p = a.loop_begin; p < a.loop_end; ++p) {
+    const int l = ir.loop_pool[static_cast<std::size_t>(p)];
+    out.push_back({l, coordinate_at(q, in.loop[static_cast<std::size_t>(l)], point)});
+  }
+  return out;
+}
+
+// "thread (29, 0) of block (1, 0)": a linear global thread id (linear_thread's numbering) as
 // the kernel's author counts threads, the dimensions the launch does not use left out.
 inline std::string thread_name(long long linear, const launch_facts& facts) {
   const long long per_block = static_cast<long long>(facts.block[0]) * facts.block[1] * facts.block[2];
@@ -122,41 +97,105 @@ inline std::string thread_name(long long linear, const launch_facts& facts) {
   return "thread " + coordinates(thread, block_y, block_z) + " of block " + coordinates(block, block_y, block_z);
 }
 
+// "thread 3 of block 0 (k = 2) and thread 5 of block 1 (k = 0) both reach element 17": a
+// meeting in the kernel's names, from the solver's point.
+inline std::string meeting_text(const dsl::kernel_ir& ir, const launch_names& names, const launch_facts& facts, const pair_verdict& p) {
+  const auto trips = [&](const std::vector<loop_trip>& at) {
+    std::string s;
+    for (const loop_trip& t : at)
+      s += (s.empty() ? " (" : ", ") + names.loop(ir, ir.loops[static_cast<std::size_t>(t.loop)]) + " = " + std::to_string(t.value);
+    return s.empty() ? s : s + ")";
+  };
+  return thread_name(p.thread1, facts) + trips(p.trips1) + " and " + thread_name(p.thread2, facts) + trips(p.trips2) +
+         (p.possible ? " may both reach element " : " both reach element ") + std::to_string(p.element) +
+         (p.possible ? " (a guard or select that reads data is taken to hold either way)" : "");
+}
+
 // Do two different threads of this launch touch one element through accesses `first` and
 // `second` (the same access for W010 on one store)?
-inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second,
-                                        long long budget = max_listed_instances) {
+inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(first)];
   const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(second)];
-  // Each element a reaches, with the first thread there and a second one if any.
-  struct owners {
-    long long one = -1, two = -1;
-  };
-  std::unordered_map<long long, owners> touched;
   pair_verdict v;
-  v.answer = pair_answer::apart;
-  // One access (W010 on one store): the first meeting in the listing's order, threads in order.
-  if (!list_global_access(ir, facts, a, budget, [&](long long thread, long long element) {
-        owners& o = touched[element];
-        if (o.one < 0) o.one = thread;
-        else if (o.one != thread && o.two < 0) o.two = thread;
-        if (first == second && o.two >= 0) {
-          v = {pair_answer::meet, o.one, o.two, element};
-          return false;
-        }
-        return true;
-      }))
-    return {};
-  if (first == second) return v;
-  auto meets = [&](long long thread, long long element) {  // false: found, stop listing
-    const auto it = touched.find(element);
-    if (it == touched.end()) return true;
-    const long long other = it->second.one != thread ? it->second.one : it->second.two;
-    if (other < 0) return true;
-    v = {pair_answer::meet, other, thread, element};
-    return false;
-  };
-  if (!list_global_access(ir, facts, c, budget, meets)) return {};
+  presburger_question q(ir, facts);
+  presburger_instance one = q.thread("a"), two = q.thread("b");
+  // Two different threads: some coordinate differs (none can where the launch has one thread).
+  std::string differ;
+  for (int d = 0; d < 3; ++d)
+    for (const auto& [x, y] : {std::pair{one.thread[d], two.thread[d]}, std::pair{one.block[d], two.block[d]}})
+      if (x != "0") differ += (differ.empty() ? "" : " or ") + x + " != " + y;
+  if (differ.empty()) {
+    v.answer = pair_answer::apart;
+    return v;
+  }
+  q.require("(" + differ + ")");
+  if (!q.enter_loops(a, one, "a") || !q.enter_loops(c, two, "b")) {
+    v.why = q.why_not();
+    return v;
+  }
+  if (!q.enter_guards(a.guard_begin, a.guard_end, one) || !q.enter_guards(c.guard_begin, c.guard_end, two)) {
+    v.answer = pair_answer::apart;  // a guard no thread passes for this launch: one of them never runs
+    return v;
+  }
+  const std::optional<std::string> i = q.term(a.index, one), j = q.term(c.index, two);
+  if (!i || !j) {
+    v.why = q.why_not();
+    return v;
+  }
+  const std::string element = q.variable("element");
+  q.require(element + " = " + *i + " and " + element + " = " + *j);
+  const set_decision d = decide_integer_set(q.text(), q.dimensions());
+  if (d.answer == set_answer::unknown) {
+    v.why = "the integer set library passed its budget on the question";
+    return v;
+  }
+  if (d.answer == set_answer::empty) {
+    v.answer = pair_answer::apart;
+    return v;
+  }
+  v.answer = pair_answer::meet;
+  v.thread1 = linear_thread(q, one, d.point, facts);
+  v.thread2 = linear_thread(q, two, d.point, facts);
+  v.element = coordinate_at(q, element, d.point);
+  v.trips1 = trips_at(ir, q, one, a, d.point);
+  v.trips2 = trips_at(ir, q, two, c, d.point);
+  v.possible = q.over_approximated();
+  return v;
+}
+
+// One run of global access `a` whose element lies outside [0, size), for E101 where the
+// intervals cannot keep the index inside.
+struct outside_verdict {
+  pair_answer answer = pair_answer::undecided;  // apart: every element inside; meet: `element` is outside
+  long long element = 0;
+  std::string why;
+};
+inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long size) {
+  outside_verdict v;
+  presburger_question q(ir, facts);
+  presburger_instance one = q.thread("a");
+  if (!q.enter_loops(a, one, "a")) {
+    v.why = q.why_not();
+    return v;
+  }
+  if (!q.enter_guards(a.guard_begin, a.guard_end, one)) {
+    v.answer = pair_answer::apart;
+    return v;
+  }
+  const std::optional<std::string> i = q.term(a.index, one);
+  if (!i) {
+    v.why = q.why_not();
+    return v;
+  }
+  const std::string element = q.variable("element");
+  q.require(element + " = " + *i + " and (" + element + " < 0 or " + element + " >= " + std::to_string(size) + ")");
+  const set_decision d = decide_integer_set(q.text(), q.dimensions());
+  if (d.answer == set_answer::unknown) {
+    v.why = "the integer set library passed its budget on the question";
+    return v;
+  }
+  v.answer = d.answer == set_answer::empty ? pair_answer::apart : pair_answer::meet;
+  if (v.answer == pair_answer::meet) v.element = coordinate_at(q, element, d.point);
   return v;
 }
 

@@ -118,8 +118,8 @@ WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const launch_
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 
-// A global pair the checker left to the launch (global_at_launch): listed with this launch's
-// numbers; the E106 text when two threads meet or the listing cannot decide, else empty.
+// A global pair the checker left to the launch (global_at_launch): decided with this launch's
+// numbers; the E106 text when two threads meet or the solver cannot decide, else empty.
 inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
                                      const dsl::global_pair& o) {
   interval_evaluator evaluator(ir, facts);
@@ -143,14 +143,12 @@ inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_fact
   const std::string rule = std::string(diagnostic::to_string(o.protects)) + " for " + pair_text(ir, names, o.first, o.second);
   const std::string with = values.empty() ? std::string() : " (" + values + ")";
   if (p.answer == launch_impl::pair_answer::meet)
-    return rule + ": listed with this launch's numbers" + with + ", " + launch_impl::thread_name(p.thread1, facts) + " and " +
-           launch_impl::thread_name(p.thread2, facts) + " both reach element " + std::to_string(p.element) +
+    return rule + ": decided with this launch's numbers" + with + ", " + launch_impl::meeting_text(ir, names, facts, p) +
            " (the checker left this pair to the launch, w::obligations_of): launch with values for which no two threads "
            "reach one element, or give each thread elements of its own";
-  return rule + ": the launch could not list them" + with + ", an index or a loop bound leaves int, or one access runs more than " +
-         std::to_string(launch_impl::max_listed_instances) +
-         " times (threads x trips) (the checker left this pair to the launch, w::obligations_of): launch a smaller grid, or "
-         "write the index so that the checker separates the threads for every value (docs/soundness.md)";
+  return rule + ": the launch cannot decide it" + with + ": an index or a loop bound holds " + p.why +
+         " (the checker left this pair to the launch, w::obligations_of; docs/soundness.md, \"What the launch decides\"): "
+         "write the index from thread ids, loop variables and launch values, or state the fact it rests on";
 }
 
 // Whether expression `id` reads the grid's size.
@@ -260,9 +258,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
       if (o.protects == diagnostic::code::W010 || o.protects == diagnostic::code::W011) {
         const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second);
         if (p.answer == launch_impl::pair_answer::apart) continue;
-        if (p.answer == launch_impl::pair_answer::meet)
-          listed = ": " + launch_impl::thread_name(p.thread1, facts) + " and " + launch_impl::thread_name(p.thread2, facts) +
-                   " both reach element " + std::to_string(p.element);
+        if (p.answer == launch_impl::pair_answer::meet) listed = ": " + launch_impl::meeting_text(ir, names, facts, p);
       }
       return race_under_condition(ir, facts, names, o) + listed + ". " + kernel_fix(ir, names, o) +
              "; or launch with values that meet the condition (w::obligations_of lists it)";

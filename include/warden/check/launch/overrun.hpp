@@ -3,7 +3,7 @@
 // launch: the index intervals (interval_evaluator.hpp; a load of a read-only buffer whose contents
 // the launch measured ranges over them, launch/contents.hpp), and for a tile index the intervals cannot
 // follow, the checker's exact per-thread footprint with the launch's numbers; for a global index
-// they cannot keep inside, every instance listed with those numbers.
+// they cannot keep inside, the runs outside the buffer as an integer set, decided exactly.
 
 #include <string>
 #include <vector>
@@ -162,26 +162,17 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
       }
     }
     // A global index the intervals cannot keep inside (`(last - offset) * n + first`, two terms
-    // that move together) is listed exactly, instance by instance, with the launch's numbers
-    // (launch/global_pairs.hpp): refused only where one reaches outside, at the element it reaches.
+    // that move together) is decided exactly with the launch's numbers (launch/global_pairs.hpp:
+    // an integer set of the runs whose element is outside): refused only where one reaches
+    // outside, at an element it reaches.
     if (a.memory == dsl::memory_kind::global && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
-      // The farthest outside, below 0 first: where the intervals would have said "may reach".
-      long long below = 0, above = -1;
-      bool out = false;
-      const bool listed = launch_impl::list_global_access(ir, facts, a, launch_impl::max_listed_instances, [&](long long, long long element) {
-        if (element >= 0 && element < size) return true;
-        out = true;
-        if (element < below) below = element;
-        if (element >= size && element > above) above = element;
-        return true;
-      });
-      const long long outside = below < 0 ? below : above;
-      if (listed && !out) continue;
-      if (listed)
-        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " + std::to_string(outside) +
+      const launch_impl::outside_verdict v = launch_impl::element_outside(ir, facts, a, size);
+      if (v.answer == launch_impl::pair_answer::apart) continue;
+      if (v.answer == launch_impl::pair_answer::meet)
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " + std::to_string(v.element) +
                ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements" +
-               launch_impl::overrun_fix(render(ir, a.index, names), outside, target, "elements", size,
+               launch_impl::overrun_fix(render(ir, a.index, names), v.element, target, "elements", size,
                                         !launch_impl::moves_with_size(ir, a));
     }
     if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)

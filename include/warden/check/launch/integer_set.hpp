@@ -1,0 +1,74 @@
+#pragma once
+// The one place warden calls isl (the integer set library: libisl, MIT licence; PPCG, Polly and
+// GCC's Graphite decide dependences with it): is a set of integer points, written in isl's
+// syntax, empty, and if not, one of its points. The launch-time checks write their questions as
+// such sets (presburger.hpp) with the launch's numbers in them, so that the answer is exact and
+// costs the same whatever the grid's size (docs/soundness.md, "What the launch decides").
+//
+// isl is a real dependency of the launch-time checks: scripts/setup installs it (Debian
+// libisl-dev), CMake finds it with pkg-config and warden::warden links it; a build without CMake
+// adds -lisl (README, "Using warden in your project").
+
+#if !__has_include(<isl/set.h>)
+#error "warden: the launch-time checks decide with isl, the integer set library, whose headers were not found: install it (Debian/Ubuntu: apt-get install libisl-dev; Fedora: isl-devel; Homebrew: isl) and link -lisl (CMake's warden::warden does both)"
+#endif
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace warden::check::launch_impl {
+
+enum class set_answer : unsigned char { empty, has_point, unknown };
+
+struct set_decision {
+  set_answer answer = set_answer::unknown;
+  std::vector<long long> point;  // has_point: one point of the set, a coordinate per dimension
+};
+
+// The most elementary operations isl may spend on one question before the launch gives up on it
+// (unknown, which the caller refuses, naming why). The launch's questions take a few thousand;
+// the budget bounds a pathological index (dozens of divisions in one expression) to about a
+// second instead of letting it run on.
+inline constexpr unsigned long isl_operation_budget = 20'000'000;
+
+// Decides the set `text` (isl's notation: "{ [x, y] : 0 <= x < 4 and y = 2x }") of `dims`
+// dimensions. unknown: isl could not read it or passed its budget.
+inline set_decision decide_integer_set(const std::string& text, std::size_t dims) {
+  struct context_owner {
+    isl_ctx* ctx = isl_ctx_alloc();
+    ~context_owner() { isl_ctx_free(ctx); }
+  } owner;
+  set_decision out;
+  if (owner.ctx == nullptr) return out;
+  isl_options_set_on_error(owner.ctx, ISL_ON_ERROR_CONTINUE);
+  isl_ctx_set_max_operations(owner.ctx, isl_operation_budget);
+  isl_set* set = isl_set_read_from_str(owner.ctx, text.c_str());
+  if (set == nullptr) return out;
+  isl_point* p = isl_set_sample_point(set);  // takes the set
+  if (p == nullptr) return out;
+  if (isl_point_is_void(p) == isl_bool_true) {
+    isl_point_free(p);
+    out.answer = set_answer::empty;
+    return out;
+  }
+  out.point.resize(dims);
+  bool read = true;
+  for (std::size_t d = 0; d < dims && read; ++d) {
+    isl_val* v = isl_point_get_coordinate_val(p, isl_dim_set, static_cast<int>(d));
+    read = v != nullptr && isl_val_is_int(v) == isl_bool_true;
+    if (read) out.point[d] = isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_point_free(p);
+  out.answer = read ? set_answer::has_point : set_answer::unknown;
+  return out;
+}
+
+}  // namespace warden::check::launch_impl

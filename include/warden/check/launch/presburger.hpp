@@ -1,0 +1,417 @@
+#pragma once
+// A kernel's expressions as Presburger formulas (linear constraints over the integers, with
+// floor division and remainders by constants), written in isl's notation for integer_set.hpp,
+// with the launch's numbers written in: value parameters, buffer sizes, block and grid extents
+// become constants, and what still varies (thread and block coordinates, loop variables) becomes
+// a variable of the set. What a launch asks, "can two different threads reach one element", is
+// then a question about the points of one set, decided exactly at any grid size.
+//
+// The kernel's integers are the mathematical ones here: E104 (integer_wrap.hpp) has already
+// refused a launch where an operation deciding an index, guard or loop bound wraps or overflows.
+// Each operation, with its launch-uniform operands folded to constants as the kernel computes
+// them (exact_value):
+//   +, -, negation, a product with a constant       linear
+//   / and % by a constant                           C's truncation: floor where the dividend is
+//                                                   never negative, else a quotient variable
+//                                                   with the two signs' constraints
+//   << and >> by a constant                         a product, or floor division, by 2^k
+//   & with a constant mask                          a sum over the mask's runs of one-bits of
+//                                                   (x >> lo) mod 2^(hi - lo), times 2^lo (two's
+//                                                   complement, so exact for negative x as well)
+//   |, ^ with a constant                            x + m - (x & m), x + m - 2 (x & m)
+//   min, max, select, a comparison as a value       a variable and a disjunction of its cases
+//   a local that holds its init                     its init
+// What it cannot write: data (loads, calls, other locals), floating point, a product, quotient,
+// shift or mask of two values that both vary. An index made of those leaves the question
+// undecided (the caller refuses the launch and says why); a guard made of those is taken to
+// hold, and a select on one takes either side, so that the set only grows (over_approximated).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../dsl/ir.hpp"
+#include "launch_request.hpp"
+#include "stated_facts.hpp"
+
+namespace warden::check::launch_impl {
+
+// One run of an access in a question: a thread, by its coordinates, at one trip of each loop
+// around the access.
+struct presburger_instance {
+  std::string thread[3], block[3];  // variables, or "0" where the launch has extent 1
+  std::vector<std::string> loop;    // by loop id: the variable of the trip, "" where not bound
+  std::map<int, std::string> terms; // expression id -> term already written (one variable per node)
+};
+
+class presburger_question {
+ public:
+  presburger_question(const dsl::kernel_ir& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {}
+
+  // A new variable of the set, named after `base`; its index is its position in the points isl returns.
+  std::string variable(const std::string& base) {
+    std::string name = base + "_" + std::to_string(dims_.size());
+    dims_.push_back(name);
+    return name;
+  }
+  int dimension_of(const std::string& name) const {
+    for (std::size_t i = 0; i < dims_.size(); ++i)
+      if (dims_[i] == name) return static_cast<int>(i);
+    return -1;
+  }
+  std::size_t dimensions() const { return dims_.size(); }
+  void require(std::string formula) { constraints_.push_back(std::move(formula)); }
+
+  // A thread of the launch: its coordinates' variables, each within the launch's extent.
+  presburger_instance thread(const std::string& tag) {
+    presburger_instance in;
+    in.loop.assign(ir_.loops.size(), std::string());
+    const long long thread_extent[3] = {facts_.block.x, facts_.block.y, facts_.block.z};
+    const long long block_extent[3] = {facts_.grid.x, facts_.grid.y, facts_.grid.z};
+    for (int d = 0; d < 3; ++d) {
+      in.thread[d] = coordinate(tag + "_t" + "xyz"[d], thread_extent[d]);
+      in.block[d] = coordinate(tag + "_b" + "xyz"[d], block_extent[d]);
+    }
+    return in;
+  }
+
+  // Binds the loops around access `a` (outermost first) in `in`: each loop's variable starts at
+  // its lo, steps by its step (a positive constant for this launch) and stays below its hi.
+  // False, with why_not(), where a bound cannot be written or the step is not a positive constant.
+  bool enter_loops(const dsl::ir_access& a, presburger_instance& in, const std::string& tag) {
+    for (int p = a.loop_begin; p < a.loop_end; ++p) {
+      const int l = ir_.loop_pool[static_cast<std::size_t>(p)];
+      if (!in.loop[static_cast<std::size_t>(l)].empty()) continue;
+      const dsl::ir_loop& loop = ir_.loops[static_cast<std::size_t>(l)];
+      const std::optional<long long> step = exact_value(ir_, loop.step, facts_);
+      if (!step || *step < 1) return fail("a loop's step is not a positive constant for this launch");
+      const std::optional<std::string> lo = term(loop.lo, in), hi = term(loop.hi, in);
+      if (!lo || !hi) return false;
+      const std::string v = variable(tag + "_loop" + std::to_string(l));
+      if (*step == 1) {
+        require(v + " >= " + *lo);
+      } else {
+        const std::string k = variable(tag + "_trip" + std::to_string(l));
+        require(k + " >= 0 and " + v + " = " + *lo + " + " + std::to_string(*step) + " * " + k);
+      }
+      require(v + " < " + *hi);
+      in.loop[static_cast<std::size_t>(l)] = v;
+    }
+    return true;
+  }
+
+  // The guards [begin, end) as constraints: each one that can be written; the others are taken
+  // to hold. False when one is false for every thread of this launch (the access never runs).
+  bool enter_guards(int begin, int end, presburger_instance& in) {
+    for (int g = begin; g < end; ++g) {
+      const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
+      const std::optional<std::string> c = condition(guard.condition, in, !guard.negated);
+      if (!c) {
+        over_approximated_ = true;
+        continue;
+      }
+      if (*c == never) return false;
+      if (*c != always) require(*c);
+    }
+    return true;
+  }
+
+  // Expression `id` as an affine term of the set's variables; nullopt (and why_not()) where it
+  // cannot be written. Launch-uniform parts are folded to the constants the kernel computes.
+  std::optional<std::string> term(int id, presburger_instance& in) {
+    if (id < 0) return fail_term("an expression is missing");
+    if (const auto it = in.terms.find(id); it != in.terms.end()) return it->second;
+    std::optional<std::string> t = write_term(id, in);
+    if (t) in.terms.emplace(id, *t);
+    return t;
+  }
+
+  // Condition `id` (holds: as written; else its negation) as a formula; nullopt where it cannot
+  // be written (data): the caller decides what an unknown condition means.
+  std::optional<std::string> condition(int id, presburger_instance& in, bool holds) {
+    using dsl::ir_op;
+    if (id < 0) return std::nullopt;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.is_float) return std::nullopt;
+    if (const std::optional<long long> v = exact_value(ir_, id, facts_)) return (*v != 0) == holds ? always : never;
+    switch (e.op) {
+      case ir_op::logical_not: return condition(e.a, in, !holds);
+      case ir_op::logical_and:
+      case ir_op::logical_or: {
+        // (a && b) holds: both; fails: either fails. An unknown side may be either way, so the
+        // formula drops it where that only widens (a conjunct) and gives up where it would not.
+        const bool conjunction = (e.op == ir_op::logical_and) == holds;
+        const std::optional<std::string> x = condition(e.a, in, holds), y = condition(e.b, in, holds);
+        if (conjunction) {
+          if (!x && !y) return std::nullopt;
+          if (!x || !y) {
+            over_approximated_ = true;
+            return x ? x : y;
+          }
+          return join(*x, *y, " and ");
+        }
+        if (!x || !y) return std::nullopt;
+        return join(*x, *y, " or ");
+      }
+      case ir_op::less: case ir_op::less_equal: case ir_op::greater: case ir_op::greater_equal:
+      case ir_op::equal: case ir_op::not_equal: {
+        const std::optional<std::string> x = quiet_term(e.a, in), y = quiet_term(e.b, in);
+        if (!x || !y) return std::nullopt;
+        static constexpr const char* as_written[] = {" < ", " <= ", " > ", " >= ", " = ", " != "};
+        static constexpr const char* negated[] = {" >= ", " > ", " <= ", " < ", " != ", " = "};
+        const int k = static_cast<int>(e.op) - static_cast<int>(ir_op::less);
+        return "(" + *x + (holds ? as_written[k] : negated[k]) + *y + ")";
+      }
+      default: {  // a value: true where it is not 0
+        const std::optional<std::string> x = quiet_term(id, in);
+        if (!x) return std::nullopt;
+        return "(" + *x + (holds ? " != 0)" : " = 0)");
+      }
+    }
+  }
+
+  // The set: every variable, under every constraint.
+  std::string text() const {
+    std::string out = "{ [";
+    for (std::size_t i = 0; i < dims_.size(); ++i) out += (i ? ", " : "") + dims_[i];
+    out += "]";
+    for (std::size_t i = 0; i < constraints_.size(); ++i) out += (i ? " and " : " : ") + constraints_[i];
+    return out + " }";
+  }
+
+  const std::string& why_not() const { return why_not_; }
+  // Whether a guard or a select's condition could not be written, so that the set may hold
+  // points no thread reaches (a meeting found is then possible, not certain).
+  bool over_approximated() const { return over_approximated_; }
+
+  static constexpr const char* always = "(0 = 0)";
+  static constexpr const char* never = "(1 = 0)";
+
+ private:
+  const dsl::kernel_ir& ir_;
+  const launch_facts& facts_;
+  std::vector<std::string> dims_, constraints_;
+  std::string why_not_;
+  bool over_approximated_ = false;
+  int quiet_ = 0;  // > 0: a term that fails is a condition's, taken to hold; why_not_ is left alone
+
+  static std::string number(long long v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
+  static std::string join(const std::string& x, const std::string& y, const char* op) { return "(" + x + op + y + ")"; }
+
+  std::string coordinate(const std::string& name, long long extent) {
+    if (extent <= 1) return "0";
+    const std::string v = variable(name);
+    require("0 <= " + v + " < " + std::to_string(extent));
+    return v;
+  }
+  bool fail(const char* why) {
+    if (quiet_ == 0 && why_not_.empty()) why_not_ = why;
+    return false;
+  }
+  std::optional<std::string> fail_term(const char* why) {
+    fail(why);
+    return std::nullopt;
+  }
+  std::optional<std::string> quiet_term(int id, presburger_instance& in) {
+    ++quiet_;
+    std::optional<std::string> t = term(id, in);
+    --quiet_;
+    return t;
+  }
+
+  // Whether expression `id` is never negative, from its form alone (no solver): ids, extents,
+  // sizes, unsigned values, and sums, products, quotients of those.
+  bool never_negative(int id) const {
+    using dsl::ir_op;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.is_unsigned || e.unsigned_bits > 0) return true;  // E104: unsigned operands and results are not negative
+    if (const std::optional<long long> v = exact_value(ir_, id, facts_)) return *v >= 0;
+    switch (e.op) {
+      case ir_op::thread_id: case ir_op::block_id: case ir_op::global_id: case ir_op::block_dim:
+      case ir_op::grid_dim: case ir_op::param_size:
+        return true;
+      case ir_op::loop_var: {
+        const dsl::ir_loop& loop = ir_.loops[static_cast<std::size_t>(e.value)];
+        return never_negative(loop.lo);  // steps are at least 1 (E103)
+      }
+      case ir_op::local_var: {
+        const int init = ir_.held_init(e);
+        return init >= 0 && never_negative(init);
+      }
+      case ir_op::add: case ir_op::mul: case ir_op::div: case ir_op::mod: case ir_op::shr: case ir_op::min:
+        return never_negative(e.a) && never_negative(e.b);
+      case ir_op::max: return never_negative(e.a) || never_negative(e.b);
+      case ir_op::bit_and: return never_negative(e.a) || never_negative(e.b);
+      case ir_op::select: {
+        const dsl::ir_expr& sides = ir_.exprs[static_cast<std::size_t>(e.b)];
+        return never_negative(sides.a) && never_negative(sides.b);
+      }
+      default:
+        return e.op >= ir_op::less && e.op <= ir_op::logical_or;  // 0 or 1
+    }
+  }
+
+  // trunc(x / c) for a constant c != 0, as C divides.
+  std::string quotient(int dividend, const std::string& x, long long c) {
+    const long long m = c < 0 ? -c : c;
+    std::string q;
+    if (never_negative(dividend)) {
+      q = "floor((" + x + ") / " + std::to_string(m) + ")";
+    } else {
+      // x >= 0: m q <= x < m q + m; x < 0: m q - m < x <= m q (rounded toward zero).
+      q = variable("quotient");
+      const std::string mq = std::to_string(m) + " * " + q;
+      require("((" + x + " >= 0 and " + mq + " <= " + x + " < " + mq + " + " + std::to_string(m) + ") or (" + x + " < 0 and " +
+              mq + " - " + std::to_string(m) + " < " + x + " <= " + mq + "))");
+    }
+    return c < 0 ? "(-" + q + ")" : q;
+  }
+
+  // x & m for a constant mask m (two's complement): a sum over m's runs of one-bits.
+  static std::string masked(const std::string& x, long long m) {
+    if (m == 0) return "0";
+    if (m == -1) return x;
+    std::string sum;
+    int bit = 0;
+    while (bit < 63) {
+      if ((m >> bit & 1) == 0) {
+        ++bit;
+        continue;
+      }
+      int end = bit;
+      while (end < 63 && (m >> end & 1) != 0) ++end;
+      const long long low = 1LL << bit;
+      std::string part;
+      if (end == 63 && m < 0) {  // the run goes on through the sign: every bit from `bit` up
+        part = std::to_string(low) + " * floor((" + x + ") / " + std::to_string(low) + ")";
+      } else {
+        const std::string shifted = bit == 0 ? "(" + x + ")" : "floor((" + x + ") / " + std::to_string(low) + ")";
+        part = "(" + shifted + " mod " + std::to_string(1LL << (end - bit)) + ")";
+        if (bit > 0) part = std::to_string(low) + " * " + part;
+      }
+      sum += (sum.empty() ? "" : " + ") + part;
+      bit = end;
+    }
+    return "(" + sum + ")";
+  }
+
+  // A variable equal to `then` where `c` holds and to `other` where it does not; either where c
+  // cannot be written.
+  std::string choice(const std::optional<std::string>& c, const std::optional<std::string>& c_fails, const std::string& then,
+                     const std::string& other) {
+    const std::string v = variable("choice");
+    if (!c || !c_fails) {
+      over_approximated_ = true;
+      require("(" + v + " = " + then + " or " + v + " = " + other + ")");
+    } else {
+      require("((" + *c + " and " + v + " = " + then + ") or (" + *c_fails + " and " + v + " = " + other + "))");
+    }
+    return v;
+  }
+
+  std::optional<std::string> write_term(int id, presburger_instance& in) {
+    using dsl::ir_op;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.is_float) return fail_term("a floating-point value");
+    if (const std::optional<long long> v = exact_value(ir_, id, facts_)) return number(*v);
+    const int d = static_cast<int>(e.value % 3);
+    switch (e.op) {
+      case ir_op::thread_id: return in.thread[d];
+      case ir_op::block_id: return in.block[d];
+      case ir_op::global_id: {
+        const long long extent[3] = {facts_.block.x, facts_.block.y, facts_.block.z};
+        return "(" + std::to_string(extent[d]) + " * " + in.block[d] + " + " + in.thread[d] + ")";
+      }
+      case ir_op::loop_var: {
+        const auto l = static_cast<std::size_t>(e.value);
+        if (l < in.loop.size() && !in.loop[l].empty()) return in.loop[l];
+        return fail_term("a loop variable outside its loop");
+      }
+      case ir_op::local_var: {
+        if (const int init = ir_.held_init(e); init >= 0) return term(init, in);
+        return fail_term("a thread-private variable that the kernel assigns");
+      }
+      case ir_op::load: case ir_op::tile_load: return fail_term("a value loaded from memory (data)");
+      case ir_op::call: return fail_term("the result of a function call");
+      case ir_op::param_value: return fail_term("a value parameter that is not an integer");
+      case ir_op::constant: case ir_op::block_dim: case ir_op::grid_dim: case ir_op::param_size:
+      case ir_op::contents_distinct:
+        return fail_term("a launch number that cannot be computed (division by zero or overflow)");
+      default: break;
+    }
+    if (e.op == ir_op::select) {
+      const dsl::ir_expr& sides = ir_.exprs[static_cast<std::size_t>(e.b)];
+      const std::optional<std::string> x = term(sides.a, in), y = term(sides.b, in);
+      if (!x || !y) return std::nullopt;
+      return choice(condition(e.a, in, true), condition(e.a, in, false), *x, *y);
+    }
+    if (e.op >= ir_op::less && e.op <= ir_op::logical_not && e.op != ir_op::min && e.op != ir_op::max &&
+        e.op != ir_op::negate) {
+      // A condition used as a number: 1 where it holds, 0 where not.
+      return choice(condition(id, in, true), condition(id, in, false), "1", "0");
+    }
+    const std::optional<std::string> x = term(e.a, in);
+    if (!x) return std::nullopt;
+    if (e.op == ir_op::negate) return "(-" + *x + ")";
+    if (e.op == ir_op::bit_not)  // ~x: -x - 1, or 2^bits - 1 - x in an unsigned type
+      return e.unsigned_bits > 0 && e.unsigned_bits < 64
+                 ? "(" + std::to_string((1ULL << e.unsigned_bits) - 1) + " - " + *x + ")"
+                 : "(-" + *x + " - 1)";
+    const std::optional<long long> cb = exact_value(ir_, e.b, facts_), ca = exact_value(ir_, e.a, facts_);
+    switch (e.op) {
+      case ir_op::add: case ir_op::sub: {
+        const std::optional<std::string> y = term(e.b, in);
+        if (!y) return std::nullopt;
+        return "(" + *x + (e.op == ir_op::add ? " + " : " - ") + *y + ")";
+      }
+      case ir_op::min: case ir_op::max: {
+        const std::optional<std::string> y = term(e.b, in);
+        if (!y) return std::nullopt;
+        const bool first = true;
+        (void)first;
+        const std::string pick_x = "(" + *x + (e.op == ir_op::min ? " <= " : " >= ") + *y + ")";
+        const std::string pick_y = "(" + *x + (e.op == ir_op::min ? " > " : " < ") + *y + ")";
+        return choice(pick_x, pick_y, *x, *y);
+      }
+      case ir_op::mul: {
+        const std::optional<std::string> y = term(e.b, in);
+        if (!y) return std::nullopt;
+        if (cb) return "(" + std::to_string(*cb) + " * " + *x + ")";
+        if (ca) return "(" + std::to_string(*ca) + " * " + *y + ")";
+        return fail_term("a product of two values that vary by thread or trip");
+      }
+      case ir_op::div: case ir_op::mod: {
+        if (!cb || *cb == 0) return fail_term("a division by a value that varies by thread or trip");
+        const std::string q = quotient(e.a, *x, *cb);
+        if (e.op == ir_op::div) return q;
+        if (never_negative(e.a)) return "((" + *x + ") mod " + std::to_string(*cb < 0 ? -*cb : *cb) + ")";
+        return "(" + *x + " - " + std::to_string(*cb) + " * " + q + ")";
+      }
+      case ir_op::shl: case ir_op::shr: {
+        if (!cb || *cb < 0 || *cb > 62) return fail_term("a shift by a value that varies by thread or trip");
+        const long long scale = 1LL << *cb;
+        if (e.op == ir_op::shl) return "(" + std::to_string(scale) + " * " + *x + ")";
+        return "floor((" + *x + ") / " + std::to_string(scale) + ")";  // arithmetic shift: floor
+      }
+      case ir_op::bit_and: case ir_op::bit_or: case ir_op::bit_xor: {
+        std::optional<std::string> var = x;
+        std::optional<long long> mask = cb;
+        if (!mask) {
+          if (!ca) return fail_term("a bit operation on two values that vary by thread or trip");
+          var = term(e.b, in);
+          if (!var) return std::nullopt;
+          mask = ca;
+        }
+        const std::string both = masked(*var, *mask);
+        if (e.op == ir_op::bit_and) return both;
+        if (e.op == ir_op::bit_or) return "(" + *var + " + " + number(*mask) + " - " + both + ")";
+        return "(" + *var + " + " + number(*mask) + " - 2 * " + both + ")";
+      }
+      default: return fail_term("an operation the solver does not model");
+    }
+  }
+};
+
+}  // namespace warden::check::launch_impl
