@@ -37,17 +37,17 @@ inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access
 }
 }  // namespace launch_impl
 
-// Two threads of a block that meet on a tile in one barrier phase for this launch, described for
-// an E106 message; empty if none do. `with_w022`: also a load no store precedes, for a kernel the
-// checker handed over without listing it at all (past its compile-time budget), which therefore
-// never had W022 judged.
-inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
-                                     bool with_w022 = false) {
+// Two threads of a block that meet on a tile in one barrier phase for this launch, or a load of
+// a tile element no store precedes (W022), described for an E106 message; empty if none. Every
+// tile rule is judged (W020, W021, W040 and W022): the checker hands the tiles over when a store's
+// index reads a launch number, and its listing then counts such a store as covering every
+// element, so W022 was judged at compile time only against what it could not place.
+inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names) {
   const launch_numbers numbers = launch_impl::numbers_of(facts);
   block_shape shape{facts.block.x, facts.block.y, facts.block.z};
   shape.grid_dims = grid_dims_of(ir);
   shape.numbers = &numbers;
-  const finding f = check_shared_listing(ir, shape, 0, nullptr, nullptr, nullptr, /*races_only=*/!with_w022);
+  const finding f = check_shared_listing(ir, shape, 0, nullptr);
   if (!f) return {};
   const char* verbs[] = {"load", "store", "atomic update"};
   auto text = [&](const dsl::ir_access& x) {
@@ -58,7 +58,7 @@ inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_fact
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
   if (f.code == diagnostic::code::W022) {
     const std::string values = launch_impl::values_of_pair(ir, a, a, facts, names);
-    return "the checker left the tiles to the launch (their listing was past its compile-time budget), and for this launch" +
+    return "the checker left the tiles to the launch (their indices read the launch's numbers), and for this launch" +
            (values.empty() ? std::string() : " (" + values + ")") + " W022: " + text(a) + " reads element " +
            std::to_string(f.element) + " in thread " + std::to_string(f.thread1) +
            ", which no store can precede: store the element before the barrier that precedes the load";
