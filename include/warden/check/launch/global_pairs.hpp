@@ -65,6 +65,19 @@ inline long long linear_thread(const presburger_question& q, const presburger_in
   return ((b[2] * facts.grid.y + b[1]) * facts.grid.x + b[0]) * per_block + (t[2] * facts.block.y + t[1]) * facts.block.x + t[0];
 }
 
+// A thread's linear id (linear_thread's numbering) as a term of the question's variables.
+inline std::string linear_term(const presburger_instance& in, const launch_facts& facts) {
+  const long long extent[6] = {1, facts.block.x, static_cast<long long>(facts.block.x) * facts.block.y, 0, 0, 0};
+  const long long per_block = static_cast<long long>(facts.block.x) * facts.block.y * facts.block.z;
+  const long long block_scale[3] = {per_block, per_block * facts.grid.x, per_block * facts.grid.x * facts.grid.y};
+  std::string term;
+  for (int d = 0; d < 3; ++d) {
+    if (in.thread[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(extent[d]) + " * " + in.thread[d];
+    if (in.block[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(block_scale[d]) + " * " + in.block[d];
+  }
+  return term.empty() ? "0" : "(" + term + ")";
+}
+
 // The trips of the loops around access `a` at `point`.
 inline std::vector<loop_trip> trips_at(const dsl::kernel_ir& ir, const presburger_question& q, const presburger_instance& in,
                                        const dsl::ir_access& a, const std::vector<long long>& point) {
@@ -111,6 +124,17 @@ inline std::string meeting_text(const dsl::kernel_ir& ir, const launch_names& na
          (p.possible ? " (a guard or select that reads data is taken to hold either way)" : "");
 }
 
+// Whether no thread of this launch runs access `a`, asked only where its index cannot be written
+// (an index of data under a guard no thread passes decides nothing).
+inline bool runs_in_no_thread(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a) {
+  presburger_question q(ir, facts);
+  presburger_instance one = q.thread("a");
+  if (!q.enter_loops(a, one, "a")) return false;
+  if (!q.enter_guards(a.guard_begin, a.guard_end, one)) return true;
+  q.variable("run");  // at least one dimension
+  return decide_integer_set(q.text(), q.dimensions()).answer == set_answer::empty;
+}
+
 // Do two different threads of this launch touch one element through accesses `first` and
 // `second` (the same access for W010 on one store)?
 inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
@@ -119,16 +143,15 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
   pair_verdict v;
   presburger_question q(ir, facts);
   presburger_instance one = q.thread("a"), two = q.thread("b");
-  // Two different threads: some coordinate differs (none can where the launch has one thread).
-  std::string differ;
-  for (int d = 0; d < 3; ++d)
-    for (const auto& [x, y] : {std::pair{one.thread[d], two.thread[d]}, std::pair{one.block[d], two.block[d]}})
-      if (x != "0") differ += (differ.empty() ? "" : " or ") + x + " != " + y;
-  if (differ.empty()) {
+  // Two different threads: their linear ids differ (none can where the launch has one thread).
+  // One access against itself: the pair is unordered, so the first thread is the lower, one
+  // inequality instead of a disjunction per coordinate.
+  const std::string x = linear_term(one, facts), y = linear_term(two, facts);
+  if (x == "0") {
     v.answer = pair_answer::apart;
     return v;
   }
-  q.require("(" + differ + ")");
+  q.require(first == second ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
   if (!q.enter_loops(a, one, "a") || !q.enter_loops(c, two, "b")) {
     v.why = q.why_not();
     return v;
@@ -139,6 +162,7 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
   }
   const std::optional<std::string> i = q.term(a.index, one), j = q.term(c.index, two);
   if (!i || !j) {
+    if (runs_in_no_thread(ir, facts, a) || runs_in_no_thread(ir, facts, c)) v.answer = pair_answer::apart;
     v.why = q.why_not();
     return v;
   }
@@ -184,6 +208,7 @@ inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_fa
   }
   const std::optional<std::string> i = q.term(a.index, one);
   if (!i) {
+    if (runs_in_no_thread(ir, facts, a)) v.answer = pair_answer::apart;
     v.why = q.why_not();
     return v;
   }

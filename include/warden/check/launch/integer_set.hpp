@@ -41,13 +41,22 @@ inline constexpr unsigned long isl_operation_budget = 20'000'000;
 // Decides the set `text` (isl's notation: "{ [x, y] : 0 <= x < 4 and y = 2x }") of `dims`
 // dimensions. unknown: isl could not read it or passed its budget.
 inline set_decision decide_integer_set(const std::string& text, std::size_t dims) {
+  // One context per thread, kept: allocating one costs about as much as a small question.
   struct context_owner {
     isl_ctx* ctx = isl_ctx_alloc();
-    ~context_owner() { isl_ctx_free(ctx); }
-  } owner;
+    context_owner() {
+      if (ctx == nullptr) return;
+      isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+    }
+    ~context_owner() {
+      if (ctx != nullptr) isl_ctx_free(ctx);
+    }
+  };
+  static thread_local context_owner owner;
   set_decision out;
   if (owner.ctx == nullptr) return out;
-  isl_options_set_on_error(owner.ctx, ISL_ON_ERROR_CONTINUE);
+  isl_ctx_reset_error(owner.ctx);
+  isl_ctx_reset_operations(owner.ctx);
   isl_ctx_set_max_operations(owner.ctx, isl_operation_budget);
   isl_set* set = isl_set_read_from_str(owner.ctx, text.c_str());
   if (set == nullptr) return out;

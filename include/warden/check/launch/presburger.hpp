@@ -26,6 +26,7 @@
 // undecided (the caller refuses the launch and says why); a guard made of those is taken to
 // hold, and a select on one takes either side, so that the set only grows (over_approximated).
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -43,7 +44,7 @@ namespace warden::check::launch_impl {
 struct presburger_instance {
   std::string thread[3], block[3];  // variables, or "0" where the launch has extent 1
   std::vector<std::string> loop;    // by loop id: the variable of the trip, "" where not bound
-  std::map<int, std::string> terms; // expression id -> term already written (one variable per node)
+  std::map<std::string, std::string> terms;  // an expression's form -> its term, already written
 };
 
 class presburger_question {
@@ -122,9 +123,12 @@ class presburger_question {
   // cannot be written. Launch-uniform parts are folded to the constants the kernel computes.
   std::optional<std::string> term(int id, presburger_instance& in) {
     if (id < 0) return fail_term("an expression is missing");
-    if (const auto it = in.terms.find(id); it != in.terms.end()) return it->second;
+    // Memoised by the expression's form, not its node: a kernel that writes `8 >> level` twice
+    // makes two nodes, and two variables with a disjunction each would multiply isl's cases.
+    const std::string& key = form_of(id);
+    if (const auto it = in.terms.find(key); it != in.terms.end()) return it->second;
     std::optional<std::string> t = write_term(id, in);
-    if (t) in.terms.emplace(id, *t);
+    if (t) in.terms.emplace(key, *t);
     return t;
   }
 
@@ -196,6 +200,24 @@ class presburger_question {
   std::string why_not_;
   bool over_approximated_ = false;
   int quiet_ = 0;  // > 0: a term that fails is a condition's, taken to hold; why_not_ is left alone
+
+  std::vector<std::string> forms_;  // by expression id: its form (form_of), "" until computed
+
+  // A text that two expressions share exactly when they compute the same thing the same way.
+  const std::string& form_of(int id) {
+    if (forms_.size() < ir_.exprs.size()) forms_.resize(ir_.exprs.size());
+    std::string& f = forms_[static_cast<std::size_t>(id)];
+    if (!f.empty()) return f;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    std::string out = std::to_string(static_cast<int>(e.op)) + ":" + std::to_string(e.value) + ":" + std::to_string(e.is_float) +
+                      std::to_string(e.unsigned_bits) + "(";
+    if (e.op == dsl::ir_op::load || e.op == dsl::ir_op::tile_load || e.op == dsl::ir_op::call) out += "#" + std::to_string(id);  // data: its own
+    if (e.a >= 0) out += form_of(e.a);
+    out += ",";
+    if (e.b >= 0) out += form_of(e.b);
+    f = out + ")";
+    return f;
+  }
 
   static std::string number(long long v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
   static std::string join(const std::string& x, const std::string& y, const char* op) { return "(" + x + op + y + ")"; }
@@ -360,54 +382,150 @@ class presburger_question {
                  ? "(" + std::to_string((1ULL << e.unsigned_bits) - 1) + " - " + *x + ")"
                  : "(-" + *x + " - 1)";
     const std::optional<long long> cb = exact_value(ir_, e.b, facts_), ca = exact_value(ir_, e.a, facts_);
+    const std::optional<std::string> y = term(e.b, in);
+    if (!y) return std::nullopt;
+    const std::string reason_before = why_not_;
+    if (std::optional<std::string> t = combine(e, *x, ca, *y, cb)) return t;
+    if (e.op == ir_op::add || e.op == ir_op::sub || e.op == ir_op::min || e.op == ir_op::max) return std::nullopt;
+    // Both operands vary: where one takes few values (it reads only loops of constant bounds,
+    // `4 >> level`, `t ^ j` in a bitonic network), one case per value, exact.
+    for (const int side : {1, 0}) {
+      const int operand = side == 1 ? e.b : e.a;
+      const std::optional<std::vector<long long>> values = few_values(operand, in);
+      if (!values) continue;
+      const std::string v = variable("cases");
+      std::string cases;
+      bool all = true;
+      for (const long long c : *values) {
+        const std::optional<std::string> t =
+            side == 1 ? combine(e, *x, ca, number(c), c) : combine(e, number(c), c, *y, cb);
+        if (!t) {
+          all = false;
+          break;
+        }
+        cases += (cases.empty() ? "" : " or ") + std::string("(") + (side == 1 ? *y : *x) + " = " + number(c) + " and " + v + " = " + *t + ")";
+      }
+      if (!all) continue;
+      why_not_ = reason_before;  // written after all
+      require("(" + cases + ")");
+      return v;
+    }
+    return std::nullopt;
+  }
+
+  // The most values few_values lists: past it, an operation of two varying values stays unwritten.
+  static constexpr std::size_t max_case_values = 64;
+
+  // The values expression `id` takes, where it reads only loop variables of loops with constant
+  // bounds (bound in `in`) and launch numbers, and they are at most max_case_values; nullopt else.
+  std::optional<std::vector<long long>> few_values(int id, const presburger_instance& in) {
+    std::vector<int> loops;
+    bool only_loops = true;
+    const auto walk = [&](auto&& self, int x) -> void {
+      if (x < 0 || !only_loops) return;
+      const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(x)];
+      if (exact_value(ir_, x, facts_)) return;
+      if (e.op == dsl::ir_op::loop_var) {
+        if (std::find(loops.begin(), loops.end(), static_cast<int>(e.value)) == loops.end()) loops.push_back(static_cast<int>(e.value));
+        return;
+      }
+      if (e.op < dsl::ir_op::add || e.is_float) {
+        only_loops = false;
+        return;
+      }
+      self(self, e.a);
+      self(self, e.b);
+    };
+    walk(walk, id);
+    if (!only_loops || loops.empty()) return std::nullopt;
+    std::vector<long long> lo(loops.size()), hi(loops.size()), step(loops.size());
+    std::size_t combinations = 1;
+    for (std::size_t k = 0; k < loops.size(); ++k) {
+      const auto l = static_cast<std::size_t>(loops[k]);
+      if (l >= in.loop.size() || in.loop[l].empty()) return std::nullopt;
+      const dsl::ir_loop& loop = ir_.loops[l];
+      const std::optional<long long> a = exact_value(ir_, loop.lo, facts_), b = exact_value(ir_, loop.hi, facts_),
+                                     c = exact_value(ir_, loop.step, facts_);
+      if (!a || !b || !c || *c < 1) return std::nullopt;
+      lo[k] = *a, hi[k] = *b, step[k] = *c;
+      const long long trips = *b > *a ? (*b - *a + *c - 1) / *c : 0;
+      if (trips == 0) return std::vector<long long>{};
+      combinations *= static_cast<std::size_t>(trips);
+      if (combinations > max_case_values) return std::nullopt;
+    }
+    thread_point at;
+    at.loop_value.assign(ir_.loops.size(), 0);
+    at.loop_set.assign(ir_.loops.size(), 0);
+    for (std::size_t k = 0; k < loops.size(); ++k) {
+      at.loop_set[static_cast<std::size_t>(loops[k])] = 1;
+      at.loop_value[static_cast<std::size_t>(loops[k])] = lo[k];
+    }
+    std::vector<long long> values;
+    for (std::size_t n = 0; n < combinations; ++n) {
+      const std::optional<long long> v = exact_value(ir_, id, facts_, &at);
+      if (!v) return std::nullopt;
+      if (std::find(values.begin(), values.end(), *v) == values.end()) values.push_back(*v);
+      for (std::size_t k = 0; k < loops.size(); ++k) {  // the next combination, an odometer
+        long long& value = at.loop_value[static_cast<std::size_t>(loops[k])];
+        value += step[k];
+        if (value < hi[k]) break;
+        value = lo[k];
+      }
+    }
+    return values;
+  }
+
+  // Binary operation `e` on terms x and y, where the one it needs constant is (ca, cb: their
+  // values where they are launch-uniform); nullopt, with why_not(), where neither is.
+  std::optional<std::string> combine(const dsl::ir_expr& e, const std::string& x, std::optional<long long> ca, const std::string& y,
+                                     std::optional<long long> cb) {
+    using dsl::ir_op;
     switch (e.op) {
-      case ir_op::add: case ir_op::sub: {
-        const std::optional<std::string> y = term(e.b, in);
-        if (!y) return std::nullopt;
-        return "(" + *x + (e.op == ir_op::add ? " + " : " - ") + *y + ")";
-      }
+      case ir_op::add: return "(" + x + " + " + y + ")";
+      case ir_op::sub: return "(" + x + " - " + y + ")";
       case ir_op::min: case ir_op::max: {
-        const std::optional<std::string> y = term(e.b, in);
-        if (!y) return std::nullopt;
-        const bool first = true;
-        (void)first;
-        const std::string pick_x = "(" + *x + (e.op == ir_op::min ? " <= " : " >= ") + *y + ")";
-        const std::string pick_y = "(" + *x + (e.op == ir_op::min ? " > " : " < ") + *y + ")";
-        return choice(pick_x, pick_y, *x, *y);
+        const std::string pick_x = "(" + x + (e.op == ir_op::min ? " <= " : " >= ") + y + ")";
+        const std::string pick_y = "(" + x + (e.op == ir_op::min ? " > " : " < ") + y + ")";
+        return choice(pick_x, pick_y, x, y);
       }
-      case ir_op::mul: {
-        const std::optional<std::string> y = term(e.b, in);
-        if (!y) return std::nullopt;
-        if (cb) return "(" + std::to_string(*cb) + " * " + *x + ")";
-        if (ca) return "(" + std::to_string(*ca) + " * " + *y + ")";
+      case ir_op::mul:
+        if (cb) return "(" + std::to_string(*cb) + " * " + x + ")";
+        if (ca) return "(" + std::to_string(*ca) + " * " + y + ")";
         return fail_term("a product of two values that vary by thread or trip");
-      }
       case ir_op::div: case ir_op::mod: {
         if (!cb || *cb == 0) return fail_term("a division by a value that varies by thread or trip");
-        const std::string q = quotient(e.a, *x, *cb);
+        const std::string q = quotient(e.a, x, *cb);
         if (e.op == ir_op::div) return q;
-        if (never_negative(e.a)) return "((" + *x + ") mod " + std::to_string(*cb < 0 ? -*cb : *cb) + ")";
-        return "(" + *x + " - " + std::to_string(*cb) + " * " + q + ")";
+        if (never_negative(e.a)) return "((" + x + ") mod " + std::to_string(*cb < 0 ? -*cb : *cb) + ")";
+        return "(" + x + " - " + std::to_string(*cb) + " * " + q + ")";
       }
       case ir_op::shl: case ir_op::shr: {
         if (!cb || *cb < 0 || *cb > 62) return fail_term("a shift by a value that varies by thread or trip");
+        if (ca) {  // a constant shifted: the kernel's value, as it computes it
+          const long long scale = 1LL << *cb;
+          long long shifted = 0;
+          if (e.op == ir_op::shl) {
+            if (__builtin_mul_overflow(*ca, scale, &shifted)) return fail_term("a shift past 64 bits");
+            return number(shifted);
+          }
+          return number(*ca >= 0 ? *ca / scale : -((-*ca + scale - 1) / scale));
+        }
         const long long scale = 1LL << *cb;
-        if (e.op == ir_op::shl) return "(" + std::to_string(scale) + " * " + *x + ")";
-        return "floor((" + *x + ") / " + std::to_string(scale) + ")";  // arithmetic shift: floor
+        if (e.op == ir_op::shl) return "(" + std::to_string(scale) + " * " + x + ")";
+        return "floor((" + x + ") / " + std::to_string(scale) + ")";  // arithmetic shift: floor
       }
       case ir_op::bit_and: case ir_op::bit_or: case ir_op::bit_xor: {
-        std::optional<std::string> var = x;
+        std::string var = x;
         std::optional<long long> mask = cb;
         if (!mask) {
           if (!ca) return fail_term("a bit operation on two values that vary by thread or trip");
-          var = term(e.b, in);
-          if (!var) return std::nullopt;
+          var = y;
           mask = ca;
         }
-        const std::string both = masked(*var, *mask);
+        const std::string both = masked(var, *mask);
         if (e.op == ir_op::bit_and) return both;
-        if (e.op == ir_op::bit_or) return "(" + *var + " + " + number(*mask) + " - " + both + ")";
-        return "(" + *var + " + " + number(*mask) + " - 2 * " + both + ")";
+        if (e.op == ir_op::bit_or) return "(" + var + " + " + number(*mask) + " - " + both + ")";
+        return "(" + var + " + " + number(*mask) + " - 2 * " + both + ")";
       }
       default: return fail_term("an operation the solver does not model");
     }
