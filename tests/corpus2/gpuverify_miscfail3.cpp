@@ -54,7 +54,7 @@ TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offse
     auto refused = [&](const auto& kernel) {
       const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, kernel, w::grid(1), da, offset); });
       CAPTURE(e);
-      CHECK(e.find("W011 for A[thread_id.x + offset] and A[thread_id.x]: listed with this launch's numbers (offset = " +
+      CHECK(e.find("W011 for A[thread_id.x + offset] and A[thread_id.x]: decided with this launch's numbers (offset = " +
                    std::to_string(offset) + "), thread 0 of block 0 and thread " + std::to_string(offset) +
                    " of block 0 both reach element " + std::to_string(offset)) != std::string::npos);
     };

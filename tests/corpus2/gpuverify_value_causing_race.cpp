@@ -53,7 +53,7 @@ TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, 
     w::device_buffer<float> da(1015);
     const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, kernel, w::grid(1), da, 185); });
     CAPTURE(e);
-    CHECK(e.find("W010 for A[thread_id.x + x] and A[thread_id.x]: listed with this launch's numbers (x = 185), thread 15 of block 0 and "
+    CHECK(e.find("W010 for A[thread_id.x + x] and A[thread_id.x]: decided with this launch's numbers (x = 185), thread 15 of block 0 and "
                  "thread 200 of block 0 both reach element 200") != std::string::npos);
   };
   refused_at_185(example_k);

@@ -254,7 +254,7 @@ TEST_CASE("language: for_halving and for_down", "[language][loops]") {
     } catch (const w::obligation_error& e) {
       const std::string m = e.what();
       CHECK(m.find("E106 [launch-obligation] suffix_rows_overlapping_k: W011 for a[") == 0);
-      CHECK(m.find("listed with this launch's numbers (cols = 9)") != std::string::npos);
+      CHECK(m.find("decided with this launch's numbers (cols = 9)") != std::string::npos);
     }
   }
   const int rows = 40, cols = 9;

@@ -59,7 +59,7 @@ TEST_CASE("symbolic: a stride that is a parameter separates rows (size >= 1, or 
     auto racy = w::to_device(std::vector<int>(100 * 100));
     const std::string m = e106_of([&] { w::launch(w::on_cpu, column_update_no_stride_k, w::grid(2), racy, 100, 3); });
     CHECK(m.find("E106 [launch-obligation] column_update_no_stride_k: W011 for m[") == 0);
-    CHECK(m.find("listed with this launch's numbers (size = 100, t = 3)") != std::string::npos);
+    CHECK(m.find("decided with this launch's numbers (size = 100, t = 3)") != std::string::npos);
     CHECK(m.find("both reach element 403") != std::string::npos);
   }
   CHECK(w::obligations_of(column_update_k).find("if p1 >= 1 (or one of them runs in no thread, or launch lists both with its own values and no two threads meet)") != std::string::npos);

@@ -254,7 +254,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
       const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
       const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
       if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) continue;
-      // The condition is sufficient, not necessary: the pair itself, listed with this launch's
+      // The condition is sufficient, not necessary: the pair itself, decided with this launch's
       // numbers (launch/global_pairs.hpp), may still be apart.
       std::string listed;
       if (o.protects == diagnostic::code::W010 || o.protects == diagnostic::code::W011) {
