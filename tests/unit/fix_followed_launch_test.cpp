@@ -141,7 +141,7 @@ TEST_CASE("E106's fix: the grid-stride loop steps by the grid", "[fix][E106]") {
   const std::string why = refusal_of<w::obligation_error>([&] { w::launch(w::on_cpu, double_k, w::grid(4), x, out, n); });
   // The race in plain words, in the source's names, and what to change in the kernel.
   CHECK_THAT(why, Contains("two threads may store out[j] at one element (W010 [write-write-race])"));
-  CHECK_THAT(why, Contains("this launch has grid_dim.x = 4: thread 0 of block 0 and thread 0 of block 1 both reach element 256"));
+  CHECK_THAT(why, Contains("this launch has grid_dim.x = 4: thread 0 of block 0 (j = 1536) and thread 0 of block 2 (j = 1536) both reach element 1536"));
   CHECK_THAT(why, Contains("the loop over j steps by block_dim.x, less than the grid"));
   CHECK_THAT(why, Contains("step by the whole grid, k.block_dim() * k.grid_dim() (or write the loop as w::grid_stride(k, n, ...))"));
   // What the refusal predicts, shown by the recorder: blocks store one another's elements.
