@@ -373,3 +373,54 @@ TEST_CASE("shared_at_launch: a load of a tile element no store reaches is refuse
   w::launch(w::on_cpu, forgets_right_halo_k, w::grid(n / 64), in, out, 0);
   CHECK(w::to_host(out)[5] == 1.f);
 }
+
+// The shape of the hole as a family, judged against the recording: a halo filter with either
+// halo present or absent and radius r from 0 to 8. The launch must refuse (E106) exactly the
+// launches whose run reads a tile element no thread stored; before issue 54 it refused none.
+namespace {
+template <bool Left, bool Right>
+constexpr auto halo_filter = [](auto k, auto in, auto out, auto r) {
+  return w::given(r >= 0 && r <= 8, w::shared<float, 64 + 16>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto g = k.global_id();
+    auto left = [&] {
+      if constexpr (Left) return w::when(t < r, tile[t] = in[g]);
+      else return w::when(t < 0, tile[t] = in[g]);  // never
+    };
+    auto right = [&] {
+      if constexpr (Right) return w::when(t < r, tile[t + 64 + r] = in[g + 64 + r]);
+      else return w::when(t < 0, tile[t + 64 + r] = in[g + 64 + r]);
+    };
+    return w::seq(tile[t + r] = in[g + r], left(), right(), w::sync(),
+                  w::local(k, 0.f, [&](auto k, auto sum) {
+                    return w::seq(w::for_range(k, 0, 2 * r + 1, [&](auto, auto j) { return sum += tile[t + j]; }), out[g] = sum);
+                  }));
+  }));
+};
+template <bool Left, bool Right>
+void judge_halo_family(int& refused, int& unwritten) {
+  const auto kernel = w::kernel<B64, F, FO, V>(halo_filter<Left, Right>);
+  for (int r = 0; r <= 8; ++r) {
+    CAPTURE(Left, Right, r);
+    w::device_buffer<float> in = w::to_device(std::vector<float>(128 + 2 * r, 1.f)), out(128);
+    const w::recording seen = w::record_anyway(kernel, w::grid(2), in, out, r);
+    bool reads_unwritten = false;
+    for (const auto& c : seen.conflicts()) reads_unwritten = reads_unwritten || c.kind == w::conflict_kind::uninitialised_shared_load;
+    const bool refuses = !seen.refusal().empty();
+    CHECK(refuses == reads_unwritten);
+    refused += refuses;
+    unwritten += reads_unwritten;
+  }
+}
+}  // namespace
+
+TEST_CASE("shared_at_launch: halo filters of every radius, refused exactly where the run reads unwritten shared memory",
+          "[shared_at_launch][w022]") {
+  int refused = 0, unwritten = 0;
+  judge_halo_family<true, true>(refused, unwritten);
+  judge_halo_family<true, false>(refused, unwritten);
+  judge_halo_family<false, true>(refused, unwritten);
+  judge_halo_family<false, false>(refused, unwritten);
+  CHECK(unwritten == 3 * 8);  // every radius above 0 without both halos
+  CHECK(refused == unwritten);
+}
