@@ -16,6 +16,7 @@
 // phases count as meeting, so the answer "apart" is exact, and "meet" may be one the obligation
 // would have refused anyway.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,12 +68,12 @@ inline long long linear_thread(const presburger_question& q, const presburger_in
 
 // A thread's linear id (linear_thread's numbering) as a term of the question's variables.
 inline std::string linear_term(const presburger_instance& in, const launch_facts& facts) {
-  const long long extent[6] = {1, facts.block.x, static_cast<long long>(facts.block.x) * facts.block.y, 0, 0, 0};
   const long long per_block = static_cast<long long>(facts.block.x) * facts.block.y * facts.block.z;
+  const long long thread_scale[3] = {1, facts.block.x, static_cast<long long>(facts.block.x) * facts.block.y};
   const long long block_scale[3] = {per_block, per_block * facts.grid.x, per_block * facts.grid.x * facts.grid.y};
   std::string term;
   for (int d = 0; d < 3; ++d) {
-    if (in.thread[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(extent[d]) + " * " + in.thread[d];
+    if (in.thread[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(thread_scale[d]) + " * " + in.thread[d];
     if (in.block[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(block_scale[d]) + " * " + in.block[d];
   }
   return term.empty() ? "0" : "(" + term + ")";
@@ -135,6 +136,29 @@ inline bool runs_in_no_thread(const dsl::kernel_ir& ir, const launch_facts& fact
   return decide_integer_set(q.text(), q.dimensions()).answer == set_answer::empty;
 }
 
+// The element one run of access `a` reaches, for thread `in` of question `q`: the access's loops
+// and guards entered, its index written. nullopt when that settles the question: `settled` is
+// then apart (no thread of this launch runs the access) or undecided (q.why_not() says why).
+inline std::optional<std::string> run_element(const dsl::kernel_ir& ir, const launch_facts& facts, presburger_question& q,
+                                              const dsl::ir_access& a, presburger_instance& in, const std::string& tag,
+                                              pair_answer& settled) {
+  settled = pair_answer::undecided;
+  if (!q.enter_loops(a, in, tag)) return std::nullopt;
+  if (!q.enter_guards(a.guard_begin, a.guard_end, in)) {
+    settled = pair_answer::apart;  // a guard no thread passes for this launch
+    return std::nullopt;
+  }
+  std::optional<std::string> i = q.term(a.index, in);
+  if (!i && runs_in_no_thread(ir, facts, a)) settled = pair_answer::apart;
+  return i;
+}
+
+// isl's answer as the launch's: a point is a meeting (or a run outside), no point is apart.
+inline pair_answer answer_of(const set_decision& d, std::string& why) {
+  if (d.answer == set_answer::unknown) why = "the integer set library passed its budget on the question";
+  return d.answer == set_answer::unknown ? pair_answer::undecided : d.answer == set_answer::empty ? pair_answer::apart : pair_answer::meet;
+}
+
 // Do two different threads of this launch touch one element through accesses `first` and
 // `second` (the same access for W010 on one store)?
 inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
@@ -152,32 +176,20 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
     return v;
   }
   q.require(first == second ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
-  if (!q.enter_loops(a, one, "a") || !q.enter_loops(c, two, "b")) {
+  const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer);
+  if (!i) {
     v.why = q.why_not();
     return v;
   }
-  if (!q.enter_guards(a.guard_begin, a.guard_end, one) || !q.enter_guards(c.guard_begin, c.guard_end, two)) {
-    v.answer = pair_answer::apart;  // a guard no thread passes for this launch: one of them never runs
-    return v;
-  }
-  const std::optional<std::string> i = q.term(a.index, one), j = q.term(c.index, two);
-  if (!i || !j) {
-    if (runs_in_no_thread(ir, facts, a) || runs_in_no_thread(ir, facts, c)) v.answer = pair_answer::apart;
+  const std::optional<std::string> j = run_element(ir, facts, q, c, two, "b", v.answer);
+  if (!j) {
     v.why = q.why_not();
     return v;
   }
   const std::string element = q.variable("element");
   q.require(element + " = " + *i + " and " + element + " = " + *j);
   const set_decision d = decide_integer_set(q.text(), q.dimensions());
-  if (d.answer == set_answer::unknown) {
-    v.why = "the integer set library passed its budget on the question";
-    return v;
-  }
-  if (d.answer == set_answer::empty) {
-    v.answer = pair_answer::apart;
-    return v;
-  }
-  v.answer = pair_answer::meet;
+  if ((v.answer = answer_of(d, v.why)) != pair_answer::meet) return v;
   v.thread1 = linear_thread(q, one, d.point, facts);
   v.thread2 = linear_thread(q, two, d.point, facts);
   v.element = coordinate_at(q, element, d.point);
@@ -198,29 +210,15 @@ inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_fa
   outside_verdict v;
   presburger_question q(ir, facts);
   presburger_instance one = q.thread("a");
-  if (!q.enter_loops(a, one, "a")) {
-    v.why = q.why_not();
-    return v;
-  }
-  if (!q.enter_guards(a.guard_begin, a.guard_end, one)) {
-    v.answer = pair_answer::apart;
-    return v;
-  }
-  const std::optional<std::string> i = q.term(a.index, one);
+  const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer);
   if (!i) {
-    if (runs_in_no_thread(ir, facts, a)) v.answer = pair_answer::apart;
     v.why = q.why_not();
     return v;
   }
   const std::string element = q.variable("element");
   q.require(element + " = " + *i + " and (" + element + " < 0 or " + element + " >= " + std::to_string(size) + ")");
   const set_decision d = decide_integer_set(q.text(), q.dimensions());
-  if (d.answer == set_answer::unknown) {
-    v.why = "the integer set library passed its budget on the question";
-    return v;
-  }
-  v.answer = d.answer == set_answer::empty ? pair_answer::apart : pair_answer::meet;
-  if (v.answer == pair_answer::meet) v.element = coordinate_at(q, element, d.point);
+  if ((v.answer = answer_of(d, v.why)) == pair_answer::meet) v.element = coordinate_at(q, element, d.point);
   return v;
 }
 

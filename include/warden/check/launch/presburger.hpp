@@ -27,7 +27,6 @@
 // hold, and a select on one takes either side, so that the set only grows (over_approximated).
 
 #include <algorithm>
-#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
