@@ -9,7 +9,7 @@
 //
 // Kernels: an in-place vignette over interleaved RGB pixels (issue 54's: x = gid % width,
 // y = gid / width, img[3 * (y * width + x) + c] for c = 0..2), HeCBench's heat step and matrix
-// rotation as tests/corpus2 ports them. Each size's launch must be accepted: the benchmark fails
+// rotation as tests/corpus2 ports them (their kernels' headers there). Each size's launch must be accepted: the benchmark fails
 // (SkipWithError) where a check refuses it.
 #include <warden/warden.hpp>
 
@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "../tests/support/check_only.hpp"
+#include "../tests/corpus2/hecbench_heat_kernel.hpp"
+#include "../tests/corpus2/hecbench_matrix_rotate_kernel.hpp"
 #include "../tests/support/pair_listing.hpp"
 
 namespace w = warden;
@@ -40,31 +42,6 @@ constexpr auto vignette = [](auto k, auto img, auto width, auto height) {
                  }));
 };
 
-// tests/corpus2/hecbench_heat.cpp
-constexpr auto heat = [](auto k, auto n, auto r, auto r2, auto u, auto u_tmp) {
-  auto idx = k.block_dim() * k.block_id() + k.thread_id();
-  auto i = idx % n;
-  auto j = idx / n;
-  return w::when(idx < n * n, u_tmp[i + j * n] = r2 * u[i + j * n] + r * w::select(i < n - 1, u[i + 1 + j * n], 0.0) +
-                                                 r * w::select(i > 0, u[i - 1 + j * n], 0.0) + r * w::select(j < n - 1, u[i + (j + 1) * n], 0.0) +
-                                                 r * w::select(j > 0, u[i + (j - 1) * n], 0.0));
-};
-
-// tests/corpus2/hecbench_matrix_rotate.cpp
-constexpr auto rotate = [](auto k, auto matrix, auto n) {
-  auto layer = k.block_id() * k.block_dim() + k.thread_id();
-  auto first = layer;
-  auto last = n - 1 - layer;
-  return w::when(layer < n / 2, w::for_range(k, first, last, [&](auto k, auto i) {
-                   auto offset = i - first;
-                   return w::local(k, matrix[first * n + i], [&](auto, auto top) {
-                     return w::seq(matrix[first * n + i] = matrix[(last - offset) * n + first],
-                                   matrix[(last - offset) * n + first] = matrix[last * n + (last - offset)],
-                                   matrix[last * n + (last - offset)] = matrix[i * n + last], matrix[i * n + last] = top);
-                   });
-                 }));
-};
-
 using B256 = w::block<256>;
 using U = w::value<unsigned>;
 using D = w::value<double>;
@@ -72,8 +49,9 @@ using D = w::value<double>;
 }  // namespace
 
 WARDEN_KERNEL(vignette_k, w::kernel<B256, w::inout<float>, U, U>(vignette).named("vignette", "img", "width", "height"));
-WARDEN_KERNEL(heat_k, w::kernel<B256, U, D, D, w::in<double>, w::out<double>>(heat).named("solve", "n", "r", "r2", "u", "u_tmp"));
-WARDEN_KERNEL(rotate_k, w::kernel<B256, w::inout<float>, w::value<int>>(rotate).named("rotate_matrix_parallel", "matrix", "n"));
+WARDEN_KERNEL(heat_k, w::kernel<B256, U, D, D, D, D, D, w::in<double>, w::out<double>>(corpus2::heat_solve)
+                          .named("solve", "n", "alpha", "dx", "dt", "r", "r2", "u", "u_tmp"));
+WARDEN_KERNEL(rotate_k, w::kernel<B256, w::inout<float>, w::value<int>>(corpus2::rotate_matrix_parallel).named("rotate_matrix_parallel", "matrix", "n"));
 
 namespace {
 
@@ -90,7 +68,7 @@ sized_launch vignette_at(int log2) {
 }
 sized_launch heat_at(int log2) {
   const long long n = 1LL << (log2 / 2);
-  return {{static_cast<int>((n * n + 255) / 256), 1, 1}, {value_of(n), value_of(0), value_of(0), buffer_of(n * n), buffer_of(n * n)}};
+  return {{static_cast<int>((n * n + 255) / 256), 1, 1}, {value_of(n), value_of(0), value_of(0), value_of(0), value_of(0), value_of(0), buffer_of(n * n), buffer_of(n * n)}};
 }
 sized_launch rotate_at(int log2) {  // an n x n matrix, a thread per ring
   const long long n = 1LL << (log2 / 2);

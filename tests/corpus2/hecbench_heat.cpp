@@ -18,6 +18,7 @@
 // and finds each thread on its own element, over three steps with u and u_tmp swapped between
 // them, and the result equals the reference.
 #include "../corpus/corpus.hpp"
+#include "hecbench_heat_kernel.hpp"
 
 #include <cmath>
 
@@ -30,16 +31,7 @@ namespace {
 
 constexpr int block_size = 256;
 
-// __global__ void solve(const unsigned int n, const double alpha, const double dx, const double dt,
-//                       const double r, const double r2, double * __restrict__ u, double * __restrict__ u_tmp)
-constexpr auto solve = [](auto k, auto n, auto /*alpha*/, auto /*dx*/, auto /*dt*/, auto r, auto r2, auto u, auto u_tmp) {
-  auto idx = k.block_dim() * k.block_id() + k.thread_id();
-  auto i = idx % n;
-  auto j = idx / n;
-  return w::when(idx < n * n, u_tmp[i + j * n] = r2 * u[i + j * n] + r * w::select(i < n - 1, u[i + 1 + j * n], 0.0) +
-                                                 r * w::select(i > 0, u[i - 1 + j * n], 0.0) + r * w::select(j < n - 1, u[i + (j + 1) * n], 0.0) +
-                                                 r * w::select(j > 0, u[i + (j - 1) * n], 0.0));
-};
+constexpr auto solve = corpus2::heat_solve;
 
 using Blk = w::block<block_size>;
 using U = w::value<unsigned>;

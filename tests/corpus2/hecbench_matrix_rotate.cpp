@@ -19,6 +19,7 @@
 // is still refused, E101, at the index reached. The body with last - offset written n - 1 - i (the
 // same value) runs as well.
 #include "../corpus/corpus.hpp"
+#include "hecbench_matrix_rotate_kernel.hpp"
 
 namespace w = warden;
 using w::diagnostic::code;
@@ -28,20 +29,7 @@ using corpus::at;
 namespace {
 
 // __global__ void rotate_matrix_parallel(float *matrix, const int n)
-constexpr auto rotate_matrix_parallel = [](auto k, auto matrix, auto n) {
-  auto layer = k.block_id() * k.block_dim() + k.thread_id();
-  auto first = layer;
-  auto last = n - 1 - layer;
-  return w::when(layer < n / 2, w::for_range(k, first, last, [&](auto k, auto i) {
-                   auto offset = i - first;
-                   return w::local(k, matrix[first * n + i], [&](auto, auto top) {  // save top
-                     return w::seq(matrix[first * n + i] = matrix[(last - offset) * n + first],            // left -> top
-                                   matrix[(last - offset) * n + first] = matrix[last * n + (last - offset)],  // bottom -> left
-                                   matrix[last * n + (last - offset)] = matrix[i * n + last],              // right -> bottom
-                                   matrix[i * n + last] = top);                                           // top -> right
-                   });
-                 }));
-};
+constexpr auto rotate_matrix_parallel = corpus2::rotate_matrix_parallel;
 
 // Not the original: last - offset written as n - 1 - i (the same value: last - (i - first) =
 // n - 1 - layer - i + layer), the only change.
