@@ -12,6 +12,7 @@
 #include "../support/check_only.hpp"
 #include "../support/verdict_probe.hpp"
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,14 @@ TEST_CASE("shared_at_launch: a meeting that rests on a launch number is decided 
     CAPTURE(what);
     CHECK(what.rfind("E106", 0) == 0);
     CHECK(what.find("(m = 32)") != std::string::npos);
-    CHECK(what.find("meet at element 0 in one barrier phase") != std::string::npos);
     CHECK(what.find("store tile0[thread_id.x % m]") != std::string::npos);
+    // The solver's witness: two threads of the block, both at the element it names.
+    std::smatch m;
+    REQUIRE(std::regex_search(what, m, std::regex("thread (\\d+) of block 0 and thread (\\d+) of block 0 meet at element (\\d+) in one barrier phase")));
+    const int first = std::stoi(m[1]), second = std::stoi(m[2]), element = std::stoi(m[3]);
+    CHECK(first != second);
+    CHECK(first % 32 == element);
+    CHECK(second % 32 == element);
   }
   // The recording agrees that m = 32 races (the kernel under trusted(...), so that it runs).
   CHECK_FALSE(w::record(modulo_trusted, w::grid(1), out, 32).clean());
@@ -132,7 +139,14 @@ TEST_CASE("exact at launch: E104 and E101 list an index that only thread ids and
     FAIL("a launch whose threads meet on the tile ran");
   } catch (const w::obligation_error& e) {
     CAPTURE(e.what());
-    CHECK(std::string(e.what()).find("(stride = 3) threads") != std::string::npos);
+    const std::string what = e.what();
+    CHECK(what.find("(stride = 3) thread ") != std::string::npos);
+    // Two threads whose pos (2t - (t & 2)) or pos + 3 is one element: the witness is one.
+    std::smatch m;
+    REQUIRE(std::regex_search(what, m, std::regex("thread (\\d+) of block 0 and thread (\\d+) of block 0 meet at element (\\d+)")));
+    const auto reaches = [](int t, int e) { const int pos = 2 * t - (t & 2); return pos == e || pos + 3 == e; };
+    CHECK(reaches(std::stoi(m[1]), std::stoi(m[3])));
+    CHECK(reaches(std::stoi(m[2]), std::stoi(m[3])));
   }
   // stride 128: pos + stride passes the tile. Refused (E101), with the exact index reached.
   try {

@@ -38,10 +38,10 @@ struct set_decision {
 // second instead of letting it run on.
 inline constexpr unsigned long isl_operation_budget = 20'000'000;
 
-// Decides the set `text` (isl's notation: "{ [x, y] : 0 <= x < 4 and y = 2x }") of `dims`
-// dimensions. unknown: isl could not read it or passed its budget.
-inline set_decision decide_integer_set(const std::string& text, std::size_t dims) {
-  // One context per thread, kept: allocating one costs about as much as a small question.
+namespace detail {
+// One context per thread, kept: allocating one costs about as much as a small question. Each
+// question starts with its error state cleared and its operation budget full.
+inline isl_ctx* fresh_context() {
   struct context_owner {
     isl_ctx* ctx = isl_ctx_alloc();
     context_owner() {
@@ -53,14 +53,18 @@ inline set_decision decide_integer_set(const std::string& text, std::size_t dims
     }
   };
   static thread_local context_owner owner;
-  set_decision out;
-  if (owner.ctx == nullptr) return out;
+  if (owner.ctx == nullptr) return nullptr;
   isl_ctx_reset_error(owner.ctx);
   isl_ctx_reset_operations(owner.ctx);
   isl_ctx_set_max_operations(owner.ctx, isl_operation_budget);
-  isl_set* set = isl_set_read_from_str(owner.ctx, text.c_str());
+  return owner.ctx;
+}
+
+// Empty, or one point of `set` (taken); unknown where isl gave up.
+inline set_decision sample(isl_set* set, std::size_t dims) {
+  set_decision out;
   if (set == nullptr) return out;
-  isl_point* p = isl_set_sample_point(set);  // takes the set
+  isl_point* p = isl_set_sample_point(set);
   if (p == nullptr) return out;
   if (isl_point_is_void(p) == isl_bool_true) {
     isl_point_free(p);
@@ -78,6 +82,33 @@ inline set_decision decide_integer_set(const std::string& text, std::size_t dims
   isl_point_free(p);
   out.answer = read ? set_answer::has_point : set_answer::unknown;
   return out;
+}
+}  // namespace detail
+
+// Decides the set `text` (isl's notation: "{ [x, y] : 0 <= x < 4 and y = 2x }") of `dims`
+// dimensions. unknown: isl could not read it or passed its budget.
+inline set_decision decide_integer_set(const std::string& text, std::size_t dims) {
+  isl_ctx* ctx = detail::fresh_context();
+  if (ctx == nullptr) return {};
+  return detail::sample(isl_set_read_from_str(ctx, text.c_str()), dims);
+}
+
+// Decides the points of `from` in none of `taken` (sets of the same `dims` dimensions, in the same
+// order): "is every element some thread loads one that some thread stores" (W022 at launch).
+inline set_decision decide_set_difference(const std::string& from, const std::vector<std::string>& taken, std::size_t dims) {
+  isl_ctx* ctx = detail::fresh_context();
+  if (ctx == nullptr) return {};
+  isl_set* rest = isl_set_read_from_str(ctx, from.c_str());
+  for (const std::string& t : taken) {
+    if (rest == nullptr) break;
+    isl_set* other = isl_set_read_from_str(ctx, t.c_str());
+    if (other == nullptr) {
+      isl_set_free(rest);
+      return {};
+    }
+    rest = isl_set_subtract(rest, other);  // takes both
+  }
+  return detail::sample(rest, dims);
 }
 
 }  // namespace warden::check::launch_impl

@@ -42,7 +42,8 @@ namespace warden::check::launch_impl {
 // around the access.
 struct presburger_instance {
   std::string thread[3], block[3];  // variables, or "0" where the launch has extent 1
-  std::vector<std::string> loop;    // by loop id: the variable of the trip, "" where not bound
+  std::vector<std::string> loop;    // by loop id: the loop variable's value at the trip, "" where not bound
+  std::vector<std::string> trip;    // by loop id: the trip's number (0 for the first), "" where not bound
   std::map<std::string, std::string> terms;  // an expression's form -> its term, already written
 };
 
@@ -68,6 +69,7 @@ class presburger_question {
   presburger_instance thread(const std::string& tag) {
     presburger_instance in;
     in.loop.assign(ir_.loops.size(), std::string());
+    in.trip.assign(ir_.loops.size(), std::string());
     const long long thread_extent[3] = {facts_.block.x, facts_.block.y, facts_.block.z};
     const long long block_extent[3] = {facts_.grid.x, facts_.grid.y, facts_.grid.z};
     for (int d = 0; d < 3; ++d) {
@@ -79,25 +81,39 @@ class presburger_question {
 
   // Binds the loops around access `a` (outermost first) in `in`: each loop's variable starts at
   // its lo, steps by its step (a positive constant for this launch) and stays below its hi.
-  // False, with why_not(), where a bound cannot be written or the step is not a positive constant.
-  bool enter_loops(const dsl::ir_access& a, presburger_instance& in, const std::string& tag) {
+  // False, with why_not(), where a bound cannot be written or the step is not a positive constant;
+  // `loose`: such a loop's variable and trip are left free instead (the set only grows, as the
+  // shared-memory rules' listing lists a loop it cannot count as one pass at an unknown trip).
+  bool enter_loops(const dsl::ir_access& a, presburger_instance& in, const std::string& tag, bool loose = false) {
     for (int p = a.loop_begin; p < a.loop_end; ++p) {
       const int l = ir_.loop_pool[static_cast<std::size_t>(p)];
       if (!in.loop[static_cast<std::size_t>(l)].empty()) continue;
       const dsl::ir_loop& loop = ir_.loops[static_cast<std::size_t>(l)];
       const std::optional<long long> step = exact_value(ir_, loop.step, facts_);
-      if (!step || *step < 1) return fail("a loop's step is not a positive constant for this launch");
-      const std::optional<std::string> lo = term(loop.lo, in), hi = term(loop.hi, in);
-      if (!lo || !hi) return false;
-      const std::string v = variable(tag + "_loop" + std::to_string(l));
-      if (*step == 1) {
-        require(v + " >= " + *lo);
-      } else {
-        const std::string k = variable(tag + "_trip" + std::to_string(l));
-        require(k + " >= 0 and " + v + " = " + *lo + " + " + std::to_string(*step) + " * " + k);
+      if (!loose && (!step || *step < 1)) return fail("a loop's step is not a positive constant for this launch");
+      std::optional<std::string> lo, hi;
+      if (step && *step >= 1) {
+        if (loose) ++quiet_;  // (a bound that cannot be written is then no reason to give up)
+        lo = term(loop.lo, in);
+        hi = term(loop.hi, in);
+        if (loose) --quiet_;
       }
-      require(v + " < " + *hi);
+      if (!loose && (!lo || !hi)) return false;  // (term said why)
+      const std::string v = variable(tag + "_loop" + std::to_string(l));
+      std::string k;
+      if (lo && *step == 1) {  // the trip is v - lo: no variable of its own
+        require(v + " >= " + *lo);
+        k = "(" + v + " - " + *lo + ")";
+      } else {
+        k = variable(tag + "_trip" + std::to_string(l));
+        require(k + " >= 0");
+        if (lo) require(v + " = " + *lo + " + " + std::to_string(*step) + " * " + k);
+        else over_approximated_ = true;
+      }
+      if (hi) require(v + " < " + *hi);
+      else over_approximated_ = true;
       in.loop[static_cast<std::size_t>(l)] = v;
+      in.trip[static_cast<std::size_t>(l)] = k;
     }
     return true;
   }
@@ -128,6 +144,15 @@ class presburger_question {
     if (const auto it = in.terms.find(key); it != in.terms.end()) return it->second;
     std::optional<std::string> t = write_term(id, in);
     if (t) in.terms.emplace(key, *t);
+    return t;
+  }
+
+  // term(), where a failure is no reason to give up (a guard, a bound the caller can leave out):
+  // why_not() is left alone.
+  std::optional<std::string> quiet_term(int id, presburger_instance& in) {
+    ++quiet_;
+    std::optional<std::string> t = term(id, in);
+    --quiet_;
     return t;
   }
 
@@ -184,6 +209,20 @@ class presburger_question {
     return out + " }";
   }
 
+  // The set of the `kept` variables' values, the others bound by an existential: the projection
+  // that a question "is every element some thread loads stored by some thread" subtracts.
+  std::string text_keeping(const std::vector<std::string>& kept) const {
+    std::string out = "{ [", hidden;
+    for (std::size_t i = 0; i < kept.size(); ++i) out += (i ? ", " : "") + kept[i];
+    for (const std::string& d : dims_)
+      if (std::find(kept.begin(), kept.end(), d) == kept.end()) hidden += (hidden.empty() ? "" : ", ") + d;
+    std::string body;
+    for (std::size_t i = 0; i < constraints_.size(); ++i) body += (i ? " and " : "") + constraints_[i];
+    if (body.empty()) body = "0 = 0";
+    out += "] : ";
+    return out + (hidden.empty() ? body : "exists (" + hidden + " : " + body + ")") + " }";
+  }
+
   const std::string& why_not() const { return why_not_; }
   // Whether a guard or a select's condition could not be written, so that the set may hold
   // points no thread reaches (a meeting found is then possible, not certain).
@@ -234,12 +273,6 @@ class presburger_question {
   std::optional<std::string> fail_term(const char* why) {
     fail(why);
     return std::nullopt;
-  }
-  std::optional<std::string> quiet_term(int id, presburger_instance& in) {
-    ++quiet_;
-    std::optional<std::string> t = term(id, in);
-    --quiet_;
-    return t;
   }
 
   // Whether expression `id` is never negative, from its form alone (no solver): ids, extents,
