@@ -105,7 +105,14 @@ class generator {
  public:
   explicit generator(unsigned seed) : rng_(seed) {}
 
-  program make() {
+  program make() { return make(false); }
+
+  // A program around a box filter's halo tile (halo_tile): the shape whose forgotten halo the
+  // launch must refuse with W022 (issue 54), with random statements before or after it.
+  program make_halo() { return make(true); }
+
+ private:
+  program make(bool halo) {
     program p;
     const int blocks[] = {4, 8, 16};
     p.block = blocks[pick(3)];
@@ -123,14 +130,14 @@ class generator {
     tiles_ = &p.tiles;
     extended_ = p.n_type != n_decl::i32;
     reopened_ = false;
-    const int n = 1 + pick(5);
+    const int n = halo ? pick(2) : 1 + pick(5);
     for (int i = 0; i < n; ++i) p.body.push_back(statement(0));
+    if (halo) p.body.insert(p.body.begin() + pick(static_cast<int>(p.body.size()) + 1), halo_tile(0));
     p.extended = extended_;
     p.reopened = reopened_;
     return p;
   }
 
- private:
   int pick(int n) { return static_cast<int>(rng_() % static_cast<unsigned>(n)); }
   // The level a nested loop or local binds: its own (depth + 1), or now and then the level of an
   // enclosing loop or local, as a scope opened with an outer context binds it.
@@ -373,7 +380,10 @@ class generator {
         [[fallthrough]];
       default: {
         s.kind = stmt_kind::loop;
-        if (pick(5) == 0) return pick(2) == 0 ? tree_level_loop(depth) : shared_tree(depth);
+        if (pick(5) == 0) {
+          const int shape = pick(3);
+          return shape == 0 ? tree_level_loop(depth) : shape == 1 ? shared_tree(depth) : halo_tile(depth);
+        }
         if (pick(6) == 0) return stride_loop(depth);
         s.trips = 1 + pick(3);
         if (pick(4) == 0) {  // a run-time trip count, count % 3: none for n == 3 (a barrier inside may not run)
@@ -419,6 +429,53 @@ class generator {
     s.body.push_back(level);
     if (pick(4) != 0) s.body.push_back(stmt{});  // sync
     levels_.pop_back();
+    return s;
+  }
+
+  // A 1-D box filter's tile with a halo of radius n on each side, as the launch-value radius of
+  // issue 54 writes it: the centre tile[t + n], the left halo tile[t] under t < n, the right halo
+  // tile[t + block + n] under t < n (left out now and then: the forgotten halo), a barrier, and a
+  // window load tile[t + n + o], o one of -n, 0, n. Every store's index reads n, so the checker
+  // hands the tiles to the launch, which must judge W022 there (a forgotten halo read from) as
+  // well as W020. The tile holds a radius up to 17; a larger n runs outside it (E101 at launch).
+  stmt halo_tile(int depth) {
+    stmt s;
+    s.kind = stmt_kind::scope;
+    s.level = depth + 1;
+    s.tile = static_cast<int>(tiles_->size());
+    tiles_->push_back(block_ + 2 * 17);
+    extended_ = true;
+    tile_scope_.push_back(s.tile);
+    auto t = [&] { return leaf(node::thread); };
+    auto n = [&] { return leaf(node::param_n); };
+    auto store = [&](expr_ptr at) {
+      stmt st;
+      st.kind = stmt_kind::store_tile;
+      st.tile = s.tile;
+      st.index = at;
+      st.value = pick(2) == 0 ? c(pick(10)) : load_in_at(leaf(node::global));
+      return st;
+    };
+    auto halo = [&](expr_ptr at) {
+      stmt guarded;
+      guarded.kind = stmt_kind::when;
+      guarded.condition = bin(dsl::ir_op::less, t(), n());
+      guarded.body.push_back(store(at));
+      return guarded;
+    };
+    s.body.push_back(store(bin(dsl::ir_op::add, t(), n())));
+    s.body.push_back(halo(t()));
+    if (pick(3) != 0) s.body.push_back(halo(bin(dsl::ir_op::add, bin(dsl::ir_op::add, t(), c(block_)), n())));
+    s.body.push_back(stmt{});  // sync
+    const int offset = pick(3);
+    expr_ptr window = offset == 0 ? t() : offset == 1 ? bin(dsl::ir_op::add, t(), n()) : bin(dsl::ir_op::add, bin(dsl::ir_op::add, t(), n()), n());
+    stmt out;
+    out.kind = stmt_kind::store_inout;
+    out.index = leaf(node::global);
+    out.value = tile_load(window);
+    s.body.push_back(out);
+    if (pick(2) == 0) s.body.push_back(stmt{});  // sync: the tile may be stored again in a loop around it
+    tile_scope_.pop_back();
     return s;
   }
 

@@ -38,7 +38,7 @@ struct set_decision {
 // second instead of letting it run on.
 inline constexpr unsigned long isl_operation_budget = 20'000'000;
 
-namespace detail {
+namespace integer_set_detail {
 // One context per thread, kept: allocating one costs about as much as a small question. Each
 // question starts with its error state cleared and its operation budget full.
 inline isl_ctx* fresh_context() {
@@ -83,20 +83,20 @@ inline set_decision sample(isl_set* set, std::size_t dims) {
   out.answer = read ? set_answer::has_point : set_answer::unknown;
   return out;
 }
-}  // namespace detail
+}  // namespace integer_set_detail
 
 // Decides the set `text` (isl's notation: "{ [x, y] : 0 <= x < 4 and y = 2x }") of `dims`
 // dimensions. unknown: isl could not read it or passed its budget.
 inline set_decision decide_integer_set(const std::string& text, std::size_t dims) {
-  isl_ctx* ctx = detail::fresh_context();
+  isl_ctx* ctx = integer_set_detail::fresh_context();
   if (ctx == nullptr) return {};
-  return detail::sample(isl_set_read_from_str(ctx, text.c_str()), dims);
+  return integer_set_detail::sample(isl_set_read_from_str(ctx, text.c_str()), dims);
 }
 
 // Decides the points of `from` in none of `taken` (sets of the same `dims` dimensions, in the same
 // order): "is every element some thread loads one that some thread stores" (W022 at launch).
 inline set_decision decide_set_difference(const std::string& from, const std::vector<std::string>& taken, std::size_t dims) {
-  isl_ctx* ctx = detail::fresh_context();
+  isl_ctx* ctx = integer_set_detail::fresh_context();
   if (ctx == nullptr) return {};
   isl_set* rest = isl_set_read_from_str(ctx, from.c_str());
   for (const std::string& t : taken) {
@@ -108,7 +108,7 @@ inline set_decision decide_set_difference(const std::string& from, const std::ve
     }
     rest = isl_set_subtract(rest, other);  // takes both
   }
-  return detail::sample(rest, dims);
+  return integer_set_detail::sample(rest, dims);
 }
 
 }  // namespace warden::check::launch_impl

@@ -227,6 +227,9 @@ class presburger_question {
   // Whether a guard or a select's condition could not be written, so that the set may hold
   // points no thread reaches (a meeting found is then possible, not certain).
   bool over_approximated() const { return over_approximated_; }
+  // The product of the numbers of cases of the set's disjunctions: a bound on the disjuncts isl
+  // may have to take apart (its work grows with it), for a caller that has a cheaper way.
+  double case_product() const { return case_product_; }
 
   static constexpr const char* always = "(0 = 0)";
   static constexpr const char* never = "(1 = 0)";
@@ -237,6 +240,7 @@ class presburger_question {
   std::vector<std::string> dims_, constraints_;
   std::string why_not_;
   bool over_approximated_ = false;
+  double case_product_ = 1;
   int quiet_ = 0;  // > 0: a term that fails is a condition's, taken to hold; why_not_ is left alone
 
   std::vector<std::string> forms_;  // by expression id: its form (form_of), "" until computed
@@ -259,6 +263,8 @@ class presburger_question {
 
   static std::string number(long long v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
   static std::string join(const std::string& x, const std::string& y, const char* op) { return "(" + x + op + y + ")"; }
+
+  void note_cases(std::size_t n) { case_product_ *= static_cast<double>(n < 1 ? 1 : n); }
 
   std::string coordinate(const std::string& name, long long extent) {
     if (extent <= 1) return "0";
@@ -356,6 +362,7 @@ class presburger_question {
   std::string choice(const std::optional<std::string>& c, const std::optional<std::string>& c_fails, const std::string& then,
                      const std::string& other) {
     const std::string v = variable("choice");
+    note_cases(2);
     if (!c || !c_fails) {
       over_approximated_ = true;
       require("(" + v + " = " + then + " or " + v + " = " + other + ")");
@@ -439,6 +446,7 @@ class presburger_question {
       }
       if (!all) continue;
       why_not_ = reason_before;  // written after all
+      note_cases(values->size());
       require("(" + cases + ")");
       return v;
     }

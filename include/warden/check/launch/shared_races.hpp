@@ -50,6 +50,35 @@ inline std::string tile_thread_text(const dsl::kernel_ir& ir, const launch_names
   return s + (at.empty() ? at : at + ")");
 }
 
+// The tile rules by the block's listing (tile_listing.hpp) with the launch's numbers written in:
+// the fallback for what the solver cannot decide.
+inline std::string listed_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names, block_shape shape) {
+  const finding f = check_shared_listing(ir, shape, 0, nullptr);
+  if (!f) return {};
+  const char* verbs[] = {"load", "store", "atomic update"};
+  auto text = [&](const dsl::ir_access& x) {
+    const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
+                                          : "[" + render(ir, x.index, names) + "]";
+    return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
+  };
+  const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
+  if (f.code == diagnostic::code::W022) {
+    const std::string values = launch_impl::values_of_pair(ir, a, a, facts, names);
+    return "the checker left the tiles to the launch (their indices read the launch's numbers), and for this launch" +
+           (values.empty() ? std::string() : " (" + values + ")") + " W022: " + text(a) + " reads element " +
+           std::to_string(f.element) + " in thread " + std::to_string(f.thread1) +
+           ", which no store can precede: store the element before the barrier that precedes the load";
+  }
+  const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(f.second)];
+  const std::string values = launch_impl::values_of_pair(ir, a, c, facts, names);
+  const std::string where = f.element >= 0 ? " at element " + std::to_string(f.element) : std::string(" at an element the listing cannot name");
+  const std::string when = f.code == diagnostic::code::W021 ? " in consecutive iterations of a loop with barriers" : " in one barrier phase";
+  return "the checker left " + std::string(diagnostic::to_string(f.code)) + " on the tiles to the launch (their indices read the launch's numbers), and for this launch" +
+         (values.empty() ? std::string() : " (" + values + ")") + " threads " + std::to_string(f.thread1) + " and " +
+         std::to_string(f.thread2) + " of a block meet" + where + when + ": " + text(a) + " and " + text(c) +
+         " (w::obligations_of lists this condition): launch with other values, or order the two accesses with sync()";
+}
+
 // Two threads of a block that meet on a tile in one barrier phase for this launch, or a load of
 // a tile element no store precedes (W022), described for an E106 message; empty if none. Every
 // tile rule is judged (W020, W021, W040 and W022): the checker hands the tiles over when a store's
@@ -64,6 +93,10 @@ inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_fact
   std::string why;
   const launch_impl::tile_finding f = launch_impl::first_tile_finding(ir, facts, shape, why);
   if (!f) return {};
+  // What the solver cannot decide (isl's budget, an index it cannot write), the block's listing
+  // does, as it did before issue 54: its cost grows with the block and the loops' trips, never
+  // with the grid, and it evaluates what the solver cannot write (a mask by a loop's power of two).
+  if (f.code == diagnostic::code::E106 || f.unplaced) return listed_shared_race(ir, facts, names, shape);
   const char* verbs[] = {"load", "store", "atomic update"};
   auto text = [&](const dsl::ir_access& x) {
     const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
@@ -75,10 +108,6 @@ inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_fact
   const std::string values = launch_impl::values_of_pair(ir, a, c, facts, names);
   const std::string with = values.empty() ? std::string() : " (" + values + ")";
   const std::string possibly = f.possible ? " (a guard, bound or index that reads data is taken to reach it)" : "";
-  if (f.code == diagnostic::code::E106)
-    return "the checker left the tiles to the launch (their indices read the launch's numbers), and the launch cannot decide " +
-           text(a) + (f.second >= 0 ? " against " + text(c) : std::string()) + with + ": " + why +
-           " (docs/soundness.md, \"What the launch decides\"): write the tile's indices from thread ids, loop variables and launch values";
   if (f.code == diagnostic::code::W022)
     return "the checker left the tiles to the launch (their indices read the launch's numbers), and for this launch" + with +
            " W022: " + text(a) + " reads element " + std::to_string(f.element) + " in " +

@@ -32,6 +32,10 @@
 
 namespace warden::check::launch_impl {
 
+// The most disjuncts (presburger_question::case_product) a tile question hands isl; past it the
+// question is undecided at once rather than after isl's budget (about a second each).
+inline constexpr double max_tile_cases = 4096;
+
 // A tile rule broken for this launch: the code, the accesses, and the solver's witness.
 struct tile_finding {
   diagnostic::code code = diagnostic::code::none;
@@ -40,7 +44,9 @@ struct tile_finding {
   long long thread1 = -1, thread2 = -1;  // linear global ids (thread_name reads them)
   std::vector<loop_trip> trips1, trips2;
   long long element = -1;  // -1: an index the solver cannot write meets it anywhere
-  bool possible = false;   // a guard or bound was taken to hold, so the witness may be one no thread has
+  bool possible = false;   // a guard, bound or index was taken to reach it, so the witness may be one no thread has
+  bool unplaced = false;  // pairs: met only through an index the solver cannot write (it meets any element)
+  bool stores_widened = false;  // W022: a store's guard or bound was taken to hold, so its elements may be fewer
   explicit operator bool() const { return code != diagnostic::code::none; }
 };
 
@@ -114,6 +120,9 @@ inline pair_answer tile_pair_meeting(const dsl::kernel_ir& ir, const launch_fact
     const std::string& tc = two.trip[static_cast<std::size_t>(l)];
     q.require(ta + (d < same_upto ? " = " : " != ") + tc);
   }
+  // An index that only cases make writable (a mask by a loop's power of two, as a bitonic
+  // network's) can give isl more disjuncts than it takes apart in its budget: the caller lists.
+  if (q.case_product() > max_tile_cases) return pair_answer::undecided;
   std::string why;
   const set_decision decision = decide_integer_set(q.text(), q.dimensions());
   const pair_answer answer = answer_of(decision, why);
@@ -122,9 +131,12 @@ inline pair_answer tile_pair_meeting(const dsl::kernel_ir& ir, const launch_fact
   out.thread2 = linear_thread(q, two, decision.point, facts);
   out.trips1 = trips_at(ir, q, one, a, decision.point);
   out.trips2 = trips_at(ir, q, two, c, decision.point);
-  out.element = a.trusted && c.trusted ? -1 : coordinate_at(q, element, decision.point);
+  out.element = coordinate_at(q, element, decision.point);
   out.possible = q.over_approximated();
-  if (!tile_index_written(ir, facts, a) || !tile_index_written(ir, facts, c)) out.element = -1;
+  const bool placed_a = !a.trusted && tile_index_written(ir, facts, a), placed_c = !c.trusted && tile_index_written(ir, facts, c);
+  if (!placed_a && !placed_c) out.element = -1;  // neither index places it
+  out.unplaced = (!a.trusted && !placed_a) || (!c.trusted && !placed_c);
+  out.possible = out.possible || out.unplaced;
   return answer;
 }
 
@@ -147,12 +159,15 @@ inline pair_answer load_not_stored(const dsl::kernel_ir& ir, const launch_facts&
   const std::string element = loads.variable("element");
   if (!enter_tile_access(ir, loads, load, reader, "a", element)) return pair_answer::apart;
   const std::vector<std::string> kept = kept_of(reader, element);
+  if (loads.case_product() > max_tile_cases) return pair_answer::undecided;
   std::vector<std::string> stored;
   for (const int s : stores) {
     presburger_question q(ir, facts);
     presburger_instance writer = q.thread("a");  // named as the load's, so that the kept variables line up
     const std::string e = q.variable("element");
     if (!enter_tile_access(ir, q, ir.accesses[static_cast<std::size_t>(s)], writer, "a", e)) continue;
+    out.stores_widened = out.stores_widened || q.over_approximated();
+    if (q.case_product() > max_tile_cases) return pair_answer::undecided;
     stored.push_back(q.text_keeping(kept));
   }
   std::string why;
