@@ -12,6 +12,7 @@
 #include "../support/check_only.hpp"
 #include "../support/verdict_probe.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
@@ -82,6 +83,16 @@ TEST_CASE("shared_at_launch: a meeting that rests on a launch number is decided 
     CHECK(first != second);
     CHECK(first % 32 == element);
     CHECK(second % 32 == element);
+    // w::record_anyway runs the launch all the same: the recording shows the race at the
+    // solver's element, between the solver's two threads (the only two that store it).
+    const w::recording seen = w::record_anyway(modulo_k, w::grid(1), out, 32);
+    bool reproduced = false;
+    for (const auto& c : seen.conflicts())
+      reproduced = reproduced || (c.kind == w::conflict_kind::write_write && c.first.memory == w::dsl::memory_kind::shared &&
+                                  c.first.index == element &&
+                                  std::min(c.first.thread, c.second.thread) == std::min(first, second) &&
+                                  std::max(c.first.thread, c.second.thread) == std::max(first, second));
+    CHECK(reproduced);
   }
   // The recording agrees that m = 32 races (the kernel under trusted(...), so that it runs).
   CHECK_FALSE(w::record(modulo_trusted, w::grid(1), out, 32).clean());
@@ -273,6 +284,15 @@ TEST_CASE("global_at_launch: a launch whose threads meet is refused, naming them
   } catch (const w::obligation_error& e) {
     CHECK(std::string(e.what()).find("thread 0 of block 0 and thread 36 of block 1 both reach element 0") != std::string::npos);
   }
+  // w::record_anyway reproduces the solver's witness: out[0] stored by exactly those two threads.
+  const w::recording seen = w::record_anyway(modulo_global_k, w::grid(2), out, 100);
+  bool reproduced = false;
+  for (const auto& c : seen.conflicts()) {
+    const auto& [x, y] = std::minmax(c.first, c.second, [](const auto& a, const auto& b) { return a.block < b.block; });
+    reproduced = reproduced || (c.kind == w::conflict_kind::write_write && c.first.index == 0 && x.block == 0 && x.thread == 0 &&
+                                y.block == 1 && y.thread == 36);
+  }
+  CHECK(reproduced);
 }
 
 TEST_CASE("global_at_launch: what reads no launch number, or a local, is still refused at compile time", "[shared_at_launch][global]") {
@@ -370,9 +390,20 @@ TEST_CASE("shared_at_launch: a load of a tile element no store reaches is refuse
       CAPTURE(what);
       CHECK(what.find("W022") != std::string::npos);
       CHECK(what.find("reads element " + std::to_string(64 + r)) != std::string::npos);
+      // The solver's reader: a thread whose window t .. t + 2r holds the element.
+      std::smatch m;
+      REQUIRE(std::regex_search(what, m, std::regex("in thread (\\d+) of block (\\d+)")));
+      const int reader = std::stoi(m[1]);
+      CHECK(reader <= 64 + r);
+      CHECK(reader + 2 * r >= 64 + r);
     }
-    // The oracle agrees: recorded anyway, the load of the unwritten element shows.
-    CHECK_FALSE(w::record_anyway(forgets_right_halo_k, w::grid(n / 64), in, out, r).refusal().empty());
+    // The oracle agrees: recorded anyway, the load of the unwritten element the refusal names shows.
+    const w::recording seen = w::record_anyway(forgets_right_halo_k, w::grid(n / 64), in, out, r);
+    CHECK_FALSE(seen.refusal().empty());
+    bool reproduced = false;
+    for (const auto& c : seen.conflicts())
+      reproduced = reproduced || (c.kind == w::conflict_kind::uninitialised_shared_load && c.first.index == 64 + r);
+    CHECK(reproduced);
     // The twin, right halo stored: runs, and equals the reference.
     w::launch(w::on_cpu, box_filter_k, w::grid(n / 64), in, out, r);
     const std::vector<float> got = w::to_host(out);

@@ -159,6 +159,22 @@ inline pair_answer answer_of(const set_decision& d, std::string& why) {
   return d.answer == set_answer::unknown ? pair_answer::undecided : d.answer == set_answer::empty ? pair_answer::apart : pair_answer::meet;
 }
 
+// Whether accesses `a` and `c` run in the same threads and trips at the same elements: the same
+// index, loops and guards (a load and the store back to it). Their pair question is then symmetric
+// in the two threads, so one order of the threads' ids suffices, and it is the very set one of
+// them asks against itself (answered once, integer_set_memo).
+inline bool same_runs(const dsl::kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
+  if (a.loop_end - a.loop_begin != c.loop_end - c.loop_begin || a.guard_end - a.guard_begin != c.guard_end - c.guard_begin) return false;
+  for (int k = 0; k < a.loop_end - a.loop_begin; ++k)
+    if (ir.loop_pool[static_cast<std::size_t>(a.loop_begin + k)] != ir.loop_pool[static_cast<std::size_t>(c.loop_begin + k)]) return false;
+  for (int k = 0; k < a.guard_end - a.guard_begin; ++k) {
+    const dsl::ir_guard& x = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + k)];
+    const dsl::ir_guard& y = ir.guard_pool[static_cast<std::size_t>(c.guard_begin + k)];
+    if (x.condition != y.condition || x.negated != y.negated) return false;
+  }
+  return a.index == c.index || dsl::render(ir, a.index, {}) == dsl::render(ir, c.index, {});
+}
+
 // Do two different threads of this launch touch one element through accesses `first` and
 // `second` (the same access for W010 on one store)?
 inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
@@ -175,7 +191,7 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
     v.answer = pair_answer::apart;
     return v;
   }
-  q.require(first == second ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
+  q.require(first == second || same_runs(ir, a, c) ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
   const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer);
   if (!i) {
     v.why = q.why_not();

@@ -21,6 +21,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace warden::check::launch_impl {
@@ -85,18 +86,57 @@ inline set_decision sample(isl_set* set, std::size_t dims) {
 }
 }  // namespace integer_set_detail
 
+// While one is alive on a thread, a question asked twice there is answered once: one launch's
+// checks ask the same set for two pairs whose accesses have one index form (a load and the
+// store back to it). Scoped to one launch (launch/obligations.hpp), so a later launch, whose
+// numbers make other sets anyway, is answered afresh; nested scopes share the outermost.
+class integer_set_memo {
+ public:
+  integer_set_memo() : owner_(active() == nullptr) {
+    if (owner_) active() = this;
+  }
+  ~integer_set_memo() {
+    if (owner_) active() = nullptr;
+  }
+  integer_set_memo(const integer_set_memo&) = delete;
+  integer_set_memo& operator=(const integer_set_memo&) = delete;
+
+  static integer_set_memo*& active() {
+    static thread_local integer_set_memo* scope = nullptr;
+    return scope;
+  }
+  std::unordered_map<std::string, set_decision> answers;
+
+ private:
+  bool owner_;
+};
+
+namespace integer_set_detail {
+// `decide`'s answer to `key`, from the live memo where it has it.
+template <class Decide>
+set_decision remembered(const std::string& key, Decide&& decide) {
+  integer_set_memo* memo = integer_set_memo::active();
+  if (memo == nullptr) return decide();
+  if (const auto it = memo->answers.find(key); it != memo->answers.end()) return it->second;
+  set_decision d = decide();
+  memo->answers.emplace(key, d);
+  return d;
+}
+}  // namespace integer_set_detail
+
 // Decides the set `text` (isl's notation: "{ [x, y] : 0 <= x < 4 and y = 2x }") of `dims`
 // dimensions. unknown: isl could not read it or passed its budget.
 inline set_decision decide_integer_set(const std::string& text, std::size_t dims) {
-  isl_ctx* ctx = integer_set_detail::fresh_context();
-  if (ctx == nullptr) return {};
-  return integer_set_detail::sample(isl_set_read_from_str(ctx, text.c_str()), dims);
+  return integer_set_detail::remembered(text, [&]() -> set_decision {
+    isl_ctx* ctx = integer_set_detail::fresh_context();
+    if (ctx == nullptr) return {};
+    return integer_set_detail::sample(isl_set_read_from_str(ctx, text.c_str()), dims);
+  });
 }
 
-// Decides the points of `from` in none of `taken` (sets of the same `dims` dimensions, in the same
-// order): "is every element some thread loads one that some thread stores" (W022 at launch).
-inline set_decision decide_set_difference(const std::string& from, const std::vector<std::string>& taken, std::size_t dims) {
-  isl_ctx* ctx = integer_set_detail::fresh_context();
+namespace integer_set_detail {
+inline set_decision subtract_and_sample(const std::string& from, const std::vector<std::string>& taken, std::size_t dims) {
+  isl_ctx* ctx = fresh_context();
   if (ctx == nullptr) return {};
   isl_set* rest = isl_set_read_from_str(ctx, from.c_str());
   for (const std::string& t : taken) {
@@ -108,7 +148,16 @@ inline set_decision decide_set_difference(const std::string& from, const std::ve
     }
     rest = isl_set_subtract(rest, other);  // takes both
   }
-  return integer_set_detail::sample(rest, dims);
+  return sample(rest, dims);
+}
+}  // namespace integer_set_detail
+
+// Decides the points of `from` in none of `taken` (sets of the same `dims` dimensions, in the same
+// order): "is every element some thread loads one that some thread stores" (W022 at launch).
+inline set_decision decide_set_difference(const std::string& from, const std::vector<std::string>& taken, std::size_t dims) {
+  std::string key = from;
+  for (const std::string& t : taken) key += " minus " + t;
+  return integer_set_detail::remembered(key, [&] { return integer_set_detail::subtract_and_sample(from, taken, dims); });
 }
 
 }  // namespace warden::check::launch_impl

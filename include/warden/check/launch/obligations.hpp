@@ -239,6 +239,7 @@ inline std::string kernel_fix(const dsl::kernel_ir& ir, const launch_names& name
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
                                           const launch_names& names, const obligation_list& duties) {
+  const launch_impl::integer_set_memo memo;  // a set two pairs ask is decided once
   for (const obligation& o : duties) {
     if (o.kind == obligation_kind::shared_at_launch) {
       // Every tile rule, W022 too: a listing that could not place a store (its index read a
