@@ -177,6 +177,41 @@ TEST_CASE("exact at launch: E104 and E101 list an index that only thread ids and
 }
 
 namespace {
+// E104 decided with a block id in the operation: 2u * g - (g & 7u), g = b * 64 + t, as a bitonic
+// step writes its position over the whole grid. The intervals see it go below 0 (2g from 0, minus
+// up to 7); the solver sees that g & 7 never passes g, in every block (the block listing that
+// decided this before issue 54 could not read a block id: refused).
+constexpr auto previous_element = [](auto k, auto out, auto in) {
+  auto g = k.block_id() * 64u + k.thread_id();
+  return out[g] = in[2u * g - (g & 7u)];
+};
+// The twin whose mask passes g: 2u * g - (g | 7u) is below 0 for g < 7 (thread 0: 0 - 7).
+constexpr auto previous_unguarded = [](auto k, auto out, auto in) {
+  auto g = k.block_id() * 64u + k.thread_id();
+  return out[g] = in[2u * g - (g | 7u)];
+};
+}  // namespace
+
+WARDEN_KERNEL(previous_element_k, w::kernel<B64, w::out<int>, w::in<int>>(previous_element).named("previous_element", "out", "in"));
+WARDEN_KERNEL(previous_unguarded_k, w::kernel<B64, w::out<int>, w::in<int>>(previous_unguarded).named("previous_unguarded", "out", "in"));
+
+TEST_CASE("exact at launch: E104 decides an unsigned operation on a block id by solving", "[shared_at_launch][bounds]") {
+  std::vector<int> host(512);
+  for (int i = 0; i < 512; ++i) host[static_cast<std::size_t>(i)] = 3 * i;
+  auto in = w::to_device(host);
+  w::device_buffer<int> out(256);
+  w::launch(w::on_cpu, previous_element_k, w::grid(4), out, in);
+  const std::vector<int> got = w::to_host(out);
+  for (int g = 0; g < 256; ++g) CHECK(got[static_cast<std::size_t>(g)] == 3 * (2 * g - (g & 7)));
+  try {
+    w::launch(w::on_cpu, previous_unguarded_k, w::grid(4), out, in);
+    FAIL("a wrapping launch ran");
+  } catch (const w::wrap_error& e) {
+    CHECK(std::string(e.what()).rfind("E104", 0) == 0);
+  }
+}
+
+namespace {
 // A listing past the compile-time budget (1,024 threads x 300 trips): handed to the launch
 // untried, which then judges W022 too. tile[t + m] reads what tile[t] stored for m = 0, and
 // elements nothing stored for m = 1024.

@@ -8,7 +8,10 @@
 #include "../../config.hpp"
 #include "../../dsl/ir.hpp"
 #include "../footprint.hpp"
+#include "global_pairs.hpp"
+#include "integer_set.hpp"
 #include "interval_evaluator.hpp"
+#include "presburger.hpp"
 #include "launch_values.hpp"
 #include "launch_names.hpp"
 #include "launch_request.hpp"
@@ -16,28 +19,72 @@
 namespace warden::check {
 
 namespace launch_impl {
+// Does the value of node `n`, in some thread of this launch that runs access `at` (its loops and
+// guards), leave [lo, hi]? Decided as an integer set (presburger.hpp: the value in the integers,
+// which it is while every operation under it stays in its type, checked first); undecided where
+// the solver cannot write the value or a loop's bound.
+inline pair_answer value_outside(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& at, int n, long long lo,
+                                 long long hi) {
+  presburger_question q(ir, facts);
+  presburger_instance one = q.thread("a");
+  if (!q.enter_loops(at, one, "a")) return pair_answer::undecided;
+  if (!q.enter_guards(at.guard_begin, at.guard_end, one)) return pair_answer::apart;  // runs in no thread
+  const std::optional<std::string> v = q.term(n, one);
+  if (!v) return pair_answer::undecided;
+  q.require("(" + *v + " < " + std::to_string(lo) + " or " + *v + " > " + std::to_string(hi) + ")");
+  std::string why;
+  return answer_of(decide_integer_set(q.text(), q.dimensions()), why);
+}
+
+// The value of launch-uniform node `n` in the integers, its operands taken as the kernel computes
+// them (exact_value, which wraps an unsigned result: the question here is whether it must);
+// nullopt where it is not uniform or the operation is not one of these.
+inline std::optional<long long> unwrapped_value(const dsl::kernel_ir& ir, const launch_facts& facts, int n) {
+  using dsl::ir_op;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(n)];
+  if (e.op < ir_op::add) return exact_value(ir, n, facts);
+  const std::optional<long long> a = exact_value(ir, e.a, facts);
+  const std::optional<long long> b = e.b >= 0 ? exact_value(ir, e.b, facts) : std::optional<long long>(0);
+  if (!a || !b || !exact_value(ir, n, facts)) return std::nullopt;
+  const __int128 x = *a, y = *b;
+  __int128 r = 0;
+  switch (e.op) {
+    case ir_op::add: r = x + y; break;
+    case ir_op::sub: r = x - y; break;
+    case ir_op::mul: r = x * y; break;
+    case ir_op::negate: r = -x; break;
+    case ir_op::shl: if (y < 0 || y > 62) return std::nullopt; r = x * (static_cast<__int128>(1) << static_cast<int>(y)); break;
+    default: return exact_value(ir, n, facts);  // cannot leave the range of in-range operands
+  }
+  if (r > std::numeric_limits<long long>::max() || r < std::numeric_limits<long long>::min()) return std::nullopt;
+  return static_cast<long long>(r);
+}
+
 // Exactly, for this launch: does no operation under `id` (written in access `at`) leave its type,
-// in any thread of a block and any iteration? The intervals cannot see `2 * t - (t & m)` stay at
-// or above 0; a listing of every thread's value, as the shared-memory rules list footprints, can,
-// where the expression reads only thread ids, loop counters, constants and the launch's numbers.
-// False where some value cannot be listed (a block id, data, a loop of unknown trips).
+// in any thread and any iteration? The intervals cannot see `2 * t - (t & m)` stay at or above 0.
+// Each operation, innermost first, is asked of the solver (value_outside), and where it cannot
+// write one, listed over a block's threads as the shared-memory rules list footprints (which
+// evaluates a mask by a loop's power of two, but not a block id, data or a loop of unknown trips).
 inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& at, int id) {
   const launch_numbers numbers = numbers_of(facts);
   block_shape shape{facts.block.x, facts.block.y, facts.block.z};
   shape.grid_dims = grid_dims_of(ir);
   shape.numbers = &numbers;
   std::vector<char> seen(ir.exprs.size(), 0);
-  // The range of node n over every thread and iteration that runs `at`, or false if unknown.
-  auto range = [&](int n, long long& lo, long long& hi) {
+  // Whether node n stays in [lo, hi] over every thread and iteration that runs `at`.
+  auto within = [&](int n, long long lo, long long hi) {
+    if (exact_value(ir, n, facts)) {  // launch-uniform: one value, in the integers
+      const std::optional<long long> v = unwrapped_value(ir, facts, n);
+      return v && *v >= lo && *v <= hi;
+    }
+    const pair_answer solved = value_outside(ir, facts, at, n, lo, hi);
+    if (solved != pair_answer::undecided) return solved == pair_answer::apart;
     dsl::ir_access probe = at;
     probe.memory = dsl::memory_kind::global;  // a value, not an element: no tile to fit
     probe.index = n;
     probe.column = -1;
     const footprint f = footprint_of(ir, shape, probe);
-    if (!f.all_known) return false;
-    lo = f.row_lo;
-    hi = f.row_hi;
-    return true;
+    return f.all_known && (f.row_lo > f.row_hi || (f.row_lo >= lo && f.row_hi <= hi));
   };
   auto walk = [&](auto& self, int n) -> bool {
     if (n < 0 || seen[static_cast<std::size_t>(n)]) return true;
@@ -45,21 +92,13 @@ inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts
     const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(n)];
     if (e.op < dsl::ir_op::add) return true;  // a leaf: a launch number is its type's already
     if (!self(self, e.a) || !self(self, e.b)) return false;
-    long long lo = 0, hi = 0;
     if (e.unsigned_bits > 0) {
       const long long top = e.unsigned_bits >= 64 ? std::numeric_limits<long long>::max() : (1LL << e.unsigned_bits) - 1;
-      for (int operand : {e.a, e.b}) {
-        if (operand < 0) continue;
-        if (!range(operand, lo, hi)) return false;
-        if (lo <= hi && (lo < 0 || hi > top)) return false;
-      }
-      if (!range(n, lo, hi)) return false;
-      return lo > hi || (lo >= 0 && hi <= top);
+      for (int operand : {e.a, e.b})
+        if (operand >= 0 && !within(operand, 0, top)) return false;
+      return within(n, 0, top);
     }
-    if (e.signed_bits == 32) {
-      if (!range(n, lo, hi)) return false;
-      return lo > hi || (lo >= std::numeric_limits<int>::min() && hi <= std::numeric_limits<int>::max());
-    }
+    if (e.signed_bits == 32) return within(n, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
     return true;
   };
   return walk(walk, id);
@@ -95,7 +134,7 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
     for (int g = a.guard_begin; g < a.guard_end; ++g)
       if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, a.guard_begin, g); !m.empty()) return m;
     // Where the intervals see a wrap, an index that only thread ids, loop counters and the
-    // launch's numbers make is listed exactly before the launch is refused.
+    // launch's numbers make is decided exactly before the launch is refused.
     if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.index)) return m;
     if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.column)) return m;
   }
