@@ -161,6 +161,24 @@ TEST_CASE("what cannot run as captured is refused before anything is issued (E10
     cudaGraphDestroy(raw);
     CHECK(standin::calls("cudaMemcpyAsync") == copies);
   }
+  SECTION("a transfer whose source another stream is still writing, on a captured stream (issue 55)") {
+    // copy_async ordered the source after its writer first (cudaStreamWaitEvent on the captured
+    // stream, which the runtime refuses), so the caller got cuda_error, not capture_error, and a
+    // "capture, else run eagerly on capture_error" pipeline never fell back.
+    w::stream other;
+    w::device_buffer<float> d = w::to_device(std::vector<float>(256, 1.f), other);
+    standin::hold(other.ref().native());
+    w::pinned_buffer<float> landing = w::to_host_async(d, other);  // its writer: a copy queued on other
+    w::device_buffer<float> on_s(256, s);
+    const long copies = standin::calls("cudaMemcpyAsync"), waits = standin::calls("cudaStreamWaitEvent");
+    CHECK_THROWS_AS(w::capture(s, [&] { w::copy_async(on_s, landing, s); }), w::capture_error);
+    CHECK_THROWS_AS(w::capture(s, [&] { w::copy(on_s, landing); }), w::capture_error);  // on on_s's stream, s
+    CHECK(standin::calls("cudaMemcpyAsync") == copies);
+    CHECK(standin::calls("cudaStreamWaitEvent") == waits);  // refused before anything touched the runtime
+    standin::release(other.ref().native());
+    w::copy(on_s, landing);  // outside the capture: ordered after the copy, and runs
+    CHECK(w::to_host(on_s)[255] == 1.f);
+  }
   SECTION("a replay inside a capture of its stream, or after its stream was destroyed") {
     auto gone = std::make_unique<w::stream>();
     w::graph g = w::capture(*gone, [&] { launch(entry, w::grid_for(256).on(*gone), u, v); });

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <cstdint>
 #include <mutex>
 #include <numeric>
@@ -409,6 +411,59 @@ TEST_CASE("an upload from page-locked memory returns once the copy has read it: 
   pageable.assign(1024, 6);
   standin::release(s.ref().native());
   CHECK(w::to_host(from_pageable)[0] == 5);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("host access through data(): a pinned staging buffer refilled with memcpy waits for the copies that read it",
+          "[standin][transfer][pinned][data]") {
+  // Issue 55: docs/memory.md's row "non-const data()" says the host waits for the last writer and
+  // every reader, as operator[] does; data() only marked the buffer escaped. A staging loop that
+  // refills one pinned buffer with std::memcpy(staging.data(), ...) and uploads each batch on a
+  // busy stream overwrote bytes the queued copies had not read (batch 0 uploaded 3, not 1).
+  standin::reset();
+  w::stream s;
+  w::pinned_buffer<int> staging(1024, s);
+  std::vector<w::device_buffer<int>> batches;
+  standin::hold(s.ref().native());  // a GPU busy with a long kernel, done 50 ms from now
+  std::thread gpu([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    standin::release(s.ref().native());
+  });
+  for (int batch = 1; batch <= 3; ++batch) {
+    const std::vector<int> values(1024, batch);
+    std::memcpy(staging.data(), values.data(), values.size() * sizeof(int));
+    w::device_buffer<int> d(1024, s);
+    w::copy_async(d, staging, s);
+    batches.push_back(std::move(d));
+  }
+  gpu.join();
+  for (int batch = 1; batch <= 3; ++batch) CHECK(w::to_host(batches[static_cast<std::size_t>(batch - 1)])[1023] == batch);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("host access through data(): a span over a to_host_async result reads what the copy brought",
+          "[standin][transfer][pinned][data]") {
+  // Issue 55: std::span's range constructor takes data(), which did not wait: the span read the
+  // pinned memory before the queued copy had landed.
+  standin::reset();
+  w::stream s;
+  w::device_buffer<int> d = w::to_device(std::vector<int>(1024, 9), s);
+  standin::hold(s.ref().native());
+  w::pinned_buffer<int> back = w::to_host_async(d, s);
+  std::thread gpu([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    standin::release(s.ref().native());
+  });
+  const std::span<const int> view(back);
+  CHECK(view[5] == 9);
+  CHECK(view[1023] == 9);
+  gpu.join();
+  // The const overload is the address alone, for CUDA: it waits for nothing.
+  standin::hold(s.ref().native());
+  w::pinned_buffer<int> again = w::to_host_async(d, s);
+  CHECK(std::as_const(again).data() != nullptr);
+  CHECK(standin::pending(s.ref().native()) >= 1);
+  standin::release(s.ref().native());
   CHECK(no_misuse());
 }
 

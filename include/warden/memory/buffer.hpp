@@ -147,10 +147,15 @@ class buffer {
     return usable ? stream_ : default_stream;
   }
 
-  // The raw address, for handing to CUDA. It says nothing about whether the host may use it.
-  // Non-const access counts as a write (writes(), below), and the address has escaped: what is
-  // done through the pointer, now or later, is out of warden's sight.
-  T* data() noexcept {
+  // The raw address. Non-const access counts as a write (writes(), below), and the address has
+  // escaped: what is done through the pointer, now or later, is out of warden's sight. In a
+  // host-accessible space (pinned, managed) the host may then read and write the memory through
+  // it (std::memcpy(staging.data(), ...), a std::span over the buffer), so it first waits, as
+  // operator[] does, for the last writer and every reader (docs/memory.md, "The rule, call by
+  // call"). The const overload is the address alone, for handing to CUDA: it waits for nothing.
+  T* data() {
+    if constexpr (Space::is_host_accessible)
+      if (!moved_from_) host_access();
     ++writes_;
     escaped_ = true;
     return static_cast<T*>(allocation_.ptr);

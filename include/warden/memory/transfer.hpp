@@ -32,13 +32,19 @@ namespace warden {
 
 namespace detail {
 
-// Every transfer goes through here. On a stream being captured it is refused: a CUDA capture would
-// make it a node of the graph, run at each replay and not now, while the buffers recorded it as
-// done (and the cpu backend would run it now, not at replay).
-inline void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_ref s) {
+// On a stream being captured a transfer is refused: a CUDA capture would make it a node of the
+// graph, run at each replay and not now, while the buffers recorded it as done (and the cpu
+// backend would run it now, not at replay). Asked before anything is issued to the stream, the
+// orders after the buffers' other streams included (the runtime refuses those in a capture).
+inline void refuse_transfer_in_capture(stream_ref s) {
   refuse_capture(s, "warden::copy",
                  "a transfer on a stream being captured: only launches are captured; make the transfer before or "
                  "after the capture, or on another stream");
+}
+
+// Every transfer goes through here.
+inline void copy_bytes(void* dst, const void* src, std::size_t bytes, stream_ref s) {
+  refuse_transfer_in_capture(s);
   if (bytes == 0) return;
   const nvtx_range range([&](range_text& t) { t.add("warden::copy ").add(static_cast<long long>(bytes)).add(" bytes"); });
 #if WARDEN_CUDA_RUNTIME
@@ -112,6 +118,7 @@ void copy_async(buffer<T, D>& dst, const buffer<T, S>& src, stream_ref stream) {
   if (dst.size() != src.size())
     throw size_mismatch("warden::copy: destination has " + std::to_string(dst.size()) +
                         " elements, source has " + std::to_string(src.size()));
+  detail::refuse_transfer_in_capture(stream);  // before the orders below wait on it
   src.order_before(stream, false);
   dst.order_before(stream, true);
   detail::copy_bytes(dst.data(detail::issued_write{}), src.data(), src.bytes(), stream);

@@ -46,17 +46,18 @@ inline std::optional<long long> unwrapped_value(const dsl::kernel_ir& ir, const 
   const std::optional<long long> a = exact_value(ir, e.a, facts);
   const std::optional<long long> b = e.b >= 0 ? exact_value(ir, e.b, facts) : std::optional<long long>(0);
   if (!a || !b || !exact_value(ir, n, facts)) return std::nullopt;
-  const __int128 x = *a, y = *b;
-  __int128 r = 0;
+  // In long double: its 64-bit significand holds every result that fits a long long exactly.
+  const long double x = static_cast<long double>(*a), y = static_cast<long double>(*b);
+  long double r = 0;
   switch (e.op) {
     case ir_op::add: r = x + y; break;
     case ir_op::sub: r = x - y; break;
     case ir_op::mul: r = x * y; break;
     case ir_op::negate: r = -x; break;
-    case ir_op::shl: if (y < 0 || y > 62) return std::nullopt; r = x * (static_cast<__int128>(1) << static_cast<int>(y)); break;
+    case ir_op::shl: if (*b < 0 || *b > 62) return std::nullopt; r = x * static_cast<long double>(1LL << *b); break;
     default: return exact_value(ir, n, facts);  // cannot leave the range of in-range operands
   }
-  if (r > std::numeric_limits<long long>::max() || r < std::numeric_limits<long long>::min()) return std::nullopt;
+  if (r >= 9223372036854775808.0L || r < -9223372036854775808.0L) return std::nullopt;
   return static_cast<long long>(r);
 }
 
@@ -90,6 +91,8 @@ inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts
     if (n < 0 || seen[static_cast<std::size_t>(n)]) return true;
     seen[static_cast<std::size_t>(n)] = 1;
     const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(n)];
+    // A local that holds its init is read through by the solver: the init's operations too.
+    if (e.op == dsl::ir_op::local_var) return ir.held_init(e) < 0 || self(self, ir.held_init(e));
     if (e.op < dsl::ir_op::add) return true;  // a leaf: a launch number is its type's already
     if (!self(self, e.a) || !self(self, e.b)) return false;
     if (e.unsigned_bits > 0) {
