@@ -3,6 +3,7 @@
 // sees them all; each message starts with the entity that failed.
 
 #include <cstddef>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -146,6 +147,20 @@ class moved_from_error : public coded_error<diagnostic::code::E110> {
 class foreign_stream_error : public coded_error<diagnostic::code::E111> {
  public:
   using coded_error::coded_error;
+};
+
+// E112: a pool's observer (memory_pool::observe) threw while an allocation reported to it. The
+// allocation is undone (nothing leaked) and this reaches the allocation's caller; cause() is what
+// the observer threw. (An observer that throws on a free is reported on stderr with this code:
+// a free cannot throw.)
+class observer_error : public coded_error<diagnostic::code::E112> {
+ public:
+  observer_error(std::string_view entity, std::string_view detail, std::exception_ptr cause)
+      : coded_error(entity, detail), cause_(std::move(cause)) {}
+  const std::exception_ptr& cause() const noexcept { return cause_; }
+
+ private:
+  std::exception_ptr cause_;
 };
 
 // Two buffers of different sizes were given to copy().

@@ -142,6 +142,24 @@ TEST_CASE("a buffer the host indexes cannot come from a pool of device memory (E
   CHECK(h.size() == 16);
 }
 
+TEST_CASE("E105 on every backend: a pinned buffer from the default device pool is refused on the cpu backend too",
+          "[buffer][space]") {
+  // Issue 55: on the cpu backend the default device pool holds host memory, so a pinned buffer
+  // from it was accepted there and refused only on a GPU. It stands for device memory now.
+  warden::memory_pool& device_default = warden::default_pool<warden::space::device>();
+  CHECK(device_default.stands_for() == "device");
+  CHECK_FALSE(device_default.host_indexable());
+  const auto before = device_default.stats().allocation_count;
+  CHECK_THROWS_WITH(warden::pinned_buffer<float>(16, device_default),
+                    Catch::Matchers::StartsWith("E105 [pool-space] warden::buffer: a pinned buffer from a pool of device memory"));
+  CHECK_THROWS_AS(warden::managed_buffer<float>(16, device_default), warden::space_error);
+  CHECK_THROWS_AS(warden::set_default_pool<warden::space::pinned>(device_default), warden::space_error);
+  CHECK(device_default.stats().allocation_count == before);  // refused before any memory was taken
+  warden::device_buffer<float> d(16, device_default);  // device buffers come from it, as always
+  warden::pinned_buffer<float> h(16, warden::default_pool<warden::space::pinned>());
+  CHECK(warden::default_pool<warden::space::pinned>().host_indexable());
+}
+
 TEST_CASE("a buffer outlives its pool's handle: the pool lives on until the buffer returns its block",
           "[buffer][lifetime]") {
   warden::host_resource upstream(64u << 20);

@@ -57,6 +57,7 @@ static_assert(w::bounds_error::code == d::code::E101);
 static_assert(w::obligation_error::code == d::code::E106);
 static_assert(w::moved_from_error::code == d::code::E110);
 static_assert(w::foreign_stream_error::code == d::code::E111);
+static_assert(w::observer_error::code == d::code::E112);
 static_assert(std::is_base_of_v<w::error, w::fact_error>);
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -102,14 +104,48 @@ TEST_CASE("the observer runs outside the lock: it may use the pool", "[pool][obs
   CHECK(calls == 2);
 }
 
-TEST_CASE("an observer that throws is reported and dropped, and the pool goes on", "[pool][observer]") {
+TEST_CASE("an observer that throws on an allocation refuses it with E112, nothing leaked", "[pool][observer]") {
+  // Issue 55: a budget enforced by throwing from the observer was dropped with a line on stderr,
+  // and the program ran past it. Now the allocation that crossed the threshold is undone and the
+  // caller gets observer_error (E112), with what the observer threw as its cause.
   w::host_resource upstream(64 * MiB);
   w::memory_pool pool(upstream);
-  pool.observe({.allocated = 1 * MiB}, [](const w::pool_event&) { throw std::runtime_error("observer failed"); });
-  auto a = pool.allocate(2 * MiB);
-  CHECK(a.ptr != nullptr);
-  pool.deallocate(a);
+  pool.observe({.allocated = 1 * MiB}, [](const w::pool_event& e) {
+    if (e.what == kind::allocated_above) throw std::runtime_error("over the budget");
+  });
+  auto small = pool.allocate(MiB / 2);  // below the threshold: no event
+  try {
+    (void)pool.allocate(2 * MiB);
+    FAIL("the observer's refusal was dropped");
+  } catch (const w::observer_error& e) {
+    const std::string what = e.what();
+    CHECK(what.rfind("E112 [pool-observer] warden::memory_pool: the pool's observer threw on an allocation of 2097152 bytes (over the budget)", 0) == 0);
+    CHECK(what.find("pool.set_limit(bytes)") != std::string::npos);
+    REQUIRE(e.cause());
+    CHECK_THROWS_WITH(std::rethrow_exception(e.cause()), "over the budget");
+  }
+  CHECK(pool.stats().allocated_bytes == small.bytes);  // the refused block went back
+  CHECK(pool.stats().live_allocations == 1);
+  pool.deallocate(small);  // a free that crosses nothing: the pool goes on
   CHECK(pool.stats().allocated_bytes == 0);
+  // On a free nothing can throw: the observer's exception is reported on stderr and dropped.
+  pool.observe({.allocated = 1 * MiB}, [](const w::pool_event& e) {
+    if (e.what == kind::allocated_below) throw std::runtime_error("observer failed on a free");
+  });
+  auto big = pool.allocate(2 * MiB);
+  pool.deallocate(big);
+  CHECK(pool.stats().allocated_bytes == 0);
+}
+
+// E112's fix, as the message spells it: the budget as the pool's limit.
+TEST_CASE("E112's fix: a budget held with set_limit", "[fix][E112]") {
+  w::host_resource upstream(64 * MiB);
+  w::memory_pool pool(upstream);
+  pool.set_limit(1 * MiB);
+  auto inside = pool.allocate(MiB / 2);
+  CHECK_THROWS_AS(pool.allocate(2 * MiB), w::out_of_memory);
+  CHECK(pool.stats().allocated_bytes == inside.bytes);
+  pool.deallocate(inside);
 }
 
 TEST_CASE("several threads: the events, in the pool's order, alternate and match the bytes", "[pool][observer]") {

@@ -150,13 +150,17 @@
   "work issued on one thread to a `stream_ref` made from `cudaStreamPerThread` on another: there the handle names the issuing thread's own stream, not the one the ref stands for", \
   "make the `stream_ref` (or pass `cudaStreamPerThread`) on the thread that issues the work, or share a `w::stream`", \
   "`foreign_stream_error`, before anything is issued")
+#define WARDEN_DIAGNOSTIC_E112 (E112, launch, pool_observer, "pool-observer", \
+  "a pool's observer threw while an allocation reported an event to it (a budget enforced by throwing from the callback); on a free, where nothing can throw, it is reported on stderr", \
+  "hold the pool to a budget with `pool.set_limit(bytes)` (an allocation past it throws `out_of_memory`); let the observer record or report, not throw", \
+  "`observer_error`, from the allocation, which is undone")
 // clang-format on
 
 // Every code, in order; X(code) is applied to each.
 #define WARDEN_DIAGNOSTIC_CODES(X)                                                              \
   X(W001) X(W002) X(W003) X(W004) X(W005) X(W006) X(W007) X(W008) X(W009) X(W010) X(W011) X(W012) X(W020) \
   X(W021) X(W022) X(W030) X(W031) X(W032) X(W040) X(W050) X(W051) X(E100) X(E101) X(E102) X(E103) X(E104) X(E105) \
-  X(E106) X(E107) X(E108) X(E109) X(E110) X(E111)
+  X(E106) X(E107) X(E108) X(E109) X(E110) X(E111) X(E112)
 
 // ---- reading a row ---------------------------------------------------------------------------
 #define WARDEN_DETAIL_DIAGNOSTIC_APPLY(macro, row) macro row

@@ -52,7 +52,9 @@ memory_pool* make_default_pool() {
     else return new memory_pool(cuda_resource{});
   }
 #endif
-  return new memory_pool(host_resource{});
+  auto* pool = new memory_pool(host_resource{});
+  if constexpr (std::is_same_v<S, space::device>) pool->stand_for_device_memory();  // E105 as on a GPU
+  return pool;
 }
 
 template <memory_space S>

@@ -179,6 +179,12 @@ class memory_pool {
   std::string_view upstream_name() const { return detail::pool_upstream_name(*core_); }
   std::string_view space_name() const noexcept { return detail::pool_space_name(*core_); }
   bool host_accessible() const noexcept { return detail::pool_host_accessible(*core_); }
+  // The space the pool stands for: its memory's (space_name()), unless it was made to stand for
+  // device memory while holding host memory, as the cpu backend's default device pool does, so
+  // that a program is refused there what a GPU refuses it (E105: a pinned buffer from it).
+  std::string_view stands_for() const noexcept { return stands_for_device_ ? std::string_view("device") : space_name(); }
+  bool host_indexable() const noexcept { return host_accessible() && !stands_for_device_; }
+  void stand_for_device_memory() noexcept { stands_for_device_ = true; }
   stream_clock& clock() noexcept { return detail::pool_clock(*core_); }
   // Calls `callback` when reserved or allocated bytes cross `thresholds`, and on out-of-memory,
   // outside the pool's lock (memory/pool_observer.hpp). An empty callback stops watching.
@@ -191,6 +197,7 @@ class memory_pool {
 
  private:
   std::shared_ptr<detail::pool_core> core_;
+  bool stands_for_device_ = false;
 };
 }  // inline namespace WARDEN_POOL_ABI
 
@@ -198,14 +205,17 @@ namespace detail {
 
 // E105: a buffer of a space the host indexes must come from a pool of memory the host can reach:
 // `pinned_buffer<float> h(n, device_pool)` would let `h[i]` write into device memory. (Device
-// buffers may come from host pools: that is how the cpu backend runs.)
+// buffers may come from host pools: that is how the cpu backend runs.) Judged by the space the
+// pool stands for, so the cpu backend's default device pool, host memory, is refused as well.
 template <class Space>
 void check_pool_space(const memory_pool& pool, std::string_view who) {
   if constexpr (Space::is_host_accessible) {
-    if (!pool.host_accessible())
+    if (!pool.host_indexable())
       throw space_error(who, "a " + std::string(Space::name) +
-                        " buffer from a pool of " + std::string(pool.space_name()) + " memory (upstream " +
-                        std::string(pool.upstream_name()) + "), which the host cannot index; use a pool over " +
+                        " buffer from a pool of " + std::string(pool.stands_for()) + " memory (upstream " +
+                        std::string(pool.upstream_name()) +
+                        (pool.host_accessible() ? ", host memory standing for device memory on the cpu backend" : "") +
+                        "), which the host cannot index on a GPU; use a pool over " +
                         "memory of that space (default_pool<space::" + std::string(Space::name) + ">())");
   }
 }

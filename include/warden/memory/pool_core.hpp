@@ -88,7 +88,24 @@ class pool_core {
       notices.deliver();
       throw;
     }
-    notices.deliver();
+    // An observer that throws here refuses the allocation (a budget it enforces): the block goes
+    // back, and its exception reaches the caller as E112, nothing leaked. (Its notes on the undo
+    // are delivered as a free's, where nothing can throw.)
+    if (std::exception_ptr thrown = notices.deliver_catching()) {
+      deallocate(out, s);
+      std::string what = "an exception that is not a std::exception";
+      try {
+        std::rethrow_exception(thrown);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      throw observer_error("warden::memory_pool",
+                           "the pool's observer threw on an allocation of " + std::to_string(bytes) + " bytes (" + what +
+                               "); the allocation was undone, nothing is leaked. To hold a pool to a budget, "
+                               "pool.set_limit(bytes): an allocation past it throws out_of_memory",
+                           thrown);
+    }
     return out;
   }
 
@@ -163,16 +180,31 @@ class pool_core {
     std::shared_ptr<const pool_watch> to;
     pool_event events[3];
     int count = 0;
+    // Every event, each to the callback; what it throws is reported on stderr and dropped (a
+    // free, an out-of-memory already on its way out, cannot throw another).
     void deliver() noexcept {
+      if (std::exception_ptr thrown = deliver_catching()) {
+        try {
+          std::rethrow_exception(thrown);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "E112 [pool-observer] warden::memory_pool: the observer threw where nothing can throw (a free, or an out-of-memory on its way out), dropped: %s\n",
+                       e.what());
+        } catch (...) {
+          std::fprintf(stderr, "E112 [pool-observer] warden::memory_pool: the observer threw where nothing can throw (a free, or an out-of-memory on its way out), dropped\n");
+        }
+      }
+    }
+    // Every event, each to the callback; the first exception it throws, kept (later ones dropped).
+    std::exception_ptr deliver_catching() noexcept {
+      std::exception_ptr first;
       for (int i = 0; i < count; ++i) {
         try {
           to->callback(events[i]);
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "warden::memory_pool: the observer threw (dropped): %s\n", e.what());
         } catch (...) {
-          std::fprintf(stderr, "warden::memory_pool: the observer threw (dropped)\n");
+          if (!first) first = std::current_exception();
         }
       }
+      return first;
     }
   };
 

@@ -11,7 +11,9 @@
 // after the pool's lock is released: it may allocate from the pool, read its stats or
 // change its limit. Two threads' events may reach it in either order; `sequence` numbers them in
 // the pool's own order (taken under its lock), so that above and below alternate per threshold.
-// An exception from the callback is reported on stderr and dropped (a free cannot throw). observe()
+// An exception from the callback on an allocation undoes it and reaches the caller as
+// observer_error (E112); on a free it is reported on stderr and dropped (a free cannot throw).
+// Hold a pool to a budget with set_limit, not with a throw. observe()
 // with another callback, or none, does not wait for a call already running on another thread:
 // what a callback captures must outlive the threads that use the pool, or be shared with it.
 
