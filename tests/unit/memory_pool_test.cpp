@@ -272,6 +272,49 @@ TEST_CASE("stream-ordered reuse: another stream waits for the freeing stream's e
   }
 }
 
+namespace {
+// An upstream whose memory is usable in the allocating stream's order only, as cudaMallocAsync's.
+class stream_ordered_resource : public warden::testing::device_space_resource {
+ public:
+  static constexpr bool stream_ordered = true;
+  using device_space_resource::device_space_resource;
+};
+}  // namespace
+
+TEST_CASE("a stream-ordered upstream's memory reaches another stream only after the stream that allocated it",
+          "[memory_pool][stream-ordered]") {
+  // Issue 55: a pool over cuda_async_resource handed the rest of a segment that cudaMallocAsync
+  // had allocated on one stream to another stream at once, unordered after the allocation.
+  auto state = std::make_shared<warden::testing::scripted_clock::shared_state>();
+  stream_ordered_resource upstream(1024 * MiB);
+  memory_pool pool(std::make_unique<warden::testing::scripted_clock>(state), upstream);
+  const warden::stream_ref a(reinterpret_cast<void*>(0x3001));
+  const warden::stream_ref b(reinterpret_cast<void*>(0x4001));
+  const pool_allocation first = pool.allocate(4096, a);  // a new segment, allocated on a
+  CHECK(first.freed_on == a);  // its user's first use elsewhere waits for the allocation
+  CHECK(first.freed_at != 0);
+  const std::size_t one_segment = pool.stats().reserved_bytes;
+  const pool_allocation on_b = pool.allocate(4096, b);  // not the segment's rest: a has not passed it
+  CHECK(pool.stats().reserved_bytes > one_segment);
+  const std::size_t two_segments = pool.stats().reserved_bytes;
+  warden::testing::finish(*state, a);
+  const pool_allocation later = pool.allocate(4096, b);  // now the rest of a's segment may serve b
+  CHECK(pool.stats().reserved_bytes == two_segments);
+  pool.deallocate(first, a);
+  pool.deallocate(on_b, b);
+  pool.deallocate(later, b);
+  // A synchronous upstream's memory is usable everywhere at once: no fence, no new segment.
+  warden::testing::device_space_resource plain(1024 * MiB);
+  memory_pool direct(std::make_unique<warden::testing::scripted_clock>(state), plain);
+  const pool_allocation x = direct.allocate(4096, a);
+  CHECK(x.freed_at == 0);
+  const std::size_t reserved = direct.stats().reserved_bytes;
+  const pool_allocation y = direct.allocate(4096, b);
+  CHECK(direct.stats().reserved_bytes == reserved);
+  direct.deallocate(x, a);
+  direct.deallocate(y, b);
+}
+
 TEST_CASE("streams whose frees are passed and that hold no cached block are forgotten", "[memory_pool][streams]") {
   // A thread per task, each freeing on its per-thread default stream, or a warden::stream per
   // task: the pool's stream list (scanned by every free and every search for another stream's

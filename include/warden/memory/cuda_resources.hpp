@@ -313,6 +313,9 @@ class cuda_resource {
 class cuda_async_resource {
  public:
   using memory_space = space::device;
+  // Its memory is valid from the allocation's point of the stream on: the pool orders another
+  // stream's first use after it (pool_core, a new segment's fence).
+  static constexpr bool stream_ordered = true;
   // release_threshold: bytes the driver's pool keeps cached across synchronisations; the default
   // (all of it) is what makes cudaMallocAsync fast after warm-up.
   explicit cuda_async_resource(std::uint64_t release_threshold = UINT64_MAX)

@@ -79,7 +79,13 @@ struct upstream_base {
   virtual void deallocate(void* p, std::size_t bytes, std::size_t alignment, stream_ref s) noexcept = 0;
   virtual std::size_t capacity() const = 0;
   virtual std::string_view name() const = 0;
+  // Whether memory it hands out on stream s is usable only in s's order (cudaMallocAsync): an
+  // upstream that says so with `static constexpr bool stream_ordered = true`.
+  virtual bool stream_ordered() const noexcept = 0;
 };
+
+template <class U>
+inline constexpr bool stream_ordered_upstream = requires { requires U::stream_ordered; };
 
 template <upstream_resource U>
 struct upstream_model final : upstream_base {
@@ -92,6 +98,7 @@ struct upstream_model final : upstream_base {
   }
   std::size_t capacity() const override { return resource.capacity(); }
   std::string_view name() const override { return resource.name(); }
+  bool stream_ordered() const noexcept override { return stream_ordered_upstream<U>; }
   U resource;
 };
 

@@ -494,6 +494,10 @@ class pool_core {
       block->size = bytes;
       block->segment = segment.get();
       block->stream = s;
+      // Memory a stream-ordered upstream (cudaMallocAsync) allocated on s is valid from that point
+      // of s on: a fence there, as for a free, so that its first user on s learns it (freed_on)
+      // and another stream takes any of the segment only once s has passed it.
+      if (upstream_->stream_ordered()) block->fence = record(s);
       segment->first = block;
       segments_.push_back(std::move(segment));
       reserved_ += bytes;
