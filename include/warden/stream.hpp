@@ -19,6 +19,13 @@
 #include "cuda_check.hpp"
 #include "runtime.hpp"
 
+// nvcc --default-stream per-thread sends each thread's handle-0 work to its own stream; warden's
+// default_stream is one identity for every thread, and would order that work as one stream's
+// (docs/memory.md, "Per-thread default stream builds").
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#error "warden: built with --default-stream per-thread (CUDA_API_PER_THREAD_DEFAULT_STREAM), where the default stream is a different stream on each thread but one identity to warden, whose orderings would then be wrong: build without it, and issue work to a warden::stream, or to cudaStreamPerThread by name (a stream_ref of its own per thread)"
+#endif
+
 namespace warden {
 
 namespace detail {
