@@ -7,6 +7,7 @@
 #include <ranges>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "../access.hpp"
 #include "../diagnostic/table.hpp"
@@ -60,6 +61,13 @@ constexpr auto view_of(R&& range) {
     // A view is host access, as indexing is: a read view waits for the buffer's last writer, a
     // writable one for its readers too (a queued copy from it).
     range.wait_for_host(Mode::can_store);
+    if constexpr (!Mode::can_store) {
+      // The address through the const overload: a non-const data() is a host write's access,
+      // which would wait for the readers as well (docs/memory.md, "The rule, call by call"). Still
+      // counted as a change, as every view is (writes()).
+      range.count_write();
+      return host_view<viewed, Mode>(std::as_const(range).data(), std::ranges::size(range));
+    }
   }
   return host_view<viewed, Mode>(std::ranges::data(range), std::ranges::size(range));
 }
