@@ -31,6 +31,7 @@
 #include <deque>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -380,7 +381,9 @@ class part {
     slot& s = at(i);
     if (!s.has()) return;
     if (s.model->moved_from) return read_moved_from(i, why);
-    const int how = pick(s.host_indexable() ? (opt_.views ? 4 : 3) : 1);
+    // 0 to_host, 1 const indexing, 2 indexing, 3 a std::span over the buffer (its non-const
+    // data(): a host access, docs/memory.md), 4 a read view.
+    const int how = pick(s.host_indexable() ? (opt_.views ? 5 : 4) : 1);
     std::vector<int> got;
     std::string name;
     if (how == 0) {
@@ -397,6 +400,14 @@ class part {
       if (s.p) read(*s.p);
       else read(*s.m);
       name = how == 1 ? "const indexing" : "indexing";
+    } else if (how == 3) {
+      auto read = [&](auto& b) {
+        const std::span<const int> span(b);
+        got.assign(span.begin(), span.end());
+      };
+      if (s.p) read(*s.p);
+      else read(*s.m);
+      name = "a span over data()";
     } else {
       auto view = [&](auto& b) {
         auto v = w::view_of<w::access::read>(b);
@@ -500,10 +511,13 @@ class part {
     slot& s = at(i);
     std::vector<int> v = fresh(s.size());
     const bool by_view = opt_.views && chance(30);
+    const bool by_data = !by_view && chance(30);  // std::memcpy(b.data(), ...): a host write (docs/memory.md)
     auto write = [&](auto& b) {
       if (by_view) {
         auto view = w::view_of<w::access::write>(b);
         for (std::size_t k = 0; k < v.size(); ++k) view[k] = v[k];
+      } else if (by_data) {
+        if (!v.empty()) std::memcpy(b.data(), v.data(), v.size() * sizeof(int));
       } else {
         for (std::size_t k = 0; k < v.size(); ++k) b[k] = v[k];
       }
@@ -511,7 +525,8 @@ class part {
     if (s.p) write(*s.p);
     else write(*s.m);
     s.model->set(std::move(v));
-    note(std::string(what) + " b" + std::to_string(i) + " from the host" + (by_view ? " (view_of<write>)" : ""));
+    note(std::string(what) + " b" + std::to_string(i) + " from the host" +
+         (by_view ? " (view_of<write>)" : by_data ? " (memcpy into data())" : ""));
   }
 
   void upload() {
