@@ -941,7 +941,21 @@ class part {
         }
         if (chance(15)) {  // a transfer on the captured stream: refused (documented)
           const int a = live_slot();
-          if (a >= 0) {
+          const int b = a >= 0 && chance(50) ? other_live_slot(a, at(a).size()) : -1;
+          if (b >= 0) {
+            // A copy whose source another stream may still be writing: refused as a transfer in
+            // a capture (E109) before it orders anything, not met by the runtime's refusal of the
+            // wait that would order it (a cuda_error; issue 55).
+            note("  copy_async b" + std::to_string(a) + " -> b" + std::to_string(b) + " on the captured stream");
+            try {
+              visit(at(b), [&](auto& y) { visit(at(a), [&](auto& x) { w::copy_async(y, x, s.ref); }); });
+              fail("a copy on a stream being captured ran");
+            } catch (const w::capture_error& e) {
+              refusal("capture_error: transfer on the captured stream", e.what(), false);
+            } catch (const w::error& e) {
+              fail(std::string("a copy on a stream being captured was refused with another error: ") + e.what());
+            }
+          } else if (a >= 0) {
             note("  to_host_async b" + std::to_string(a) + " on the captured stream");
             try {
               visit(at(a), [&](auto& x) { (void)w::to_host_async(x, s.ref); });
