@@ -41,7 +41,7 @@ constexpr bool rows_in_code_order() {
   return true;
 }
 static_assert(rows_in_code_order());
-static_assert(d::code_count == 33);
+static_assert(d::code_count == 34);
 
 // Messages at static_asserts carry the row's code and short name.
 static_assert(starts_with(WARDEN_DIAGNOSTIC_MESSAGE(W003, "warden::kernel", "x"), "W003 [store-to-read-only] warden::kernel: x"));
