@@ -271,6 +271,52 @@ TEST_CASE("row: `w::capture(s, body)`: the host waits for nothing; a transfer in
   CHECK(no_misuse());
 }
 
+// Issue 55, item 2: every call of the table made inside w::capture(s, body) on s itself, where its
+// work would join the graph: refused with capture_error (E109) before the runtime is touched (no
+// copy, no stream wait, no allocation), or, for what may run there, run as the table says (a
+// host read of work issued before the capture; a buffer freed in the body goes back after its
+// uses). The capture itself goes on: a refusal leaves it valid (the stand-in invalidates a
+// capture on a call the runtime refuses, and the graph would then fail to end).
+TEST_CASE("capture rules: each call of the table on the captured stream, inside the body", "[standin][table][capture]") {
+  standin::reset();
+  w::stream s;
+  w::device_buffer<int> d = w::to_device(std::vector<int>(256, 3), s);
+  w::pinned_buffer<int> p(256, s);
+  for (std::size_t i = 0; i < 256; ++i) p[i] = 4;
+  std::vector<int> host(256, 1);
+  const long copies = standin::calls("cudaMemcpyAsync"), waits = stream_waits(), mallocs = standin::calls("cudaMalloc");
+  int refused = 0;
+  const auto refuses = [&](const char* what, const std::function<void()>& call) {
+    INFO(what);
+    try {
+      call();
+      FAIL_CHECK("ran inside the capture");
+    } catch (const w::capture_error& e) {
+      ++refused;
+      CHECK(std::string(e.what()).rfind("E109", 0) == 0);
+    }
+  };
+  w::graph g = w::capture(s, [&] {
+    refuses("copy_async(dst, src, s)", [&] { w::copy_async(d, p, s); });
+    refuses("copy(dst, src) on dst's stream, the captured one", [&] { w::copy(d, p); });
+    refuses("to_device(range, s)", [&] { (void)w::to_device(host, s); });
+    refuses("to_device_async(range, s)", [&] { (void)w::to_device_async(host, s); });
+    refuses("to_host_async(b, s)", [&] { (void)w::to_host_async(d, s); });
+    refuses("to_host(b) of a buffer of the captured stream, on the capturing thread", [&] { (void)w::to_host(d); });
+    refuses("a buffer's construction on s", [&] { w::device_buffer<int> made(16, s); });
+    // Host access to what was written before the capture: the host may read it.
+    CHECK(p[7] == 4);
+    CHECK(w::view_of<w::access::read>(p)[8] == 4);
+  });
+  CHECK(refused == 7);
+  CHECK(g.empty());
+  CHECK(standin::calls("cudaMemcpyAsync") == copies);  // nothing reached the runtime
+  CHECK(stream_waits() == waits);
+  CHECK(standin::calls("cudaMalloc") == mallocs);
+  CHECK(w::to_host(d)[0] == 3);  // the stream works after the capture, as before
+  CHECK(no_misuse());
+}
+
 // The rows checked in other files (scripts/memory-table-rows reads these lines: the docs' first
 // column, the file, and the test's name, which must be there):
 // elsewhere: `launch(k, grid.on(s), args...)` (GPU) | launch_standin_test.cpp | cuda launch path: a buffer written on another stream is waited for on the device
