@@ -77,7 +77,7 @@ long stream_waits() { return standin::calls("cudaStreamWaitEvent"); }
 
 }  // namespace
 
-TEST_CASE("row: `copy_async(dst, src, s)`: the host waits for nothing; s is ordered after src's W and dst's W and R",
+TEST_CASE("row: `copy_async(dst, src, s)`: the host waits for nothing, s is ordered after src's W and dst's W and R",
           "[standin][table]") {
   standin::reset();
   w::stream busy, s;
@@ -119,7 +119,7 @@ TEST_CASE("row: `to_host(b)`: the host waits for b's W, then the copy", "[standi
   CHECK(no_misuse());
 }
 
-TEST_CASE("row: `to_host_async(b, s)`: the host waits for nothing; s is ordered after b's W; indexing the result waits",
+TEST_CASE("row: `to_host_async(b, s)`: the host waits for nothing, s is ordered after b's W, indexing the result waits",
           "[standin][table]") {
   standin::reset();
   w::stream busy, s;
@@ -145,7 +145,7 @@ bool left_queued(w::stream& busy, const std::function<void()>& call) {
   return queued;
 }
 
-TEST_CASE("row: `to_device(range, s)`: from a pinned buffer's memory the host waits for the copy; from pageable memory, for its staging",
+TEST_CASE("row: `to_device(range, s)`: from a pinned buffer's memory the host waits for the copy, from pageable memory, for its staging",
           "[standin][table]") {
   standin::reset();
   w::stream busy;
@@ -221,7 +221,7 @@ TEST_CASE("row: const `data()`: the host waits for nothing (the address, for CUD
   CHECK(no_misuse());
 }
 
-TEST_CASE("row: `view_of<Mode>(b)` of a pinned or managed buffer: W; and every R for a writable view", "[standin][table]") {
+TEST_CASE("row: `view_of<Mode>(b)` of a pinned or managed buffer: W, and every R for a writable view", "[standin][table]") {
   standin::reset();
   w::stream busy;
   SECTION("a read view waits for the writer") {
@@ -244,7 +244,7 @@ TEST_CASE("row: `view_of<Mode>(b)` of a pinned or managed buffer: W; and every R
   CHECK(no_misuse());
 }
 
-TEST_CASE("row: a buffer's destruction: the host waits for nothing; its stream is ordered after W and every R",
+TEST_CASE("row: a buffer's destruction: the host waits for nothing, its stream is ordered after W and every R",
           "[standin][table]") {
   standin::reset();
   w::stream busy, s;
@@ -260,7 +260,7 @@ TEST_CASE("row: a buffer's destruction: the host waits for nothing; its stream i
   CHECK(no_misuse());
 }
 
-TEST_CASE("row: `w::capture(s, body)`: the host waits for nothing; a transfer in the body is refused (E109)", "[standin][table]") {
+TEST_CASE("row: `w::capture(s, body)`: the host waits for nothing, a transfer in the body is refused (E109)", "[standin][table]") {
   standin::reset();
   w::stream busy, s;
   w::device_buffer<int> src = written_on(busy, 256, 1);
