@@ -148,14 +148,25 @@ bool tile_witness_holds(const w::dsl::kernel_ir& ir, const w::check::launch_fact
       at.loop_value[static_cast<std::size_t>(t.loop)] = t.value;
       at.loop_set[static_cast<std::size_t>(t.loop)] = 1;
     }
+    for (int p = a.loop_begin; p < a.loop_end; ++p) {  // each trip inside its loop
+      const w::dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+      const auto lo = li::exact_value(ir, loop.lo, facts, &at), hi = li::exact_value(ir, loop.hi, facts, &at),
+                 step = li::exact_value(ir, loop.step, facts, &at);
+      const long long v = at.loop_value[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
+      if (!lo || !hi || !step || v < *lo || v >= *hi || (v - *lo) % *step != 0) return false;
+    }
     for (int g = a.guard_begin; g < a.guard_end; ++g) {
       const w::dsl::ir_guard& guard = ir.guard_pool[static_cast<std::size_t>(g)];
       const auto v = li::exact_value(ir, guard.condition, facts, &at);
       if (v && (*v != 0) == guard.negated) return false;
     }
     if (a.trusted) return true;
-    const auto e = li::exact_value(ir, a.index, facts, &at);
-    return a.column >= 0 || (e && *e == f.element);
+    const w::dsl::ir_tile* tile = w::check::tile_of(ir, a.target);
+    const auto row = li::exact_value(ir, a.index, facts, &at);
+    const auto column = a.column >= 0 ? li::exact_value(ir, a.column, facts, &at) : std::optional<long long>(0);
+    if (!row || !column) return false;
+    const long long pitch = a.column >= 0 ? tile->cols + tile->pad : 1;
+    return *row * pitch + *column == f.element;
   };
   if (f.thread1 == f.thread2 || f.thread1 / facts.block.x != (second >= 0 ? f.thread2 / facts.block.x : f.thread1 / facts.block.x)) return false;
   return reaches(first, f.thread1, f.trips1) && (second < 0 || reaches(second, f.thread2, f.trips2));
@@ -177,14 +188,12 @@ TileCounts cross_tiles(const w::dsl::kernel_ir& ir, const w::fuzz::program& p, c
     print_access(ir, ir.accesses[static_cast<std::size_t>(i)]);
     if (j >= 0 && j != i) print_access(ir, ir.accesses[static_cast<std::size_t>(j)]);
   };
-  // Pairs.
+  // Pairs (every relation of their common loops, the ordered ones too: more questions to compare).
   for (int i = 0; i < n; ++i)
     for (int j = i; j < n; ++j) {
-      const w::dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
-      const w::dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (!w::check::is_shared(a) || !w::check::is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
-      if (a.kind == w::dsl::access_kind::load && c.kind == w::dsl::access_kind::load) continue;
-      const int common = w::check::common_loops(ir, w::check::context_of(a), w::check::context_of(c));
+      if (!w::check::tile_pair_asked(ir, ir.accesses[static_cast<std::size_t>(i)], ir.accesses[static_cast<std::size_t>(j)])) continue;
+      const int common = w::check::common_loops(ir, w::check::context_of(ir.accesses[static_cast<std::size_t>(i)]),
+                                                w::check::context_of(ir.accesses[static_cast<std::size_t>(j)]));
       for (int relation = -1; relation < common; ++relation) {
         const li::pair_answer listed = w::testing::listing::tile_pair_meeting(ir, facts, i, j, common, relation);
         li::tile_finding f;
@@ -199,24 +208,15 @@ TileCounts cross_tiles(const w::dsl::kernel_ir& ir, const w::fuzz::program& p, c
         }
       }
     }
-  // Loads against the stores that can precede them.
+  // Loads against the stores that can precede them, as the launch asks (placed_stores_before).
   for (int i = 0; i < n; ++i) {
     const w::dsl::ir_access& load = ir.accesses[static_cast<std::size_t>(i)];
-    if (!w::check::is_shared(load) || load.kind == w::dsl::access_kind::store || load.trusted) continue;
-    if (!li::tile_index_written(ir, facts, load)) continue;
-    std::vector<int> stores;
-    bool covers_all = false;
-    for (int s = 0; s < n; ++s) {
-      const w::dsl::ir_access& store = ir.accesses[static_cast<std::size_t>(s)];
-      if (!w::check::is_shared(store) || store.target != load.target || store.kind == w::dsl::access_kind::load) continue;
-      if (store.position >= load.position && w::check::common_loops(ir, w::check::context_of(load), w::check::context_of(store)) == 0) continue;
-      covers_all = covers_all || !li::tile_index_written(ir, facts, store);
-      stores.push_back(s);
-    }
-    if (covers_all) continue;
-    const li::pair_answer listed = w::testing::listing::load_not_stored(ir, facts, i, stores);
+    if (!w::check::tile_load_asked(ir, load) || !li::tile_index_written(ir, facts, load)) continue;
+    const std::optional<std::vector<int>> stores = li::placed_stores_before(ir, facts, load);
+    if (!stores) continue;
+    const li::pair_answer listed = w::testing::listing::load_not_stored(ir, facts, i, *stores);
     li::tile_finding f;
-    const li::pair_answer solved = li::load_not_stored(ir, facts, i, stores, f);
+    const li::pair_answer solved = li::load_not_stored(ir, facts, i, *stores, f);
     if (listed == li::pair_answer::undecided || solved == li::pair_answer::undecided) continue;
     ++out.cases;
     out.meet += solved == li::pair_answer::meet;

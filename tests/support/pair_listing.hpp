@@ -38,17 +38,23 @@ struct pair_verdict {
   long long element = -1;
 };
 
-// Calls visit(thread, element) for every instance of access `a` in this launch, until visit
-// returns false; false when it cannot list them (data in an index or a loop bound, or past
-// `budget` instances).
+// What a visit of one run says to the listing: go on, stop (done), or give up (it cannot list).
+enum class run_visit { go_on, stop, give_up };
+
+// Calls visit(block, thread, point, trips) for every run of access `a` in this launch whose guards
+// do not fail (one that reads data is taken to hold): its linear block and thread in the block,
+// the point (thread and block ids, loop values) and the trip of each loop around it (by loop id,
+// -1 elsewhere), in block, thread and trip order, until visit stops or gives up. False when it
+// cannot list them: a loop bound it cannot compute, or a visit that gave up.
 template <class Visit>
-bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long budget, Visit&& visit) {
+bool each_run(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, Visit&& visit) {
   thread_point at;
   at.loop_value.assign(ir.loops.size(), 0);
   at.loop_set.assign(ir.loops.size(), 0);
+  std::vector<long long> trip(ir.loops.size(), -1);
   const int depth = a.loop_end - a.loop_begin;
-  long long listed = 0;
   bool ok = true, more = true;
+  long long block = 0, thread = 0;
   auto runs = [&] {
     for (int g = a.guard_begin; g < a.guard_end; ++g) {
       const dsl::ir_guard& guard = ir.guard_pool[static_cast<std::size_t>(g)];
@@ -57,19 +63,14 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
     }
     return true;
   };
-  const long long threads_per_block = static_cast<long long>(facts.block[0]) * facts.block[1] * facts.block[2];
-  long long thread = 0;
   // Loop level by loop level; `level == depth`: the access itself.
   auto enumerate = [&](auto&& self, int level) -> void {
     if (!ok || !more) return;
     if (level == depth) {
       if (!runs()) return;
-      const std::optional<long long> element = exact_value(ir, a.index, facts, &at);
-      if (!element || ++listed > budget) {
-        ok = false;
-        return;
-      }
-      more = visit(thread, *element);
+      const run_visit v = visit(block, thread, static_cast<const thread_point&>(at), static_cast<const std::vector<long long>&>(trip));
+      ok = v != run_visit::give_up;
+      more = v == run_visit::go_on;
       return;
     }
     const int l = ir.loop_pool[static_cast<std::size_t>(a.loop_begin + level)];
@@ -81,11 +82,14 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
       return;
     }
     at.loop_set[static_cast<std::size_t>(l)] = 1;
-    for (long long i = *lo; i < *hi && ok && more; i += *step) {
+    long long k = 0;
+    for (long long i = *lo; i < *hi && ok && more; i += *step, ++k) {
       at.loop_value[static_cast<std::size_t>(l)] = i;
+      trip[static_cast<std::size_t>(l)] = k;
       self(self, level + 1);
     }
     at.loop_set[static_cast<std::size_t>(l)] = 0;
+    trip[static_cast<std::size_t>(l)] = -1;
   };
   for (long long bz = 0; bz < facts.grid[2] && ok && more; ++bz)
     for (long long by = 0; by < facts.grid[1] && ok && more; ++by)
@@ -95,11 +99,26 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
             for (long long tx = 0; tx < facts.block[0] && ok && more; ++tx) {
               at.block[0] = bx, at.block[1] = by, at.block[2] = bz;
               at.thread[0] = tx, at.thread[1] = ty, at.thread[2] = tz;
-              thread = ((bz * facts.grid[1] + by) * facts.grid[0] + bx) * threads_per_block +
-                       (tz * facts.block[1] + ty) * facts.block[0] + tx;
+              block = (bz * facts.grid[1] + by) * facts.grid[0] + bx;
+              thread = (tz * facts.block[1] + ty) * facts.block[0] + tx;
               enumerate(enumerate, 0);
             }
   return ok;
+}
+
+// Calls visit(thread, element) for every instance of access `a` in this launch, until visit
+// returns false; false when it cannot list them (data in an index or a loop bound, or past
+// `budget` instances). `thread` is the linear global id: ((bz * gy + by) * gx + bx) * threads per
+// block + the thread's linear id in its block.
+template <class Visit>
+bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long budget, Visit&& visit) {
+  const long long threads_per_block = static_cast<long long>(facts.block[0]) * facts.block[1] * facts.block[2];
+  long long listed = 0;
+  return each_run(ir, facts, a, [&](long long block, long long thread, const thread_point& at, const std::vector<long long>&) {
+    const std::optional<long long> element = exact_value(ir, a.index, facts, &at);
+    if (!element || ++listed > budget) return run_visit::give_up;
+    return visit(block * threads_per_block + thread, *element) ? run_visit::go_on : run_visit::stop;
+  });
 }
 
 // Do two different threads of this launch touch one element through accesses `first` and

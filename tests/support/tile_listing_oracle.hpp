@@ -16,9 +16,12 @@
 #include <vector>
 
 #include <warden/check/footprint.hpp>
+#include <warden/check/tile_questions.hpp>
 #include <warden/check/launch/shared_tiles.hpp>
 #include <warden/check/launch/stated_facts.hpp>
 #include <warden/dsl/ir.hpp>
+
+#include "pair_listing.hpp"
 
 namespace warden::testing::listing {
 
@@ -37,82 +40,29 @@ struct tile_instance {
 inline constexpr long long forgotten_element = -2;
 inline constexpr long long max_tile_instances = 1LL << 18;
 
-// Every run of tile access `a` in this launch; nullopt where it cannot list them.
+// Every run of tile access `a` in this launch (pair_listing.hpp, each_run); nullopt where it
+// cannot list them.
 inline std::optional<std::vector<tile_instance>> list_tile_access(const dsl::kernel_ir& ir, const check::launch_facts& facts,
                                                                   const dsl::ir_access& a, bool forget) {
   const dsl::ir_tile* tile = check::tile_of(ir, a.target);
   if (tile == nullptr) return std::nullopt;
+  const long long rows = a.column >= 0 ? tile->rows : check::tile_elements(*tile), columns = a.column >= 0 ? tile->cols : 1;
+  const long long pitch = a.column >= 0 ? tile->cols + tile->pad : 1;
   std::vector<tile_instance> out;
-  thread_point at;
-  at.loop_value.assign(ir.loops.size(), 0);
-  at.loop_set.assign(ir.loops.size(), 0);
-  std::vector<long long> trip(ir.loops.size(), -1);
-  const int depth = a.loop_end - a.loop_begin;
-  bool ok = true;
-  long long block = 0, thread = 0;
-  auto runs = [&] {
-    for (int g = a.guard_begin; g < a.guard_end; ++g) {
-      const dsl::ir_guard& guard = ir.guard_pool[static_cast<std::size_t>(g)];
-      const std::optional<long long> v = exact_value(ir, guard.condition, facts, &at);
-      if (v && (*v != 0) == guard.negated) return false;
+  const bool listed = each_run(ir, facts, a, [&](long long block, long long thread, const thread_point& at, const std::vector<long long>& trip) {
+    long long element = forgotten_element;
+    if (!forget) {
+      const std::optional<long long> row = exact_value(ir, a.index, facts, &at);
+      const std::optional<long long> column = a.column >= 0 ? exact_value(ir, a.column, facts, &at) : std::optional<long long>(0);
+      if (!row || !column) return run_visit::give_up;
+      if (*row < 0 || *row >= rows || *column < 0 || *column >= columns) return run_visit::go_on;  // outside: E101's, touches nothing shared
+      element = *row * pitch + *column;
     }
-    return true;
-  };
-  auto visit = [&](auto&& self, int level) -> void {
-    if (!ok) return;
-    if (level == depth) {
-      if (!runs()) return;
-      long long element = forgotten_element;
-      if (!forget) {
-        const std::optional<long long> row = exact_value(ir, a.index, facts, &at);
-        const std::optional<long long> column = a.column >= 0 ? exact_value(ir, a.column, facts, &at) : std::optional<long long>(0);
-        if (!row || !column) {
-          ok = false;
-          return;
-        }
-        const long long rows = a.column >= 0 ? tile->rows : check::tile_elements(*tile), columns = a.column >= 0 ? tile->cols : 1;
-        const long long pitch = a.column >= 0 ? tile->cols + tile->pad : 1;
-        element = *row >= 0 && *row < rows && *column >= 0 && *column < columns ? *row * pitch + *column : -1;
-      }
-      if (element == -1) return;  // outside the tile: E101's, touches nothing shared
-      if (static_cast<long long>(out.size()) >= max_tile_instances) {
-        ok = false;
-        return;
-      }
-      out.push_back({block, thread, trip, element});
-      return;
-    }
-    const int l = ir.loop_pool[static_cast<std::size_t>(a.loop_begin + level)];
-    const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(l)];
-    const std::optional<long long> lo = exact_value(ir, loop.lo, facts, &at), hi = exact_value(ir, loop.hi, facts, &at),
-                                   step = exact_value(ir, loop.step, facts, &at);
-    if (!lo || !hi || !step || *step < 1) {
-      ok = false;
-      return;
-    }
-    at.loop_set[static_cast<std::size_t>(l)] = 1;
-    long long k = 0;
-    for (long long i = *lo; i < *hi && ok; i += *step, ++k) {
-      at.loop_value[static_cast<std::size_t>(l)] = i;
-      trip[static_cast<std::size_t>(l)] = k;
-      self(self, level + 1);
-    }
-    at.loop_set[static_cast<std::size_t>(l)] = 0;
-    trip[static_cast<std::size_t>(l)] = -1;
-  };
-  for (long long bz = 0; bz < facts.grid[2] && ok; ++bz)
-    for (long long by = 0; by < facts.grid[1] && ok; ++by)
-      for (long long bx = 0; bx < facts.grid[0] && ok; ++bx)
-        for (long long tz = 0; tz < facts.block[2] && ok; ++tz)
-          for (long long ty = 0; ty < facts.block[1] && ok; ++ty)
-            for (long long tx = 0; tx < facts.block[0] && ok; ++tx) {
-              at.block[0] = bx, at.block[1] = by, at.block[2] = bz;
-              at.thread[0] = tx, at.thread[1] = ty, at.thread[2] = tz;
-              block = (bz * facts.grid[1] + by) * facts.grid[0] + bx;
-              thread = (tz * facts.block[1] + ty) * facts.block[0] + tx;
-              visit(visit, 0);
-            }
-  if (!ok) return std::nullopt;
+    if (static_cast<long long>(out.size()) >= max_tile_instances) return run_visit::give_up;
+    out.push_back({block, thread, trip, element});
+    return run_visit::go_on;
+  });
+  if (!listed) return std::nullopt;
   return out;
 }
 
@@ -182,14 +132,10 @@ inline pair_answer any_tile_rule_broken(const dsl::kernel_ir& ir, const check::l
   bool gave_up = false;
   for (int l = 0; l < n; ++l) {
     const dsl::ir_access& load = ir.accesses[static_cast<std::size_t>(l)];
-    if (!is_shared(load) || load.kind == dsl::access_kind::store || load.trusted || tile_of(ir, load.target) == nullptr) continue;
+    if (!tile_load_asked(ir, load)) continue;
     std::vector<int> stores;
-    for (int s = 0; s < n; ++s) {
-      const dsl::ir_access& store = ir.accesses[static_cast<std::size_t>(s)];
-      if (!is_shared(store) || store.target != load.target || store.kind == dsl::access_kind::load) continue;
-      if (store.position >= load.position && common_loops(ir, context_of(load), context_of(store)) == 0) continue;
-      stores.push_back(s);
-    }
+    for (int s = 0; s < n; ++s)
+      if (store_may_precede(ir, load, ir.accesses[static_cast<std::size_t>(s)])) stores.push_back(s);
     const pair_answer answer = load_not_stored(ir, facts, l, stores);
     if (answer == pair_answer::meet) return answer;
     gave_up = gave_up || answer == pair_answer::undecided;
@@ -198,15 +144,11 @@ inline pair_answer any_tile_rule_broken(const dsl::kernel_ir& ir, const check::l
     for (int j = i; j < n; ++j) {
       const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
       const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
-      if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
-      if ((a.kind == dsl::access_kind::atomic && c.kind == dsl::access_kind::atomic) || tile_of(ir, a.target) == nullptr) continue;
+      if (!tile_pair_asked(ir, a, c)) continue;
       const context ca = context_of(a), cc = context_of(c);
       const int common = common_loops(ir, ca, cc);
       for (int relation = -1; relation < common; ++relation) {
-        if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
-                         : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
-          continue;
+        if (!tile_relation_asked(ir, shape, ca, cc, relation)) continue;
         const pair_answer answer = tile_pair_meeting(ir, facts, i, j, common, relation);
         if (answer == pair_answer::meet) return answer;
         gave_up = gave_up || answer == pair_answer::undecided;

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include "../support/standin_misuse.hpp"
+
 #include <cstddef>
 #include <cstring>
 #include <latch>
@@ -20,11 +22,7 @@ namespace {
 
 constexpr std::size_t bytes = 64;
 
-bool no_misuse() {
-  const auto seen = standin::misuses();
-  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
-  return seen.empty();
-}
+using warden::testing::no_misuse;
 
 cudaStream_t make_stream(unsigned int flags) {
   cudaStream_t s = nullptr;

@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include "../support/standin_misuse.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -30,11 +32,7 @@ WARDEN_KERNEL(step_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](au
 
 namespace {
 
-bool no_misuse() {
-  const auto seen = standin::misuses();
-  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
-  return seen.empty();
-}
+using warden::testing::no_misuse;
 
 // Stands for the <<<>>> call: issues a stand-in kernel that logs the number of this call.
 struct logging_entry {

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include "../support/standin_misuse.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -47,11 +49,7 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
-bool no_misuse() {
-  const auto seen = standin::misuses();
-  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
-  return seen.empty();
-}
+using warden::testing::no_misuse;
 
 // Runs launch's cuda path with `entry` in place of the kernel call.
 template <class K, class Entry, class... Args>

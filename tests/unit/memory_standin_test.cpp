@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include "../support/standin_misuse.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -26,11 +28,7 @@ static_assert(WARDEN_CUDA_RUNTIME == 1, "built against the stand-in with the CUD
 
 namespace {
 
-bool no_misuse() {
-  const auto seen = standin::misuses();
-  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
-  return seen.empty();
-}
+using warden::testing::no_misuse;
 
 template <class Resource>
 void serve(Resource resource, bool device_memory) {
@@ -66,6 +64,33 @@ TEST_CASE("every CUDA upstream serves the pool", "[standin][memory_pool]") {
   serve(w::pinned_resource{}, false);
   serve(w::managed_resource{}, false);
   CHECK(standin::calls("cudaMallocAsync") > 0);
+  CHECK(no_misuse());
+}
+
+TEST_CASE("cuda_async_resource: a segment allocated on one stream reaches another only after that stream passes it",
+          "[standin][memory_pool][stream-ordered]") {
+  // Issue 55: memory from cudaMallocAsync on stream a is usable in a's order; the pool handed the
+  // rest of its segment to stream b at once. Now the segment carries the allocation's point.
+  standin::reset();
+  {
+    w::memory_pool pool(w::cuda_async_resource{});
+    w::stream a, b;
+    standin::hold(a.ref().native());  // a busy: its allocation point not yet passed
+    const w::pool_allocation first = pool.allocate(4096, a.ref());
+    CHECK(first.freed_on == a.ref());  // its user's first use elsewhere waits for the allocation
+    CHECK(first.freed_at != 0);
+    const std::size_t one_segment = pool.stats().reserved_bytes;
+    const w::pool_allocation on_b = pool.allocate(4096, b.ref());
+    CHECK(pool.stats().reserved_bytes > one_segment);  // not the rest of a's segment
+    standin::release(a.ref().native());
+    REQUIRE(cudaStreamSynchronize(a.ref().native()) == cudaSuccess);
+    const std::size_t two_segments = pool.stats().reserved_bytes;
+    const w::pool_allocation later = pool.allocate(4096, b.ref());  // a has passed it: the rest serves b
+    CHECK(pool.stats().reserved_bytes == two_segments);
+    pool.deallocate(first, a.ref());
+    pool.deallocate(on_b, b.ref());
+    pool.deallocate(later, b.ref());
+  }
   CHECK(no_misuse());
 }
 

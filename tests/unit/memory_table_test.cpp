@@ -16,6 +16,8 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include "../support/standin_misuse.hpp"
+
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -31,11 +33,7 @@ static_assert(WARDEN_CUDA_RUNTIME == 1, "built against the stand-in with the CUD
 
 namespace {
 
-bool no_misuse() {
-  const auto seen = standin::misuses();
-  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
-  return seen.empty();
-}
+using warden::testing::no_misuse;
 
 // Runs `call` while work is held on `busy`: whether the host waited for it. The stand-in runs a
 // held stream's queued work when the host synchronises with it (cuda_standin.hpp), so a call

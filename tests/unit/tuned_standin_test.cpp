@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
+
+#include "../support/standin_misuse.hpp"
 #include "../support/tuning_cache_folder.hpp"
 
 #include <filesystem>
@@ -80,11 +82,7 @@ int total(const device_model& d) {
 
 using cache_folder = w::testing::tuning_cache_folder;
 
-bool no_misuse() {
-  const auto seen = standin::misuses();
-  for (const auto& m : seen) UNSCOPED_INFO("stand-in misuse: " << m);
-  return seen.empty();
-}
+using warden::testing::no_misuse;
 
 }  // namespace
 

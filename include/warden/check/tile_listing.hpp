@@ -11,18 +11,11 @@
 #include "finding.hpp"
 #include "footprint.hpp"
 #include "order.hpp"
+#include "tile_questions.hpp"
 
 namespace warden::check {
 
 // ---- shared memory: per-thread footprints (footprint.hpp) -----------------------------------
-
-// Can loop number `depth` of the context run two or more iterations?
-constexpr bool may_repeat(const kernel_ir& ir, block_shape shape, const context& c, int depth) {
-  const auto trips = static_trip_count(ir, shape, ir.loop_pool[static_cast<std::size_t>(c.loop_begin + depth)]);
-  return !trips || *trips >= 2;
-}
-
-constexpr bool is_shared(const dsl::ir_access& a) { return a.memory == dsl::memory_kind::shared; }
 
 // `assumed_trips` > 0: loops of run-time trip counts are listed up to that many iterations
 // (footprint.hpp); the loops so listed are added to `*assumed`. With `lint`, a listing that finds
@@ -144,21 +137,15 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
     for (int j = i; j < n; ++j) {
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
-      if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
-      // Atomic updates never race among themselves; an atomic and a plain access of one element
-      // in one phase do (W040, as for buffers).
-      const bool atomic_a = a.kind == dsl::access_kind::atomic, atomic_c = c.kind == dsl::access_kind::atomic;
-      if (atomic_a && atomic_c) continue;
+      // (Atomic updates never race among themselves; an atomic and a plain access of one element
+      // in one phase do: W040, as for buffers. tile_questions.hpp.)
+      if (!tile_pair_asked(ir, a, c)) continue;
       const dsl::ir_tile* tile = tile_of(ir, a.target);
-      if (tile == nullptr) continue;
       const context ca = context_of(a), cc = context_of(c);
       const int common = common_loops(ir, ca, cc);
       for (int relation = -1; relation < common; ++relation) {
-        if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
-                         : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
-          continue;
-        finding f{atomic_a != atomic_c ? diagnostic::code::W040 : relation < 0 ? diagnostic::code::W020 : diagnostic::code::W021, i, j};
+        if (!tile_relation_asked(ir, shape, ca, cc, relation)) continue;
+        finding f{tile_pair_code(a, c, relation), i, j};
         if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
         const footprint& print_a = pair_print(i);
         const footprint& print_c = pair_print(j);

@@ -38,6 +38,13 @@ inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access
   for (std::size_t p : params) out += (out.empty() ? "" : ", ") + names[p] + " = " + value_text(facts, p);
   return out;
 }
+// "store tile0[t + r]": a tile access as the kernel writes it.
+inline std::string tile_access_text(const dsl::kernel_ir& ir, const launch_names& names, const dsl::ir_access& x) {
+  const char* verbs[] = {"load", "store", "atomic update"};
+  const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
+                                        : "[" + render(ir, x.index, names) + "]";
+  return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
+}
 }  // namespace launch_impl
 
 // "thread 3 of block 0 (k = 2)": a thread of a tile witness, with its trips.
@@ -55,12 +62,7 @@ inline std::string tile_thread_text(const dsl::kernel_ir& ir, const launch_names
 inline std::string listed_shared_race(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names, block_shape shape) {
   const finding f = check_shared_listing(ir, shape, 0, nullptr);
   if (!f) return {};
-  const char* verbs[] = {"load", "store", "atomic update"};
-  auto text = [&](const dsl::ir_access& x) {
-    const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
-                                          : "[" + render(ir, x.index, names) + "]";
-    return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
-  };
+  auto text = [&](const dsl::ir_access& x) { return launch_impl::tile_access_text(ir, names, x); };
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
   if (f.code == diagnostic::code::W022) {
     const std::string values = launch_impl::values_of_pair(ir, a, a, facts, names);
@@ -97,12 +99,7 @@ inline std::string first_shared_race(const dsl::kernel_ir& ir, const launch_fact
   // does, as it did before issue 54: its cost grows with the block and the loops' trips, never
   // with the grid, and it evaluates what the solver cannot write (a mask by a loop's power of two).
   if (f.code == diagnostic::code::E106 || f.unplaced) return listed_shared_race(ir, facts, names, shape);
-  const char* verbs[] = {"load", "store", "atomic update"};
-  auto text = [&](const dsl::ir_access& x) {
-    const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
-                                          : "[" + render(ir, x.index, names) + "]";
-    return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
-  };
+  auto text = [&](const dsl::ir_access& x) { return launch_impl::tile_access_text(ir, names, x); };
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(f.first)];
   const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(f.second >= 0 ? f.second : f.first)];
   const std::string values = launch_impl::values_of_pair(ir, a, c, facts, names);

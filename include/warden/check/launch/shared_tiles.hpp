@@ -18,13 +18,14 @@
 //     loop around both: the loads' (block, element) set minus the stores'. A store whose index
 //     cannot be written covers every element; a load whose index cannot be written is not asked.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "../../dsl/ir.hpp"
 #include "../footprint.hpp"
 #include "../order.hpp"
-#include "../tile_listing.hpp"
+#include "../tile_questions.hpp"
 #include "global_pairs.hpp"
 #include "integer_set.hpp"
 #include "launch_request.hpp"
@@ -185,6 +186,20 @@ inline pair_answer load_not_stored(const dsl::kernel_ir& ir, const launch_facts&
   return answer;
 }
 
+// The stores that can precede `load` (tile_questions.hpp), or nullopt where one of them has an
+// index the solver cannot write (it then covers every element, as the listing reads it).
+inline std::optional<std::vector<int>> placed_stores_before(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                                            const dsl::ir_access& load) {
+  std::vector<int> stores;
+  for (int s = 0; s < static_cast<int>(ir.accesses.size()); ++s) {
+    const dsl::ir_access& store = ir.accesses[static_cast<std::size_t>(s)];
+    if (!store_may_precede(ir, load, store)) continue;
+    if (!tile_index_written(ir, facts, store)) return std::nullopt;
+    stores.push_back(s);
+  }
+  return stores;
+}
+
 // The first tile rule this launch breaks, in the compile-time listing's order (W022 first, then
 // the pairs); undecided, with `why`, where isl passed its budget.
 inline tile_finding first_tile_finding(const dsl::kernel_ir& ir, const launch_facts& facts, const block_shape& shape, std::string& why) {
@@ -200,20 +215,11 @@ inline tile_finding first_tile_finding(const dsl::kernel_ir& ir, const launch_fa
   // W022: per tile, each load against the stores that can precede it.
   for (int l = 0; l < n; ++l) {
     const dsl::ir_access& load = ir.accesses[static_cast<std::size_t>(l)];
-    if (!is_shared(load) || load.kind == dsl::access_kind::store || load.trusted || tile_of(ir, load.target) == nullptr) continue;
-    if (!tile_index_written(ir, facts, load)) continue;
-    std::vector<int> stores;
-    bool covers_all = false;
-    for (int s = 0; s < n && !covers_all; ++s) {
-      const dsl::ir_access& store = ir.accesses[static_cast<std::size_t>(s)];
-      if (!is_shared(store) || store.target != load.target || store.kind == dsl::access_kind::load) continue;
-      if (store.position >= load.position && common_loops(ir, context_of(load), context_of(store)) == 0) continue;
-      if (!tile_index_written(ir, facts, store)) covers_all = true;
-      stores.push_back(s);
-    }
-    if (covers_all) continue;
+    if (!tile_load_asked(ir, load) || !tile_index_written(ir, facts, load)) continue;
+    const std::optional<std::vector<int>> stores = placed_stores_before(ir, facts, load);
+    if (!stores) continue;  // one at an index the solver cannot write: it covers every element
     tile_finding f;
-    const pair_answer answer = load_not_stored(ir, facts, l, stores, f);
+    const pair_answer answer = load_not_stored(ir, facts, l, *stores, f);
     if (answer == pair_answer::undecided) return undecided(l, -1);
     if (answer == pair_answer::apart) continue;
     f.code = diagnostic::code::W022;
@@ -225,21 +231,16 @@ inline tile_finding first_tile_finding(const dsl::kernel_ir& ir, const launch_fa
     for (int j = i; j < n; ++j) {
       const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(i)];
       const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (!is_shared(a) || !is_shared(c) || a.target != c.target || (a.trusted && c.trusted)) continue;
-      if (a.kind == dsl::access_kind::load && c.kind == dsl::access_kind::load) continue;
-      const bool atomic_a = a.kind == dsl::access_kind::atomic, atomic_c = c.kind == dsl::access_kind::atomic;
-      if ((atomic_a && atomic_c) || tile_of(ir, a.target) == nullptr) continue;
+      if (!tile_pair_asked(ir, a, c)) continue;
       const context ca = context_of(a), cc = context_of(c);
       const int common = common_loops(ir, ca, cc);
       for (int relation = -1; relation < common; ++relation) {
-        if (relation < 0 ? ordered_same_iteration(ir, ca, cc)
-                         : (!may_repeat(ir, shape, ca, relation) || ordered_different_iterations(ir, ca, cc, relation)))
-          continue;
+        if (!tile_relation_asked(ir, shape, ca, cc, relation)) continue;
         tile_finding f;
         const pair_answer answer = tile_pair_meeting(ir, facts, i, j, common, relation, f);
         if (answer == pair_answer::undecided) return undecided(i, j);
         if (answer == pair_answer::apart) continue;
-        f.code = atomic_a != atomic_c ? diagnostic::code::W040 : relation < 0 ? diagnostic::code::W020 : diagnostic::code::W021;
+        f.code = tile_pair_code(a, c, relation);
         f.first = i;
         f.second = j;
         if (relation >= 0) f.loop = ir.loop_pool[static_cast<std::size_t>(ca.loop_begin + relation)];
