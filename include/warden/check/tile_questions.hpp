@@ -8,6 +8,9 @@
 //     trusted, at each relation of their common loops' trips (-1: the same iteration of all; d:
 //     the same outside common loop d, different in it) that no barrier orders.
 
+#include "../diagnostic/codes.hpp"
+#include "../dsl/ir.hpp"
+#include "affine.hpp"
 #include "footprint.hpp"
 #include "order.hpp"
 
