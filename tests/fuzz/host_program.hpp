@@ -38,6 +38,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -60,6 +61,13 @@ WARDEN_KERNEL(hf_bump_k, w::kernel<w::block<32>, w::inout<int>>([](auto k, auto 
   return w::when(i < a.size(), a[i] = a[i] + 1);
 }));
 
+// A gather whose loads the launch bounds by measuring idx (docs/memory.md, "The rule, call by
+// call": a launch whose checks read an index buffer's contents waits for its last writer).
+WARDEN_KERNEL(hf_gather_k, w::kernel<w::block<32>, w::in<int>, w::in<int>, w::out<int>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size() && i < dst.size(), dst[i] = src[idx[i]]);
+}));
+
 // Where the stand-in keeps the bytes of an address it handed out: device addresses carry a tag
 // bit (bit 52, tests/support/cuda_standin/cuda_standin.cpp) that makes them unusable on the host;
 // pinned and managed memory is host memory. Used only inside stand-in kernels, which stand for
@@ -76,7 +84,11 @@ struct next_entry {
     const int* cur = host_address(w::detail::get<0>(slots).ptr);
     int* next = host_address(w::detail::get<1>(slots).ptr);
     const int n = std::min(w::detail::get<0>(slots).size, w::detail::get<1>(slots).size);
-    standin::launch_kernel(s, [cur, next, n] {
+    const void* cur_device = w::detail::get<0>(slots).ptr;
+    const void* next_device = w::detail::get<1>(slots).ptr;
+    standin::launch_kernel(s, [cur, next, n, cur_device, next_device] {
+      standin::reached(cur_device, static_cast<std::size_t>(n) * sizeof(int), "kernel hf_next_k");
+      standin::reached(next_device, static_cast<std::size_t>(n) * sizeof(int), "kernel hf_next_k");
       for (int i = 0; i < n; ++i) next[i] = cur[i] + 1;
     });
   }
@@ -86,8 +98,32 @@ struct bump_entry {
   void operator()(dim3, dim3, cudaStream_t s, const Slots& slots) const {
     int* a = host_address(w::detail::get<0>(slots).ptr);
     const int n = w::detail::get<0>(slots).size;
-    standin::launch_kernel(s, [a, n] {
+    const void* a_device = w::detail::get<0>(slots).ptr;
+    standin::launch_kernel(s, [a, n, a_device] {
+      standin::reached(a_device, static_cast<std::size_t>(n) * sizeof(int), "kernel hf_bump_k");
       for (int i = 0; i < n; ++i) a[i] = a[i] + 1;
+    });
+  }
+};
+
+// hf_gather_k's call. An index outside src, which the launch should have refused, writes a value
+// no program writes (the read-back reports it as lost) instead of reading outside the memory.
+struct gather_entry {
+  static constexpr int outside = INT_MIN + 1;
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t s, const Slots& slots) const {
+    const auto& idx = w::detail::get<0>(slots);
+    const auto& src = w::detail::get<1>(slots);
+    const auto& dst = w::detail::get<2>(slots);
+    const int* i = host_address(idx.ptr);
+    const int* from = host_address(src.ptr);
+    int* to = host_address(dst.ptr);
+    const int n = std::min(idx.size, dst.size), m = src.size;
+    const void* devices[3] = {idx.ptr, src.ptr, dst.ptr};
+    const int sizes[3] = {idx.size, src.size, dst.size};
+    standin::launch_kernel(s, [i, from, to, n, m, devices, sizes] {
+      for (int k = 0; k < 3; ++k) standin::reached(devices[k], static_cast<std::size_t>(sizes[k]) * sizeof(int), "kernel hf_gather_k");
+      for (int k = 0; k < n; ++k) to[k] = i[k] >= 0 && i[k] < m ? from[i[k]] : outside;
     });
   }
 };
@@ -214,6 +250,9 @@ inline std::uint64_t mix(std::uint64_t x) {  // splitmix64
   return x ^ (x >> 31);
 }
 
+// Set by the stream-ordered pool's observer when it throws, on the thread whose allocation it saw.
+inline thread_local bool observer_threw = false;
+
 constexpr int slots_per_thread = 6;
 constexpr int streams_per_thread = 3;
 
@@ -223,6 +262,9 @@ struct program {
   int threads = 1;
   std::vector<slot> slots;
   std::deque<std::optional<w::stream>> streams;
+  // Device buffers drawn from a pool over a stream-ordered upstream (cudaMallocAsync): memory the
+  // stand-in lets other streams touch only once the allocating stream has reached it.
+  std::optional<w::memory_pool> ordered_pool;
   std::vector<std::vector<int>> owned;  // the slots each thread owns in the current phase
   std::atomic<int> next_id{1};
   std::string log;  // the parts' logs, phase by phase
@@ -322,6 +364,7 @@ class part {
   }
   static std::string kind_of(const w::error& e) {
     if (dynamic_cast<const w::capture_error*>(&e)) return "capture_error (E109)";
+    if (dynamic_cast<const w::observer_error*>(&e)) return "observer_error (E112)";
     if (dynamic_cast<const w::moved_from_error*>(&e)) return "moved_from_error (E110)";
     if (dynamic_cast<const w::size_mismatch*>(&e)) return "size_mismatch";
     if (dynamic_cast<const w::space_error*>(&e)) return "space_error (E105)";
@@ -469,7 +512,7 @@ class part {
         case 4: return move_op(true);
       }
     }
-    switch (pick(24)) {
+    switch (pick(26)) {
       case 0: case 1: return make();
       case 2: case 3: return upload();
       case 4: return upload_pinned(false);
@@ -484,6 +527,8 @@ class part {
       case 17: return concurrent_ ? hold_op() : stream_recycle();
       case 18: return capture_op();
       case 19: return replay_op();
+      case 20: return index_write();
+      case 21: return gather_op();
       default: {
         const int i = any_slot_index();
         if (at(i).has()) read_back(i, "now");
@@ -499,12 +544,38 @@ class part {
     const int kind = pick(3);
     slot& s = at(i);
     s.clear();
-    if (kind == 0) s.d.emplace(n, on.ref);
+    const bool ordered = kind == 0 && prog_.ordered_pool && chance(40);
+    if (ordered) {
+      if (!make_ordered(i, n, on)) return;
+    } else if (kind == 0) s.d.emplace(n, on.ref);
     else if (kind == 1) s.p.emplace(n, on.ref);
     else s.m.emplace(n, on.ref);
     s.model = new_model(std::vector<int>(n, unknown));
-    note("make b" + std::to_string(i) + " " + s.kind() + " n=" + std::to_string(n) + " on " + on.name());
+    note("make b" + std::to_string(i) + " " + s.kind() + " n=" + std::to_string(n) + " on " + on.name() +
+         (ordered ? " from the stream-ordered pool" : ""));
     if (kind != 0 && chance(70)) fill_host_slot(i, "fill");
+  }
+
+  // A device buffer from the stream-ordered pool, whose observer (when the program set one) throws
+  // as its allocated bytes rise past a budget: that allocation must be refused with observer_error
+  // (E112), the block given back (the end of the program counts the pool's live allocations).
+  bool make_ordered(int i, std::size_t n, const stream_choice& on) {
+    observer_threw = false;
+    try {
+      at(i).d.emplace(n, *prog_.ordered_pool, on.ref);
+    } catch (const w::observer_error& e) {
+      note("make b" + std::to_string(i) + " d n=" + std::to_string(n) + " on " + on.name() + " from the stream-ordered pool");
+      if (!observer_threw) refusal("observer_error (E112) with no throw from the observer", e.what(), true);
+      else refusal("observer_error (E112): the pool's observer threw on the allocation", e.what(), false);
+      return false;
+    }
+    if (observer_threw) {
+      note("make b" + std::to_string(i) + " d n=" + std::to_string(n) + " on " + on.name() + " from the stream-ordered pool");
+      fail("the pool's observer threw on this allocation, which went on: expected observer_error (E112)");
+      at(i).d.reset();
+      return false;
+    }
+    return true;
   }
 
   void fill_host_slot(int i, const char* what) {
@@ -613,6 +684,66 @@ class part {
     const int i = live_slot(true);
     if (i < 0) return note("fill: no pinned or managed buffer");
     fill_host_slot(i, "fill");
+  }
+
+  // Writes indices (small values, into some buffer's range or just past it) into a buffer, from the
+  // host or by a copy queued on a stream, for gathers to measure.
+  void index_write() {
+    const int i = live_slot();
+    if (i < 0) return note("index write: nothing");
+    slot& s = at(i);
+    const int range = static_cast<int>(any_size()) + (chance(20) ? 1 : 0);
+    std::vector<int> v(s.size());
+    for (int& x : v) x = pick(range);
+    const stream_choice on = any_stream();
+    const bool from_host = s.host_indexable() && chance(50);
+    if (from_host) {
+      if (s.p) std::memcpy(s.p->data(), v.data(), v.size() * sizeof(int));
+      else for (std::size_t k = 0; k < v.size(); ++k) (*s.m)[k] = v[k];
+    } else {
+      visit(s, [&](auto& b) { w::copy_async(b, w::to_device_async(v, on.ref), on.ref); });
+    }
+    s.model->set(std::move(v));
+    note("index write b" + std::to_string(i) + " (values below " + std::to_string(range) + ")" +
+         (from_host ? " from the host" : " by copy_async on " + on.name()));
+  }
+
+  // dst[k] = src[idx[k]]: accepted exactly when every index the model holds lies in src.
+  void gather_op() {
+    const int x = live_slot();
+    if (x < 0) return note("gather: no index buffer");
+    const contents& idx = *at(x).model;
+    if (std::find(idx.v.begin(), idx.v.end(), unknown) != idx.v.end()) return note("gather: b" + std::to_string(x) + " holds unwritten indices");
+    const int from = other_live_slot(x, 0);
+    if (from < 0) return note("gather: no source");
+    int to = -1;
+    for (int k : mine())
+      if (k != x && k != from && at(k).live() && at(k).size() == idx.v.size()) to = k;
+    if (to < 0) return note("gather: no destination of the indices' size");
+    const bool gpu = chance(60);
+    const stream_choice on = any_stream();
+    const std::vector<int>& src = at(from).model->v;
+    const bool inside = std::all_of(idx.v.begin(), idx.v.end(), [&](int j) { return j >= 0 && j < static_cast<int>(src.size()); });
+    note(std::string(gpu ? "gpu" : "cpu") + " gather b" + std::to_string(from) + "[b" + std::to_string(x) + "] -> b" +
+         std::to_string(to) + " on " + on.name() + (inside ? "" : " (an index outside the source)"));
+    const w::launch_config config = w::grid_for(at(to).size()).on(on.ref);
+    try {
+      visit(at(x), [&](auto& i) {
+        visit(at(from), [&](auto& a) {
+          visit(at(to), [&](auto& b) {
+            if (gpu) w::detail::run_cuda(hf_gather_k, config, gather_entry{}, i, a, b);
+            else w::launch(w::on_cpu, hf_gather_k, config, i, a, b);
+          });
+        });
+      });
+    } catch (const w::bounds_error& e) {
+      refusal("bounds_error (E101): an index outside the source", e.what(), inside);
+      return;
+    }
+    if (!inside) return fail("a gather with an index outside its source ran");
+    std::vector<int> next(idx.v.size());
+    for (std::size_t k = 0; k < next.size(); ++k) next[k] = src[static_cast<std::size_t>(idx.v[k])];
+    at(to).model->set(std::move(next));
   }
 
   void poke() {
@@ -1072,6 +1203,18 @@ inline counts run_program(std::uint64_t seed, const options& opt) {
   prog.streams.resize(static_cast<std::size_t>(prog.threads * streams_per_thread));
   for (auto& s : prog.streams)
     if (pick(100) < 85) s.emplace();
+  if (pick(100) < 50) {
+    prog.ordered_pool.emplace(w::cuda_async_resource{});
+    // A budget held by throwing from the observer (docs/memory.md: the allocation is refused, E112).
+    if (pick(100) < 50) {
+      const std::size_t budget = std::size_t{4096} << pick(4);
+      prog.ordered_pool->observe({.allocated = budget}, [](const w::pool_event& e) {
+        if (e.what != w::pool_event::kind::allocated_above) return;
+        observer_threw = true;
+        throw std::runtime_error("past the fuzzer's budget");
+      });
+    }
+  }
   prog.owned.resize(static_cast<std::size_t>(prog.threads));
   for (int t = 0; t < prog.threads; ++t)
     for (int k = 0; k < slots_per_thread; ++k) prog.owned[static_cast<std::size_t>(t)].push_back(t * slots_per_thread + k);
@@ -1180,6 +1323,13 @@ inline counts run_program(std::uint64_t seed, const options& opt) {
     }
   }
   for (auto& s : prog.slots) s.clear();
+  if (prog.ordered_pool && prog.ordered_pool->stats().live_allocations != 0) {
+    failed = true;
+    ++total.leaked;
+    log += "  end: the stream-ordered pool holds " + std::to_string(prog.ordered_pool->stats().live_allocations) +
+           " allocations\n";
+  }
+  prog.ordered_pool.reset();
   prog.streams.clear();
   standin::release_all();
   if (const std::size_t live_after = live_in_pools(); live_after != live_before) {

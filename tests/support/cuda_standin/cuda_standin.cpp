@@ -34,10 +34,16 @@ constexpr std::uintptr_t device_tag = std::uintptr_t{1} << 52;
 
 enum class memory_kind { device, pinned, managed };
 
+struct record_mark;
+
 struct allocation {
   std::byte* storage = nullptr;
   std::size_t size = 0;
   memory_kind kind = memory_kind::device;
+  // cudaMallocAsync: the record that marks the allocation's point in its stream. Until that stream
+  // reaches it, the memory is not the caller's on any other stream (CUDA's stream-ordered
+  // allocator may still be using it for work freed earlier in that stream's order).
+  std::shared_ptr<record_mark> ready;
 };
 
 struct stream_state;
@@ -300,6 +306,17 @@ std::byte* host_bytes(const void* p, std::size_t bytes, const char* call) {
   return a->storage + (reinterpret_cast<std::uintptr_t>(p) - base);
 }
 
+// A device range used by work that runs now: misuse if it lies in memory from cudaMallocAsync
+// whose stream has not reached the allocation (work on another stream not ordered after it).
+void check_reached(const void* p, std::size_t bytes, const char* call) {
+  if (!tagged(p)) return;
+  allocation* a = owner_of(p, bytes);
+  if (a == nullptr || a->ready == nullptr || a->ready->done) return;
+  misuse(std::string(call) + ": device range " + hex(p) + " + " + std::to_string(bytes) +
+         " bytes, from cudaMallocAsync, used before the allocating stream reached the allocation "
+         "(work on another stream must be ordered after it)");
+}
+
 // Whether [p, p + bytes) lies in a range registered with cudaHostRegister.
 bool registered_range(const void* p, std::size_t bytes) {
   auto& all = rt().registered;
@@ -363,12 +380,15 @@ bool runnable(const queued_op& op) { return blocker(op) == nullptr; }
 void execute(queued_op& op) {
   switch (op.what) {
     case queued_op::kind::copy: {
+      check_reached(op.dst, op.bytes, "copy");
+      check_reached(op.src, op.bytes, "copy");
       std::byte* dst = host_bytes(op.dst, op.bytes, "copy");
       const std::byte* src = op.staged.empty() ? host_bytes(op.src, op.bytes, "copy") : op.staged.data();
       if (dst != nullptr && src != nullptr) std::memmove(dst, src, op.bytes);  // else reported already
       break;
     }
     case queued_op::kind::memset:
+      check_reached(op.dst, op.bytes, "memset");
       if (std::byte* dst = host_bytes(op.dst, op.bytes, "memset")) std::memset(dst, op.value, op.bytes);
       break;
     case queued_op::kind::record:
@@ -793,6 +813,10 @@ void set_last_error(cudaError_t e) {
   lock_type lock(rt().mutex);
   rt().last = e;
 }
+void reached(const void* p, std::size_t bytes, const char* what) {
+  lock_type lock(rt().mutex);
+  check_reached(p, bytes, what);
+}
 void launch_kernel(cudaStream_t stream, std::function<void()> body) {
   lock_type lock(rt().mutex);
   stream_state* s = find_stream(stream, "launch_kernel");
@@ -997,8 +1021,19 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(cudaPointerAttributes* attributes
 
 cudaError_t CUDARTAPI cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream) {
   STANDIN_ENTER("cudaMallocAsync");
-  if (find_stream(stream, "cudaMallocAsync") == nullptr) return fail(cudaErrorInvalidResourceHandle);
-  return allocate(p, bytes, memory_kind::device);
+  stream_state* s = find_stream(stream, "cudaMallocAsync");
+  if (s == nullptr) return fail(cudaErrorInvalidResourceHandle);
+  if (const cudaError_t e = allocate(p, bytes, memory_kind::device); e != cudaSuccess || *p == nullptr) return e;
+  if (s->capturing) return cudaSuccess;  // a graph's allocation node: warden never makes one
+  // The allocation's point in the stream: CUDA, "Stream Ordered Memory Allocator": the memory may
+  // be used by work on the stream after the call, and by other streams once ordered after it.
+  auto mark = std::make_shared<record_mark>();
+  mark->stream = s;
+  queued_op op{queued_op::kind::record};
+  op.mark = mark;
+  enqueue(*s, std::move(op));
+  if (!mark->done) rt().allocations[reinterpret_cast<std::uintptr_t>(*p)].ready = std::move(mark);
+  return cudaSuccess;
 }
 
 cudaError_t CUDARTAPI cudaFreeAsync(void* p, cudaStream_t stream) {

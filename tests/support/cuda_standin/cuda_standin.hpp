@@ -36,6 +36,9 @@
 //    a graph launch issues its work to the stream. Synchronising with or querying a capturing
 //    stream fails and invalidates the capture, as in CUDA; recording or waiting for an event on
 //    one fails too (stricter than CUDA, which allows capture-internal events: warden never uses them).
+//  * cudaMallocAsync's memory belongs to the stream's order: the allocation is a point in the
+//    stream's queue, and a copy, memset or stand-in kernel (reached()) on another stream that runs
+//    before the stream reaches that point is a misuse.
 //  * faults on request (inject), and misuse the real runtime punishes with a crash or a silent
 //    corruption is reported (misuses()) and answered with an error instead.
 
@@ -108,6 +111,12 @@ void set_last_error(cudaError_t e);
 // other work; on a stream being captured (cudaStreamBeginCapture) it is captured, and runs at each
 // launch of the graph. Tests' launch entries call it where the kernel would be launched.
 void launch_kernel(cudaStream_t s, std::function<void()> body);
+
+// What a stand-in kernel's body calls for each device range it touches, as copies and memsets do
+// when they run: a range of memory from cudaMallocAsync whose stream has not yet reached the
+// allocation is a misuse (CUDA's stream-ordered allocator: another stream's work must be ordered
+// after the allocation).
+void reached(const void* p, std::size_t bytes, const char* what);
 
 // The device's clock, which events read when their stream reaches them (cudaEventElapsedTime): it
 // stands still unless a test moves it, typically from a stand-in kernel's body, as that kernel's
