@@ -1096,6 +1096,7 @@ class part {
             }
           }
         }
+        if (chance(15)) refused_in_capture(s);
         if (chance(10)) {  // another thread reads a buffer back during the capture (a hand-off in the body)
           const int a = live_slot();
           if (a >= 0 && !at(a).model->moved_from) {
@@ -1146,6 +1147,51 @@ class part {
     ++c.captures;
     cg.effects = std::move(effects);
     graphs_.push_back(std::move(cg));
+  }
+
+  // One more call of docs/memory.md's table on the stream being captured: each is refused before it
+  // touches the runtime (E109), and a gather, whose indices a capture does not measure, is
+  // refused for its unbounded load (E101). The capture goes on.
+  void refused_in_capture(const stream_choice& s) {
+    const int a = live_slot();
+    const int which = pick(6);
+    std::vector<int> v = fresh(any_size());
+    const char* names[] = {"a buffer made on", "to_device on", "to_device_async on", "copy into a buffer of",
+                           "a cpu launch on", "a gather on"};
+    note(std::string("  ") + names[which] + " the captured stream");
+    try {
+      if (which == 0) {
+        w::device_buffer<int> made(v.size(), s.ref);
+      } else if (which == 1) {
+        (void)w::to_device(v, s.ref);
+      } else if (which == 2) {
+        (void)w::to_device_async(v, s.ref);
+      } else if (a < 0) {
+        return note("  (no buffer)");
+      } else if (which == 3) {
+        int into = -1;  // copy(dst, src) issues to dst's stream: a buffer made on the captured one
+        for (int k : mine())
+          if (k != a && at(k).live() && at(k).size() == at(a).size())
+            visit(at(k), [&](auto& y) { if (y.stream() == s.ref) into = k; });
+        if (into < 0) return note("  (no buffer of the captured stream)");
+        visit(at(into), [&](auto& y) { visit(at(a), [&](auto& x) { w::copy(y, x); }); });
+      } else if (which == 4) {
+        visit(at(a), [&](auto& x) { w::launch(w::on_cpu, hf_bump_k, w::grid_for(at(a).size()).on(s.ref), x); });
+      } else {
+        const int to = other_live_slot(a, at(a).size());
+        if (to < 0) return note("  (no second buffer)");
+        visit(at(a), [&](auto& x) {
+          visit(at(to), [&](auto& y) { w::detail::run_cuda(hf_gather_k, w::grid_for(at(to).size()).on(s.ref), gather_entry{}, x, x, y); });
+        });
+      }
+      fail(std::string(names[which]) + " the captured stream ran");
+    } catch (const w::capture_error& e) {
+      if (which == 5) return fail(std::string("a gather in a capture refused with capture_error: ") + e.what());
+      refusal(std::string("capture_error: ") + names[which] + " the captured stream", e.what(), false);
+    } catch (const w::bounds_error& e) {
+      if (which != 5) return fail(std::string(names[which]) + " the captured stream: bounds_error: " + e.what());
+      refusal("bounds_error (E101): a gather in a capture (indices not measured)", e.what(), false);
+    }
   }
 
   void replay_op() {

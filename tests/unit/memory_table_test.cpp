@@ -73,6 +73,23 @@ w::pinned_buffer<int> read_on(w::stream& busy, std::size_t n, w::device_buffer<i
 
 long stream_waits() { return standin::calls("cudaStreamWaitEvent"); }
 
+WARDEN_KERNEL(table_bump_k, w::kernel<w::block<32>, w::inout<int>>([](auto k, auto a) {
+  auto i = k.global_id();
+  return w::when(i < a.size(), a[i] = a[i] + 1);
+}));
+
+WARDEN_KERNEL(table_gather_k, w::kernel<w::block<32>, w::in<int>, w::in<int>, w::out<int>>([](auto k, auto idx, auto src, auto dst) {
+  auto i = k.global_id();
+  return w::when(i < idx.size() && i < dst.size(), dst[i] = src[idx[i]]);
+}).named("gather", "idx", "src", "dst"));
+
+// The stand-in kernel call of table_gather_k; a test that reaches it fails (it is refused before).
+struct unreachable_entry {
+  bool* reached;
+  template <class Slots>
+  void operator()(dim3, dim3, cudaStream_t, const Slots&) const { *reached = true; }
+};
+
 }  // namespace
 
 TEST_CASE("row: `copy_async(dst, src, s)`: the host waits for nothing, s is ordered after src's W and dst's W and R",
@@ -279,6 +296,8 @@ TEST_CASE("capture rules: each call of the table on the captured stream, inside 
   standin::reset();
   w::stream s;
   w::device_buffer<int> d = w::to_device(std::vector<int>(256, 3), s);
+  w::device_buffer<int> d2(256, s);
+  const w::device_buffer<int> idx = w::to_device(std::vector<int>(256, 0));
   w::pinned_buffer<int> p(256, s);
   for (std::size_t i = 0; i < 256; ++i) p[i] = 4;
   std::vector<int> host(256, 1);
@@ -302,11 +321,17 @@ TEST_CASE("capture rules: each call of the table on the captured stream, inside 
     refuses("to_host_async(b, s)", [&] { (void)w::to_host_async(d, s); });
     refuses("to_host(b) of a buffer of the captured stream, on the capturing thread", [&] { (void)w::to_host(d); });
     refuses("a buffer's construction on s", [&] { w::device_buffer<int> made(16, s); });
+    refuses("a launch on the cpu backend on s", [&] { w::launch(w::on_cpu, table_bump_k, w::grid_for(256).on(s), d); });
+    // A launch whose checks would read an index buffer: a capture measures nothing (the graph runs
+    // on the contents of each replay), so the load stays unbounded and the launch is refused.
+    bool reached = false;
+    CHECK_THROWS_AS(w::detail::run_cuda(table_gather_k, w::grid_for(256).on(s), unreachable_entry{&reached}, idx, d, d2), w::bounds_error);
+    CHECK_FALSE(reached);
     // Host access to what was written before the capture: the host may read it.
     CHECK(p[7] == 4);
     CHECK(w::view_of<w::access::read>(p)[8] == 4);
   });
-  CHECK(refused == 7);
+  CHECK(refused == 8);
   CHECK(g.empty());
   CHECK(standin::calls("cudaMemcpyAsync") == copies);  // nothing reached the runtime
   CHECK(stream_waits() == waits);
