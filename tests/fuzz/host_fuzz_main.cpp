@@ -2,7 +2,7 @@
 // oracle (tests/fuzz/host_program.hpp; issue 33, item 3).
 //
 //   warden_host_fuzz [--programs N] [--seed S] [--threads | --no-threads] [--per-thread | --no-per-thread]
-//                    [--views | --no-views] [--no-concurrent-captures] [--ops MIN MAX] [--focus scratch|stream-death|pinned-refill|per-thread|moved-from]
+//                    [--views | --no-views] [--no-concurrent-captures] [--ops MIN MAX] [--focus scratch|stream-death|pinned-refill|per-thread|moved-from|gathers]
 //                    [--replay P]   run only program P (the seed a report names) and print its op log
 //
 // Prints the counts (programs, ops, read-backs checked, lost and stale values, stand-in misuses,
@@ -102,6 +102,8 @@ int main(int argc, char** argv) {
   std::printf("warden_host_fuzz: seed %llu, %ld programs (%ld threaded, %ld hand-offs), %ld ops, %ld captures, %ld replays\n",
               static_cast<unsigned long long>(seed), total.programs, total.threaded_programs, total.handoffs, total.ops,
               total.captures, total.replays);
+  std::printf("  gathers run on measured indices: %ld; buffers from the stream-ordered pool: %ld\n", total.gathers,
+              total.ordered_buffers);
   std::printf("  read-backs checked: %ld; lost: %ld; stale: %ld; stand-in misuses: %ld; programs leaving pool memory: %ld; "
               "failed programs: %ld\n", total.readbacks, total.lost, total.stale, total.misuses, total.leaked, total.failed_programs);
   std::printf("  refusals of programs that broke a documented rule:\n");

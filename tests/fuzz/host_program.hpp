@@ -144,6 +144,7 @@ struct counts {
   long programs = 0, ops = 0, readbacks = 0, lost = 0, stale = 0, misuses = 0, failed_programs = 0;
   long leaked = 0;  // programs after which a pool holds an allocation no buffer owns
   long threaded_programs = 0, handoffs = 0, captures = 0, replays = 0;
+  long gathers = 0, ordered_buffers = 0;  // gathers run on measured indices; buffers from the stream-ordered pool
   std::map<std::string, long> refusals;            // expected: the program broke a documented rule
   std::map<std::string, long> refusals_of_correct; // the program was correct: findings
   std::vector<std::string> reports;                // the first failing programs, with their logs
@@ -154,6 +155,7 @@ struct counts {
     misuses += o.misuses, failed_programs += o.failed_programs, threaded_programs += o.threaded_programs;
     leaked += o.leaked;
     handoffs += o.handoffs, captures += o.captures, replays += o.replays;
+    gathers += o.gathers, ordered_buffers += o.ordered_buffers;
     for (auto& [k, v] : o.refusals) refusals[k] += v;
     for (auto& [k, v] : o.refusals_of_correct) refusals_of_correct[k] += v;
     for (auto& r : o.reports)
@@ -503,13 +505,14 @@ class part {
     const int bias = f.empty() ? 6 : 60;
     if (macro < bias) {
       const int which = f == "scratch" ? 0 : f == "stream-death" ? 1 : f == "pinned-refill" ? 2 : f == "per-thread" ? 3
-                        : f == "moved-from" ? 4 : pick(5);
+                        : f == "moved-from" ? 4 : f == "gathers" ? 5 : pick(6);
       switch (which) {
         case 0: return scratch_reuse();
         case 1: if (!concurrent_) return stream_death(); break;
         case 2: return upload_pinned(true);
         case 3: if (opt_.per_thread) return per_thread_churn(); break;
         case 4: return move_op(true);
+        case 5: return gathers_through_one_buffer();
       }
     }
     switch (pick(26)) {
@@ -575,6 +578,7 @@ class part {
       at(i).d.reset();
       return false;
     }
+    ++c.ordered_buffers;
     return true;
   }
 
@@ -688,11 +692,15 @@ class part {
 
   // Writes indices (small values, into some buffer's range or just past it) into a buffer, from the
   // host or by a copy queued on a stream, for gathers to measure.
-  void index_write() {
-    const int i = live_slot();
+  void index_write(int chosen = -1) {
+    const int held = index_slot();
+    const int i = chosen >= 0 ? chosen : held >= 0 && chance(60) ? held : live_slot();  // often a buffer gathers measured
     if (i < 0) return note("index write: nothing");
     slot& s = at(i);
-    const int range = static_cast<int>(any_size()) + (chance(20) ? 1 : 0);
+    // Indices for a source of some live buffer's size, or one past it: a gather's verdict flips
+    // between writes, so a measurement that missed a write (or waited for none) shows.
+    const int other = other_live_slot(i, 0);
+    const int range = (other >= 0 ? static_cast<int>(at(other).size()) : static_cast<int>(any_size())) + (chance(25) ? 1 : 0);
     std::vector<int> v(s.size());
     for (int& x : v) x = pick(range);
     const stream_choice on = any_stream();
@@ -709,8 +717,29 @@ class part {
   }
 
   // dst[k] = src[idx[k]]: accepted exactly when every index the model holds lies in src.
-  void gather_op() {
+  // A live buffer whose model holds only small values (indices an index write left), or -1.
+  int index_slot() {
+    std::vector<int> c;
+    for (int i : mine())
+      if (at(i).live() && std::all_of(at(i).model->v.begin(), at(i).model->v.end(), [](int v) { return v >= 0 && v <= 4097; }))
+        c.push_back(i);
+    return c.empty() ? -1 : c[static_cast<std::size_t>(pick(static_cast<int>(c.size())))];
+  }
+
+  // Gathers through one index buffer, rewritten between them: each launch must measure what the
+  // buffer holds then (a device buffer's measure is kept only until its next write).
+  void gathers_through_one_buffer() {
     const int x = live_slot();
+    if (x < 0) return note("gathers: no buffer");
+    for (int round = 0; round < 3; ++round) {
+      index_write(x);
+      gather_op(x);
+    }
+  }
+
+  void gather_op(int chosen = -1) {
+    const int indices = index_slot();
+    const int x = chosen >= 0 ? chosen : indices >= 0 && chance(85) ? indices : live_slot();
     if (x < 0) return note("gather: no index buffer");
     const contents& idx = *at(x).model;
     if (std::find(idx.v.begin(), idx.v.end(), unknown) != idx.v.end()) return note("gather: b" + std::to_string(x) + " holds unwritten indices");
@@ -741,6 +770,7 @@ class part {
       return;
     }
     if (!inside) return fail("a gather with an index outside its source ran");
+    ++c.gathers;
     std::vector<int> next(idx.v.size());
     for (std::size_t k = 0; k < next.size(); ++k) next[k] = src[static_cast<std::size_t>(idx.v[k])];
     at(to).model->set(std::move(next));
