@@ -76,7 +76,7 @@ using V = w::value<int>;
 WARDEN_KERNEL(hsti_k, w::kernel<HSTI_PARAMS>(Histogram_kernel).named("Histogram_kernel", "size", "bins", "n_tasks", "alpha", "data", "histo"));
 
 TEST_CASE("chai HSTI Histogram_kernel: accepted at compile time, refused at launch E104 (the task loop starts at a converted "
-          "float); recorded anyway, clean and equal to the reference",
+          "float), recorded anyway, clean and equal to the reference",
           "[corpus3][chai]") {
   STATIC_REQUIRE(code_of<HSTI_PARAMS>(Histogram_kernel) == code::none);
   // The block-stride loops over the bins: W020 holds if each runs at most 32 trips (bins / 256 = 1 here).

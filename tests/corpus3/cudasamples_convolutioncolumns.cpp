@@ -92,7 +92,7 @@ using V = w::value<int>;
 WARDEN_KERNEL(convColumns_k, w::kernel<COLS_PARAMS>(convolutionColumnsKernel)
                                  .named("convolutionColumnsKernel", "d_Dst", "d_Src", "imageW", "imageH", "pitch", "c_Kernel"));
 
-TEST_CASE("cuda-samples convolutionColumnsKernel: accepted, clean on whole tiles, equal to the reference; an overhanging grid E101",
+TEST_CASE("cuda-samples convolutionColumnsKernel: accepted, clean on whole tiles, equal to the reference, an overhanging grid E101",
           "[corpus3][cuda-samples]") {
   STATIC_REQUIRE(code_of<COLS_PARAMS>(convolutionColumnsKernel) == code::none);
   const std::string ob = w::obligations_of(convColumns_k);

@@ -99,8 +99,8 @@ using V = w::value<int>;
 WARDEN_KERNEL(matrixMul_k, w::kernel<MM_PARAMS>(MatrixMulCUDA).named("MatrixMulCUDA", "C", "A", "B", "wA", "wB"));
 WARDEN_KERNEL(matrixMul_b_of_a_k, w::kernel<MM_PARAMS>(MatrixMulCUDA_b_of_a).named("MatrixMulCUDA", "C", "A", "B", "wA", "wB"));
 
-TEST_CASE("cuda-samples MatrixMulCUDA<32>: accepted at compile time, refused at launch E101 (b a loop-updated local); "
-          "recorded anyway it is clean and equal to the reference; with b written from a, it runs",
+TEST_CASE("cuda-samples MatrixMulCUDA<32>: accepted at compile time, refused at launch E101 (b a loop-updated local), "
+          "recorded anyway it is clean and equal to the reference, with b written from a, it runs",
           "[corpus3][cuda-samples]") {
   STATIC_REQUIRE(code_of<MM_PARAMS>(MatrixMulCUDA) == code::none);
   STATIC_REQUIRE(code_of<MM_PARAMS>(MatrixMulCUDA_b_of_a) == code::none);

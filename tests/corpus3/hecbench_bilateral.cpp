@@ -133,7 +133,7 @@ void run(const Kernel& kernel, int R, int w, int h) {
 
 }  // namespace
 
-TEST_CASE("hecbench bilateralFilter<3>, <9>: accepted at compile time, refused at launch E101 (the mirrored neighbour is a local); "
+TEST_CASE("hecbench bilateralFilter<3>, <9>: accepted at compile time, refused at launch E101 (the mirrored neighbour is a local), "
           "recorded anyway, clean and equal to the reference",
           "[corpus3][hecbench]") {
   STATIC_REQUIRE(code_of<BF_PARAMS>(bilateralFilter<3>) == code::none);

@@ -126,7 +126,7 @@ WARDEN_KERNEL(layerforward_trusting_k, w::kernel<LF_PARAMS>(w::testing::trusting
                                                   "hidden_partial_sum", "in", "hid"));
 WARDEN_KERNEL(adjust_weights_k, w::kernel<AW_PARAMS>(bpnn_adjust_weights_cuda).named("bpnn_adjust_weights_cuda", "delta", "hid", "ly", "in", "w", "oldw"));
 
-TEST_CASE("rodinia backprop: layerforward refused W020 (its __powf index), trusted and recorded anyway equal to the reference; adjust_weights accepted, runs as written", "[corpus3][rodinia]") {
+TEST_CASE("rodinia backprop: layerforward refused W020 (its __powf index), trusted and recorded anyway equal to the reference, adjust_weights accepted, runs as written", "[corpus3][rodinia]") {
   STATIC_REQUIRE(code_of<LF_PARAMS>(bpnn_layerforward_CUDA) == code::W020);
   STATIC_REQUIRE(code_of<LF_PARAMS>(layerforward_shift) == code::none);
   STATIC_REQUIRE(code_of<AW_PARAMS>(bpnn_adjust_weights_cuda) == code::none);

@@ -130,7 +130,7 @@ WARDEN_KERNEL(calculate_temp_k, w::kernel<HS_PARAMS>(calculate_temp)
                                     .named("calculate_temp", "iteration", "power", "temp_src", "temp_dst", "grid_cols", "grid_rows", "border_cols",
                                            "border_rows", "Cap", "Rx", "Ry", "Rz", "step", "time_elapsed"));
 
-TEST_CASE("rodinia hotspot calculate_temp: accepted at compile time, refused at launch E106; recorded anyway, clean and equal to the reference", "[corpus3][rodinia]") {
+TEST_CASE("rodinia hotspot calculate_temp: accepted at compile time, refused at launch E106, recorded anyway, clean and equal to the reference", "[corpus3][rodinia]") {
   STATIC_REQUIRE(code_of<HS_PARAMS>(calculate_temp) == code::none);
   const std::string ob = w::obligations_of(calculate_temp_k);
   CAPTURE(ob);

@@ -630,3 +630,95 @@ TEST_CASE("precision: != and differences narrow what E101 sees, their loose twin
   CHECK(w::to_host(dst) == std::vector<int>(100, 7));
   CHECK_THROWS_AS(w::launch(w::on_cpu, row_tail_loose_k, w::grid(2), src, dst, 100), w::bounds_error);
 }
+
+// ---- Loaded values in the launch's integer sets (issue 56) -------------------------------------
+//
+// A column-major neighbour gather (Rodinia's srad): row and col of element e are selects on
+// `(e + 1) % rows == 0`, and the neighbour's row comes from a table the kernel only reads. The
+// intervals take the select's side `(e + 1) / rows - 1` at e = 0 (it is -1 there, but that side is
+// taken only where e + 1 >= rows); the launch's integer set holds the select with its condition and
+// the table's load as a value within what it measured. Its twin: a table that points past the
+// last row is refused, the message naming the element it may reach.
+constexpr auto column_gather = [](auto k, auto up, auto img, auto out, auto rows) {
+  auto e = k.global_id();
+  auto row = w::select((e + 1) % rows == 0, rows - 1, (e + 1) % rows - 1);
+  auto col = w::select((e + 1) % rows == 0, (e + 1) / rows - 1, (e + 1) / rows);
+  return w::when(e < out.size(), out[e] = img[up[row] + rows * col]);
+};
+WARDEN_KERNEL(column_gather_k, w::kernel<w::block<64>, w::in<int>, w::in<int>, w::out<int>, w::value<int>>(column_gather)
+                                   .named("column_gather", "up", "img", "out", "rows"));
+
+// Per-block bins in shared memory (Chai's HSTO): a thread votes for a loaded value d at
+// `d - start` only where start <= d < end, start moving with the block. The footprint cannot follow
+// d (data) and the intervals lose that d and start move together; the integer set keeps it. Its
+// twin drops the lower guard: d below start wraps to a huge row, refused.
+constexpr auto block_bins = [](auto k, auto data, auto bins, auto per_block) {
+  auto start = k.block_id() * per_block;
+  return w::shared<unsigned, 64>(k, [&](auto k, auto votes) {
+    return w::seq(w::when(k.thread_id() < per_block, votes[k.thread_id()] = 0u), w::sync(),
+                  w::local(k, data[k.global_id()], [&](auto, auto d) {
+                    return w::when(d >= start && d < start + per_block, w::atomic_add(votes[d - start], 1u));
+                  }),
+                  w::sync(), w::when(k.thread_id() < per_block, bins[start + k.thread_id()] = votes[k.thread_id()]));
+  });
+};
+constexpr auto block_bins_one_sided = [](auto k, auto data, auto bins, auto per_block) {
+  auto start = k.block_id() * per_block;
+  return w::shared<unsigned, 64>(k, [&](auto k, auto votes) {
+    return w::seq(w::when(k.thread_id() < per_block, votes[k.thread_id()] = 0u), w::sync(),
+                  w::local(k, data[k.global_id()], [&](auto, auto d) {
+                    return w::when(d < start + per_block, w::atomic_add(votes[d - start], 1u));
+                  }),
+                  w::sync(), w::when(k.thread_id() < per_block, bins[start + k.thread_id()] = votes[k.thread_id()]));
+  });
+};
+WARDEN_KERNEL(block_bins_k, w::kernel<w::block<64>, w::in<unsigned>, w::out<unsigned>, w::value<unsigned>>(block_bins)
+                                .named("block_bins", "data", "bins", "per_block"));
+WARDEN_KERNEL(block_bins_one_sided_k, w::kernel<w::block<64>, w::in<unsigned>, w::out<unsigned>, w::value<unsigned>>(block_bins_one_sided)
+                                          .named("block_bins", "data", "bins", "per_block"));
+
+TEST_CASE("precision: loaded values in the launch's integer sets decide a select's side and a guarded difference",
+          "[precision][bounds][data]") {
+  const int rows = 10, cols = 7, n = rows * cols;
+  std::vector<int> up(rows), img(n);
+  for (int r = 0; r < rows; ++r) up[static_cast<std::size_t>(r)] = r == 0 ? 0 : r - 1;
+  for (int e = 0; e < n; ++e) img[static_cast<std::size_t>(e)] = e * 3;
+  auto d_up = w::to_device(up);
+  auto d_img = w::to_device(img);
+  w::device_buffer<int> out(n);
+  CHECK(w::record(column_gather_k, w::grid_for(n), d_up, d_img, out, rows).clean());
+  const std::vector<int> got = w::to_host(out);
+  for (int e = 0; e < n; ++e) {
+    const int row = (e + 1) % rows == 0 ? rows - 1 : (e + 1) % rows - 1, col = (e + 1) % rows == 0 ? (e + 1) / rows - 1 : (e + 1) / rows;
+    REQUIRE(got[static_cast<std::size_t>(e)] == img[static_cast<std::size_t>(up[static_cast<std::size_t>(row)] + rows * col)]);
+  }
+  up[rows - 1] = rows;  // the last row's neighbour one past the image's last row
+  auto bad_up = w::to_device(up);
+  try {
+    w::launch(w::on_cpu, column_gather_k, w::grid_for(n), bad_up, d_img, out, rows);
+    FAIL("a neighbour past the image ran");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] column_gather_k: load img[up["));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("but img (parameter 1, in) has 70 elements; up holds 0 to 10"));
+  }
+
+  const unsigned per_block = 40, blocks = 3;
+  std::vector<unsigned> data(blocks * 64);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned>((i * 37) % 150);
+  auto d_data = w::to_device(data);
+  w::device_buffer<unsigned> bins(per_block * blocks);
+  CHECK(w::record(block_bins_k, w::grid(blocks), d_data, bins, per_block).clean());
+  std::vector<unsigned> want(per_block * blocks, 0);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t t = 0; t < 64; ++t) {
+      const unsigned d = data[b * 64 + t];
+      if (d >= b * per_block && d < (b + 1) * per_block) ++want[d];
+    }
+  CHECK(w::to_host(bins) == want);
+  try {
+    w::launch(w::on_cpu, block_bins_one_sided_k, w::grid(blocks), d_data, bins, per_block);
+    FAIL("a vote below the block's first bin ran");
+  } catch (const w::bounds_error& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] block_bins_one_sided_k: atomic update"));
+  }
+}

@@ -44,7 +44,7 @@ struct pair_verdict {
   long long thread1 = -1, thread2 = -1;  // linear global thread ids (meet): ((bz * gy + by) * gx + bx) * threads per block + ...
   long long element = -1;
   std::vector<loop_trip> trips1, trips2;  // meet: the trips of the loops around each access
-  bool possible = false;                  // meet: a guard or a select was taken to hold, so the meeting may be one no thread has
+  bool possible = false;                  // meet: a guard or a select was taken to hold, or a load to be any value, so the meeting may be one no thread has
   std::string why;                        // undecided: what the solver could not write
 };
 
@@ -122,7 +122,7 @@ inline std::string meeting_text(const dsl::kernel_ir& ir, const launch_names& na
   };
   return thread_name(p.thread1, facts) + trips(p.trips1) + " and " + thread_name(p.thread2, facts) + trips(p.trips2) +
          (p.possible ? " may both reach element " : " both reach element ") + std::to_string(p.element) +
-         (p.possible ? " (a guard or select that reads data is taken to hold either way)" : "");
+         (p.possible ? " (a guard or select that reads data is taken to hold either way, a loaded value to be any it may hold)" : "");
 }
 
 // Whether no thread of this launch runs access `a`, asked only where its index cannot be written
@@ -220,6 +220,7 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
 struct outside_verdict {
   pair_answer answer = pair_answer::undecided;  // apart: every element inside; meet: `element` is outside
   long long element = 0;
+  bool possible = false;  // meet: data the index reads was taken as any value it may hold, so `element` may be one no run reaches
   std::string why;
 };
 inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long size) {
@@ -235,6 +236,7 @@ inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_fa
   q.require(element + " = " + *i + " and (" + element + " < 0 or " + element + " >= " + std::to_string(size) + ")");
   const set_decision d = decide_integer_set(q.text(), q.dimensions());
   if ((v.answer = answer_of(d, v.why)) == pair_answer::meet) v.element = coordinate_at(q, element, d.point);
+  v.possible = q.over_approximated();
   return v;
 }
 

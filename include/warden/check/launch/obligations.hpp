@@ -269,6 +269,19 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
     if (o.kind != obligation_kind::trip_limit || o.loop < 0 || o.loop >= static_cast<int>(ir.loops.size())) continue;
     const long long most = most_trips(ir, facts, o.loop);
     if (most >= 0 && most <= o.most_trips) continue;
+    // More trips than the compile-time listing went through: the tile rules it protects are
+    // decided for this launch's trips instead, as integer sets (shared_tiles.hpp, every trip at
+    // once); refused only where that finds a breach or cannot decide (issue 56: a histogram's
+    // input loop that votes through shared atomics runs as many trips as its input needs).
+    if (o.protects == diagnostic::code::W020 || o.protects == diagnostic::code::W021 || o.protects == diagnostic::code::W022 ||
+        o.protects == diagnostic::code::W040) {
+      const launch_numbers numbers = launch_impl::numbers_of(facts);
+      block_shape shape{facts.block.x, facts.block.y, facts.block.z};
+      shape.grid_dims = grid_dims_of(ir);
+      shape.numbers = &numbers;
+      std::string why;
+      if (!launch_impl::first_tile_finding(ir, facts, shape, why)) continue;
+    }
     const dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(o.loop)];
     const std::string values = launch_impl::values_read(ir, loop.hi, facts, names);
     return "the loop over " + names.loop(ir, loop) + " from " + render(ir, loop.lo, names) + " to " +

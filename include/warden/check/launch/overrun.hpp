@@ -161,6 +161,21 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
         continue;
       }
     }
+    // A tile row the footprint cannot follow either (it reads data, a block id, a loop of unknown
+    // trips): decided as an integer set, as a global index is below.
+    bool rows_inside = false;
+    if (a.memory == dsl::memory_kind::shared && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
+      const launch_impl::outside_verdict v = launch_impl::element_outside(ir, facts, a, size);
+      if (v.answer == launch_impl::pair_answer::apart) {
+        if (a.column < 0) continue;
+        rows_inside = true;
+      } else if (v.answer == launch_impl::pair_answer::meet && !(v.possible && index.bounded())) {
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + (v.possible ? " may reach index " : " reaches index ") +
+               std::to_string(v.element) + ", but " + target + " has " + std::to_string(size) + " rows" +
+               (v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "") +
+               launch_impl::overrun_fix(render(ir, a.index, names), v.element, target, "rows", size);
+      }
+    }
     // A global index the intervals cannot keep inside (`(last - offset) * n + first`, two terms
     // that move together) is decided exactly with the launch's numbers (launch/global_pairs.hpp:
     // an integer set of the runs whose element is outside): refused only where one reaches
@@ -168,29 +183,32 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
     if (a.memory == dsl::memory_kind::global && (!index.bounded() || index.lo < 0 || index.hi >= size)) {
       const launch_impl::outside_verdict v = launch_impl::element_outside(ir, facts, a, size);
       if (v.answer == launch_impl::pair_answer::apart) continue;
-      if (v.answer == launch_impl::pair_answer::meet)
-        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " + std::to_string(v.element) +
-               ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
+      // A meeting that rests on data taken as any value: the intervals' message where they bound
+      // the index (it names what the launch measured), else the solver's element.
+      if (v.answer == launch_impl::pair_answer::meet && !(v.possible && index.bounded()))
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + (v.possible ? " may reach index " : " reaches index ") +
+               std::to_string(v.element) + ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements" +
+               (v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "") +
                launch_impl::overrun_fix(render(ir, a.index, names), v.element, target, "elements", size,
                                         !launch_impl::moves_with_size(ir, a));
     }
-    if (!index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
+    if (!rows_inside && !index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
              ": the index is computed in floating point, which launch does not bound (its guards compare "
              "reals, its conversion truncates); compute the index in integers";
-    if (const auto wide = evaluator.unsigned_range(a.index); !index.bounded() && wide) {  // past LLONG_MAX on the way
+    if (const auto wide = evaluator.unsigned_range(a.index); !rows_inside && !index.bounded() && wide) {  // past LLONG_MAX on the way
       if (a.column < 0 && wide->second < static_cast<unsigned long long>(size)) continue;  // `a[p - q]`, both above 2^63
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " + std::to_string(wide->second) +
              " (" + launch_impl::values_read(ir, a.index, facts, names) + "), but " + target + " (parameter " +
              std::to_string(a.target) + ", " + kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) +
              " elements";
     }
-    if (!index.bounded())
+    if (!rows_inside && !index.bounded())
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text +
              ": the index cannot be bounded (it depends on loaded data, a thread-private variable or a "
              "function); clamp it (min, %, &) or guard it with when(index < " + target + ".size(), ...)";
-    if (index.lo < 0 || index.hi >= size) {
+    if (!rows_inside && (index.lo < 0 || index.hi >= size)) {
       std::string where = a.memory == dsl::memory_kind::global
                               ? ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                                     kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements"

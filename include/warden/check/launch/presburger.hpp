@@ -21,8 +21,13 @@
 //   |, ^ with a constant                            x + m - (x & m), x + m - 2 (x & m)
 //   min, max, select, a comparison as a value       a variable and a disjunction of its cases
 //   a local that holds its init                     its init
-// What it cannot write: data (loads, calls, other locals), floating point, a product, quotient,
-// shift or mask of two values that both vary. An index made of those leaves the question
+//   a load of a buffer the kernel never writes       a variable within what the launch measured
+//                                                   of the buffer, or the element type's range
+//                                                   (loaded_value: the set then holds every value
+//                                                   the data could give, over_approximated)
+// What it cannot write: other data (loads of shared memory or of a buffer the kernel writes,
+// calls, assigned locals), floating point, a product, quotient, shift or mask of two values that
+// both vary. An index made of those leaves the question
 // undecided (the caller refuses the launch and says why); a guard made of those is taken to
 // hold, and a select on one takes either side, so that the set only grows (over_approximated).
 
@@ -372,6 +377,32 @@ class presburger_question {
     return v;
   }
 
+  // A load of a buffer the kernel never writes: in one run of the access, one value, somewhere in
+  // what the launch measured of the buffer (launch/contents.hpp) or else in the element's type. A
+  // free variable of the set, which then holds the points of every value the data could give
+  // (over_approximated): an empty set decides the question for any data; a point is an answer
+  // only for some data. A buffer the kernel writes may change between two loads: not written.
+  std::optional<std::string> loaded_value(const dsl::ir_expr& e) {
+    const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
+    if (a.memory != dsl::memory_kind::global) return fail_term("a value loaded from shared memory (data)");
+    for (const dsl::ir_access& other : ir_.accesses)
+      if (other.memory == dsl::memory_kind::global && other.target == a.target && other.kind != dsl::access_kind::load)
+        return fail_term("a value loaded from a buffer the kernel also writes (data)");
+    const std::string v = variable("loaded");
+    over_approximated_ = true;
+    const auto p = static_cast<std::size_t>(a.target);
+    if (p < facts_.contents.size() && facts_.contents[p]) {
+      require(number(facts_.contents[p]->lo) + " <= " + v + " <= " + number(facts_.contents[p]->hi));
+    } else if (e.narrow_bits > 0) {  // uint8_t, short, ...: its type's range, whatever memory holds
+      const long long span = 1LL << e.narrow_bits;
+      require(e.is_unsigned ? "0 <= " + v + " < " + std::to_string(span)
+                            : number(-span / 2) + " <= " + v + " < " + std::to_string(span / 2));
+    } else if (e.is_unsigned) {
+      require(v + " >= 0");
+    }
+    return v;
+  }
+
   std::optional<std::string> write_term(int id, presburger_instance& in) {
     using dsl::ir_op;
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
@@ -394,7 +425,8 @@ class presburger_question {
         if (const int init = ir_.held_init(e); init >= 0) return term(init, in);
         return fail_term("a thread-private variable that the kernel assigns");
       }
-      case ir_op::load: case ir_op::tile_load: return fail_term("a value loaded from memory (data)");
+      case ir_op::load: return loaded_value(e);
+      case ir_op::tile_load: return fail_term("a value loaded from shared memory (data)");
       case ir_op::call: return fail_term("the result of a function call");
       case ir_op::param_value: return fail_term("a value parameter that is not an integer");
       case ir_op::constant: case ir_op::block_dim: case ir_op::grid_dim: case ir_op::param_size:
@@ -541,6 +573,10 @@ class presburger_question {
       }
       case ir_op::shl: case ir_op::shr: {
         if (!cb || *cb < 0 || *cb > 62) return fail_term("a shift by a value that varies by thread or trip");
+        // By the operand's width or more: undefined in C++ (the device takes the amount modulo
+        // the width), so no value to write.
+        const int width = e.unsigned_bits > 0 ? e.unsigned_bits : e.signed_bits > 0 ? e.signed_bits : 32;
+        if (*cb >= width) return fail_term("a shift by its operand's width or more (undefined)");
         if (ca) {  // a constant shifted: the kernel's value, as it computes it
           const long long scale = 1LL << *cb;
           long long shifted = 0;
