@@ -16,16 +16,20 @@
 // tiles opened around the loop (one allocation either way). The inner counter k is `kk` (k is the
 // kernel context here). Csub is a local float.
 //
-// Verdict: ACCEPTED AT COMPILE TIME under one launch obligation (wB - 32 * grid_dim.x >= 0: the C
-// rows of one block row must not run into the next; the host's grid meets it), but REFUSED AT
-// LAUNCH, E101, on every launch: "load B[(local3 + (wB * thread_id.y)) + thread_id.x]: the index
-// cannot be bounded (it depends on loaded data, a thread-private variable or a function)". The
-// second induction variable b is a thread-private variable assigned in the loop (b += bStep), and
-// the launch's bounds analysis does not follow it. Recorded anyway (w::record_anyway), the faithful
-// kernel touches nothing out of bounds, has no conflict and equals the reference on three shapes.
-// Minimal change that runs (scratch copy below, not the original): b written as its value at trip
-// a, b = bBegin + (a - aBegin) * wB (aStep * wB = bStep per trip), with no local: accepted under
-// the same obligation, clean and equal to the reference.
+// Verdict before issue 56's fixes: ACCEPTED AT COMPILE TIME under one launch obligation (wB - 32 *
+// grid_dim.x >= 0: the C rows of one block row must not run into the next; the host's grid meets
+// it), but REFUSED AT LAUNCH, E101, on every launch: "load B[(local3 + (wB * thread_id.y)) +
+// thread_id.x]: the index cannot be bounded". The second induction variable b is a thread-private
+// variable assigned in the loop (b += bStep), which the launch did not follow. Recorded anyway, the
+// faithful kernel touched nothing out of bounds, had no conflict and equalled the reference.
+//
+// Verdict now: RUNS AS WRITTEN. The launch reads b at the start of trip a as bBegin + ((a - aBegin)
+// / aStep) * bStep (an induction variable: dsl/local_values.hpp) and bounds B's loads for its own
+// wA and wB; the three shapes run clean and equal the reference. The twin launch binds a B one tile
+// row short (wA - 32 rows): the last trip's loads pass its end, and that launch is refused E101 (the
+// recording confirms the overrun). MatrixMulCUDA_b_of_a, b written as its value at trip a with no
+// local (the change that ran before), is kept as the comparison: the same obligation, the same
+// product.
 #include "../corpus/corpus.hpp"
 
 namespace w = warden;
@@ -99,8 +103,8 @@ using V = w::value<int>;
 WARDEN_KERNEL(matrixMul_k, w::kernel<MM_PARAMS>(MatrixMulCUDA).named("MatrixMulCUDA", "C", "A", "B", "wA", "wB"));
 WARDEN_KERNEL(matrixMul_b_of_a_k, w::kernel<MM_PARAMS>(MatrixMulCUDA_b_of_a).named("MatrixMulCUDA", "C", "A", "B", "wA", "wB"));
 
-TEST_CASE("cuda-samples MatrixMulCUDA<32>: accepted at compile time, refused at launch E101 (b a loop-updated local), "
-          "recorded anyway it is clean and equal to the reference, with b written from a, it runs",
+TEST_CASE("cuda-samples MatrixMulCUDA<32>: runs as written (b, a loop-updated local, read as bBegin + trip * bStep), clean and "
+          "equal to the reference; a B one tile row short is refused E101",
           "[corpus3][cuda-samples]") {
   STATIC_REQUIRE(code_of<MM_PARAMS>(MatrixMulCUDA) == code::none);
   STATIC_REQUIRE(code_of<MM_PARAMS>(MatrixMulCUDA_b_of_a) == code::none);
@@ -128,18 +132,19 @@ TEST_CASE("cuda-samples MatrixMulCUDA<32>: accepted at compile time, refused at 
     const auto grid = w::grid(wB / BLOCK_SIZE, hA / BLOCK_SIZE);
     {
       w::device_buffer<float> dC(ref.size());
-      try {
-        w::launch(w::on_cpu, matrixMul_k, grid, dC, dA, dB, wA, wB);
-        FAIL("the faithful port launched");
-      } catch (const w::bounds_error& e) {
-        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101"));
-        CHECK_THAT(e.what(), Catch::Matchers::Contains("load B[(local3 + (wB * thread_id.y)) + thread_id.x]: the index cannot be bounded"));
-      }
-      // The faithful kernel as written, past the refusal: no race, no access out of bounds, the product.
-      const auto r = w::record_anyway(matrixMul_k, grid, dC, dA, dB, wA, wB);
-      CHECK_THAT(r.refusal(), Catch::Matchers::StartsWith("E101"));
-      CHECK(r.conflicts().empty());
+      CHECK(w::record(matrixMul_k, grid, dC, dA, dB, wA, wB).clean());
       corpus::check_close(w::to_host(dC), ref);
+      w::launch(w::on_cpu, matrixMul_k, grid, dC, dA, dB, wA, wB);
+      corpus::check_close(w::to_host(dC), ref);
+      // B one tile row short: b's last value runs past it, and the launch sees where.
+      auto short_B = w::to_device(std::vector<float>(b.begin(), b.end() - BLOCK_SIZE * wB));
+      try {
+        w::launch(w::on_cpu, matrixMul_k, grid, dC, dA, short_B, wA, wB);
+        FAIL("a launch past B's end ran");
+      } catch (const w::bounds_error& e) {
+        CHECK_THAT(e.what(), Catch::Matchers::StartsWith("E101 [out-of-bounds] matrixMul_k: load B["));
+      }
+      CHECK_FALSE(w::record_anyway(matrixMul_k, grid, dC, dA, short_B, wA, wB).clean());
     }
     w::device_buffer<float> dC(ref.size());
     CHECK(w::record(matrixMul_b_of_a_k, grid, dC, dA, dB, wA, wB).clean());

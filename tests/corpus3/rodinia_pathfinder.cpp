@@ -20,20 +20,22 @@
 // < rows - 1: iteration = MIN(pyramid_height, rows - t - 1), startStep = t, src and dst swapped.
 // gpuWall holds rows 1 .. rows - 1 ((rows - 1) * cols ints). The last block always overhangs cols.
 //
-// Verdict: ACCEPTED at compile time with one launch obligation that no launch meets, and REFUSED AT
-// LAUNCH on every launch of the host loop: E106 where the grid has two blocks or more, E101 on one
-// block. The final store `if (computed) gpuResults[xidx] = result[tx];` is guarded only by the
-// thread-private bool `computed`, which the checker takes to hold either way ("a guard or select
-// that reads data"). So (1) the stores of neighbouring blocks, whose xidx ranges overlap by the
-// halo, are apart only "if 2 * iteration <= 0" (W010 obligation; E106: "thread 246 of block 3 and
-// thread 0 of block 4 may both reach element 979"), and (2) xidx = blkX + tx runs from -border to
-// blkX + 255, past cols (E101: "store gpuResults[...] reaches index 100, but gpuResults ... has
-// 100 elements"). In fact `computed` holds only for tx in [iteration, 255 - iteration] inside
-// [validXmin, validXmax], i.e. for the block's own small block of columns inside [0, cols). The
-// shared-memory part (prev, result, the clamped W and E, the loop with its break and barriers) is
-// accepted. Under w::record_anyway every launch is clean (no race, no access out of bounds) and the
-// result equals the reference (cols 1000, 100, 600; pyramid heights 5, 1, 4; rows - 1 not always a
-// multiple of the height).
+// Verdict before issue 56's fixes: ACCEPTED at compile time with one launch obligation that no
+// launch meets, and REFUSED AT LAUNCH on every launch of the host loop (E106 on two blocks or more,
+// E101 on one): the final store `if (computed) gpuResults[xidx] = result[tx];` is guarded only by
+// the thread-private bool `computed`, which the launch could not read, so the stores of
+// neighbouring blocks (whose xidx ranges overlap by the halo) looked apart only "if 2 * iteration
+// <= 0", and xidx = blkX + tx looked able to run from -border past cols. Recorded anyway, every
+// launch was clean and equal to the reference.
+//
+// Verdict now: RUNS AS WRITTEN. The static verdict is unchanged (one obligation, left to the
+// launch); the launch reads `computed` after the loop as the value the last trip left
+// (dsl/local_values.hpp): select(iteration > 0, IN_RANGE(tx, iteration, 255 - iteration) &&
+// isValid, false), so it finds the blocks' stores apart and inside [0, cols). Every launch of the
+// host loop runs clean and equals the reference (cols 1000, 100, 600; pyramid heights 5, 1, 4;
+// rows - 1 not always a multiple of the height). The twin dynproc_wide_k computes one column more
+// on each side (IN_RANGE(tx, i, BLOCK_SIZE - i - 1)): neighbouring blocks then both store the
+// columns at their seams, and its launches are refused E106 (the recording confirms the race).
 #include "../corpus/corpus.hpp"
 
 #include <algorithm>
@@ -52,7 +54,9 @@ constexpr int HALO = 1;
 
 // __global__ void dynproc_kernel(int iteration, int *gpuWall, int *gpuSrc, int *gpuResults,
 //                                int cols, int rows, int startStep, int border)
-constexpr auto dynproc_kernel = [](auto k, auto iteration, auto gpuWall, auto gpuSrc, auto gpuResults, auto cols, auto /*rows*/,
+// Slack 0: the original; 1: the twin whose pyramid is one column wider on each side.
+template <int Slack>
+constexpr auto dynproc = [](auto k, auto iteration, auto gpuWall, auto gpuSrc, auto gpuResults, auto cols, auto /*rows*/,
                                    auto startStep, auto border) {
   return w::shared<int, BLOCK_SIZE>(k, [&](auto k, auto prev) {
     return w::shared<int, BLOCK_SIZE>(k, [&](auto k, auto result) {
@@ -75,7 +79,7 @@ constexpr auto dynproc_kernel = [](auto k, auto iteration, auto gpuWall, auto gp
                 w::for_range(k, 0, iteration, [&](auto k, auto i) {
                   return w::seq(
                       computed = false,
-                      w::when(tx >= i + 1 && tx <= BLOCK_SIZE - i - 2 && isValid,  // IN_RANGE(tx, i+1, BLOCK_SIZE-i-2) && isValid
+                      w::when(tx >= i + 1 - Slack && tx <= BLOCK_SIZE - i - 2 + Slack && isValid,  // IN_RANGE(tx, i+1, BLOCK_SIZE-i-2) && isValid
                               computed = true,
                               w::locals(k, prev[W], prev[tx], prev[E], [&](auto k, auto left, auto up, auto right) {
                                 return w::local(k, w::select(left <= up, left, up), [&](auto, auto shortest) {
@@ -93,6 +97,7 @@ constexpr auto dynproc_kernel = [](auto k, auto iteration, auto gpuWall, auto gp
     });
   });
 };
+constexpr auto dynproc_kernel = dynproc<0>;
 
 using Blk = w::block<BLOCK_SIZE>;
 using I = w::value<int>;
@@ -103,12 +108,14 @@ using I = w::value<int>;
 
 WARDEN_KERNEL(dynproc_k, w::kernel<PF_PARAMS>(dynproc_kernel)
                                       .named("dynproc_kernel", "iteration", "gpuWall", "gpuSrc", "gpuResults", "cols", "rows", "startStep", "border"));
+WARDEN_KERNEL(dynproc_wide_k, w::kernel<PF_PARAMS>(dynproc<1>)
+                                      .named("dynproc_wide", "iteration", "gpuWall", "gpuSrc", "gpuResults", "cols", "rows", "startStep", "border"));
 
-TEST_CASE("rodinia pathfinder dynproc_kernel", "[corpus3][rodinia]") {
+TEST_CASE("rodinia pathfinder dynproc_kernel: runs as written (computed, a local the loop assigns, read as the last trip left it); its one-column-wider twin is refused E106", "[corpus3][rodinia]") {
   STATIC_REQUIRE(code_of<PF_PARAMS>(dynproc_kernel) == code::none);
-  // One obligation, which no launch meets: the blocks' stores gpuResults[xidx] are apart only if
-  // 2 * iteration <= 0 (the halo columns two blocks share are never stored, but only `computed`,
-  // a thread-private bool, says so).
+  // One obligation, as the static rules see it: the blocks' stores gpuResults[xidx] are apart only
+  // if 2 * iteration <= 0 (to them `computed` is data). The launch, which reads `computed`, lists
+  // both stores with its own values instead, and finds no two threads that meet.
   const std::string ob = w::obligations_of(dynproc_k);
   CAPTURE(ob);
   CHECK(ob.find("W010 holds for gpuResults[(((256 - ((iteration * 1) * 2)) * block_id.x) - border) + thread_id.x] and gpuResults[") == 0);
@@ -131,25 +138,21 @@ TEST_CASE("rodinia pathfinder dynproc_kernel", "[corpus3][rodinia]") {
     w::device_buffer<int> gpuResult[2] = {w::to_device(std::vector<int>(data.begin(), data.begin() + cols)), w::device_buffer<int>(at(cols))};
     auto gpuWall = w::to_device(std::vector<int>(data.begin() + cols, data.end()));
     int src = 1, dst = 0;
-    bool clean = true;
     for (int t = 0; t < rows - 1; t += pyramid_height) {
       std::swap(src, dst);
       const int iteration = std::min(pyramid_height, rows - t - 1);
-      // Several blocks: E106 (the stores of neighbouring blocks under `computed`); one block: E101.
-      if (blockCols > 1)
-        CHECK_THROWS_AS(w::launch(w::on_cpu, dynproc_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], gpuResult[dst], cols, rows, t, borderCols),
+      CHECK(w::record(dynproc_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], gpuResult[dst], cols, rows, t, borderCols).clean());
+      w::launch(w::on_cpu, dynproc_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], gpuResult[dst], cols, rows, t, borderCols);
+      if (blockCols > 1) {  // the twin's blocks both store the columns at their seams
+        w::device_buffer<int> scratch(at(cols));
+        CHECK_THROWS_AS(w::launch(w::on_cpu, dynproc_wide_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], scratch, cols, rows, t, borderCols),
                         w::obligation_error);
-      else
-        CHECK_THROWS_AS(w::launch(w::on_cpu, dynproc_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], gpuResult[dst], cols, rows, t, borderCols),
-                        w::bounds_error);
-      auto r = w::record_anyway(dynproc_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], gpuResult[dst], cols,
-                         rows, t, borderCols);
-      CAPTURE(r.refusal());
-      CHECK(r.refusal().find(blockCols > 1 ? "E106 [launch-obligation] dynproc_k: two threads may store gpuResults[" : "E101 [out-of-bounds] dynproc_k: store gpuResults[") == 0);
-      if (!r.clean()) UNSCOPED_INFO(r.report());
-      clean = clean && r.clean();
+        auto r = w::record_anyway(dynproc_wide_k, w::grid(blockCols), iteration, gpuWall, gpuResult[src], scratch, cols, rows, t, borderCols);
+        CAPTURE(r.refusal());
+        CHECK(r.refusal().find("E106 [launch-obligation] dynproc_wide_k: two threads may store gpuResults[") == 0);
+        CHECK_FALSE(r.conflicts().empty());
+      }
     }
-    CHECK(clean);
     CHECK(w::to_host(gpuResult[dst]) == ref);
   }
 }

@@ -66,6 +66,20 @@ bool refused_before_running(const w::dsl::kernel_ir& ir, const w::check::finding
          !w::check::first_unmet_obligation(ir, facts, names, verdict.obligations).empty();
 }
 
+// Whether an access's index reads a local through the value it holds (dsl/local_values.hpp): the
+// programs that put the launch's reading of locals to the oracle.
+bool reads_followed_local(const w::dsl::kernel_ir& ir, int id) {
+  if (id < 0) return false;
+  const w::dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == w::dsl::ir_op::local_var) return e.held >= 0;
+  return reads_followed_local(ir, e.a) || reads_followed_local(ir, e.b);
+}
+bool indexes_through_followed_local(const w::dsl::kernel_ir& ir) {
+  for (const auto& a : ir.accesses)
+    if (reads_followed_local(ir, a.index)) return true;
+  return false;
+}
+
 bool racy(const w::recording& r) {
   for (const auto& c : r.conflicts())
     if (c.kind != w::conflict_kind::uninitialised_shared_load) return true;
@@ -114,6 +128,7 @@ int main(int argc, char** argv) {
   }
   long reopened = 0, accepted = 0, accepted_extended = 0, accepted_with_obligations = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[w::diagnostic::code_count + 1] = {};
   long merge_compared = 0, merge_mismatch = 0;
+  long followed_runs = 0, followed_overruns = 0;  // launches of programs indexing through a followed local
   w::fuzz::generator gen(seed);
   for (long k = 0; k < programs; ++k) {
     const w::fuzz::program p = gen.make();
@@ -155,11 +170,14 @@ int main(int argc, char** argv) {
     w::recording witness;
     // A kernel that never names a block coordinate runs on one block: launch throws E102 otherwise.
     const bool one_block = w::check::grid_dims_of(ir) == 0;
+    const bool followed = indexes_through_followed_local(ir);
     for (const launch_shape& l : shapes) {
       if (one_block && l.grid > 1) continue;
       if (refused_before_running(ir, verdict, p, l)) continue;  // launch throws before running
       auto result = w::fuzz::interpreter(p, l.grid, l.n, seed + static_cast<unsigned>(k), l.p).run();
       if (result.too_long && !result.out_of_bounds) continue;  // cut short: neither side judged
+      followed_runs += followed;
+      followed_overruns += followed && result.out_of_bounds;
       if (result.out_of_bounds) {  // launch must throw E101 before running it
         const std::vector<std::string> names = {"inout", "in", "n", "p"}, kinds = {"buffer", "buffer", "value", "value"};
         if (w::check::first_overrun(ir, facts_of(p, l), names, kinds).empty()) {
@@ -196,6 +214,8 @@ int main(int argc, char** argv) {
       false_positive += !any_race;
     }
   }
+  std::printf("launches of programs whose indices read a local's held value: %ld, of which %ld overrun (each refused E101)\n",
+              followed_runs, followed_overruns);
   std::printf("programs %ld  accepted %ld  rejected %ld  false-positive %ld  out-of-bounds %ld  accepted-but-racy %ld\n",
               programs, accepted, rejected, false_positive, out_of_bounds, unsound);
   std::printf("accepted with unsigned, float, call or nested-tile shapes: %ld\n", accepted_extended);

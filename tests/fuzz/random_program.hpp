@@ -16,6 +16,7 @@
 
 #include <warden/backend/recording.hpp>
 #include <warden/dsl/ir.hpp>
+#include <warden/dsl/local_values.hpp>
 
 namespace warden::fuzz {
 
@@ -208,8 +209,49 @@ class generator {
     }
   }
 
+  expr_ptr some_local() { return leaf(node::local_var, locals_[static_cast<std::size_t>(pick(static_cast<int>(locals_.size())))]); }
+
+  // An index through a local (adversarial: the launch reads a local as the value it holds there,
+  // dsl/local_values.hpp; an assignment in a branch, a loop or a later trip must not be missed).
+  expr_ptr local_index() {
+    auto t = leaf(node::thread);
+    switch (pick(4)) {
+      case 0: return some_local();
+      case 1: return bin(dsl::ir_op::add, some_local(), t);
+      case 2: return bin(dsl::ir_op::add, bin(dsl::ir_op::mul, some_local(), c(block_)), t);
+      default: return bin(dsl::ir_op::sub, some_local(), t);
+    }
+  }
+
+  // `x = value` for a local in scope: constants, the thread, the local itself stepped (an
+  // induction variable when in a loop), a loop's counter, data.
+  stmt assignment() {
+    stmt s;
+    s.kind = stmt_kind::assign_local;
+    s.level = locals_[static_cast<std::size_t>(pick(static_cast<int>(locals_.size())))];
+    auto self = leaf(node::local_var, s.level);
+    switch (pick(11)) {
+      case 8: s.value = leaf(node::param_n); break;                     // 40 in bounds, 70000 not
+      case 9: s.value = c(buffer_size - 1 - pick(block_ + 1)); break;   // near the end: x + t may pass it
+      case 10: s.value = bin(dsl::ir_op::mul, self, c(2)); break;       // not a step: unknown after a trip
+      case 0: s.value = c(pick(block_ + 2) - 1); break;
+      case 1: s.value = leaf(node::thread); break;
+      case 2: s.value = bin(dsl::ir_op::add, self, c(1 + pick(2))); break;
+      case 3: s.value = bin(dsl::ir_op::add, self, leaf(node::thread)); break;
+      case 4: s.value = bin(dsl::ir_op::sub, self, c(1)); break;
+      case 5: s.value = levels_.empty() ? bin(dsl::ir_op::sub, c(block_ - 1), leaf(node::thread))
+                                        : bin(dsl::ir_op::add, leaf(node::loop_var, levels_.back()), leaf(node::thread));
+        break;
+      case 6: s.value = bin(dsl::ir_op::mod, load_in_at(leaf(node::thread)), c(block_)); break;
+      default: s.value = bin(dsl::ir_op::add, self, leaf(node::param_n)); break;
+    }
+    extended_ = true;
+    return s;
+  }
+
   expr_ptr index() {
     auto t = leaf(node::thread);
+    if (!locals_.empty() && pick(8) == 0) return local_index();
     switch (pick(24)) {
       case 18:  // t - 1u: thread 0 wraps (adversarial: unsigned arithmetic)
         return bin(dsl::ir_op::sub, t, u(1));
@@ -311,6 +353,7 @@ class generator {
     return s;
   }
   stmt plain_statement(int depth) {
+    if (!locals_.empty() && pick(6) == 0) return assignment();
     stmt s;
     const int k = depth >= 2 ? pick(5) : pick(8);
     switch (k) {
@@ -338,7 +381,8 @@ class generator {
         break;
       }
       case 7:
-        if (pick(4) == 0) {  // a local: a count from somewhere, perhaps reassigned by some threads
+        if (pick(4) == 0) return carried_local(depth);
+        if (pick(2) == 0) {  // a local: a count from somewhere, perhaps reassigned by some threads
           s.kind = stmt_kind::local;
           s.level = level_of_new_scope(depth);
           s.value = pick(3) == 0 ? leaf(node::thread) : block_count();
@@ -401,6 +445,56 @@ class generator {
         levels_.pop_back();
       }
     }
+    return s;
+  }
+
+  // A local that a loop carries (adversarial for dsl/local_values.hpp): x = start; for i < trips
+  // { accesses through x, an assignment to x (perhaps under a guard, perhaps a step), more
+  // accesses }; accesses through x after the loop. A value from an earlier trip, one assigned in a
+  // branch, or the last trip's taken for another must show as an overrun the launch missed.
+  stmt carried_local(int depth) {
+    stmt s;
+    s.kind = stmt_kind::local;
+    s.level = depth + 1;
+    s.value = pick(2) == 0 ? c(pick(4)) : leaf(node::thread);
+    extended_ = true;
+    locals_.push_back(s.level);
+    auto access = [&] {
+      stmt a;
+      if (pick(2) == 0) {
+        a.kind = stmt_kind::store_inout;
+        a.index = local_index();
+        a.value = c(pick(10));
+      } else {
+        a.kind = stmt_kind::sink;
+        a.value = load_in_at(local_index());
+      }
+      return a;
+    };
+    stmt loop;
+    loop.kind = stmt_kind::loop;
+    loop.level = depth + 2;
+    loop.trips = 1 + pick(4);
+    if (pick(3) == 0) loop.index = bin(dsl::ir_op::mod, leaf(node::param_n), c(3));  // no trip where n % 3 == 0
+    levels_.push_back(loop.level);
+    const int before = pick(3), after = pick(2);
+    for (int i = 0; i < before; ++i) loop.body.push_back(access());
+    stmt assign = assignment();
+    if (pick(2) == 0) {
+      stmt guarded;
+      guarded.kind = stmt_kind::when;
+      guarded.condition = fix_loads(condition());
+      guarded.body.push_back(assign);
+      if (pick(3) == 0) guarded.otherwise.push_back(assignment());
+      loop.body.push_back(guarded);
+    } else {
+      loop.body.push_back(assign);
+    }
+    for (int i = 0; i < after; ++i) loop.body.push_back(access());
+    levels_.pop_back();
+    s.body.push_back(loop);
+    if (pick(2) == 0) s.body.push_back(access());
+    locals_.pop_back();
     return s;
   }
 
@@ -576,7 +670,7 @@ class lowering {
       case node::block: return b_.leaf(ir_op::block_id, 0);
       case node::global: return b_.leaf(ir_op::global_id, 0);
       case node::loop_var: return b_.leaf(ir_op::loop_var, b_.loop_at(static_cast<int>(e.value)));
-      case node::local_var: return b_.leaf(ir_op::local_var, b_.local_at(static_cast<int>(e.value)));
+      case node::local_var: return dsl::read_local(b_, static_cast<int>(e.value), false);
       case node::param_n: return b_.leaf(ir_op::param_value, 2, never_negative(p_.n_type));
       case node::param_p: return b_.leaf(ir_op::param_value, 3, false, true);
       case node::call: return b_.node(ir_op::call, describe(*e.a));
@@ -620,9 +714,11 @@ class lowering {
         loop.step = b_.constant(s.trips, false);
         b_.loops.push_back(loop);
         b_.loop_stack.push_back(static_cast<int>(b_.loops.size()) - 1);
+        const dsl::loop_values values = dsl::enter_loop_values(b_);  // as describe_loop does
         b_.open_scope(s.level, dsl::scope_kind::loop);
         for (const stmt& x : s.body) describe(x);
         b_.close_scope();
+        dsl::exit_loop_values(b_, values);
         b_.loop_stack.pop_back();
         return;
       }
@@ -638,6 +734,8 @@ class lowering {
         dsl::ir_local local;
         local.level = s.level;
         local.init = describe(*s.value);
+        local.bits = 64;  // a long long: it holds every integer value of the init
+        local.value = s.value->result() == type::f32 ? -1 : local.init;
         local.loop_begin = static_cast<int>(b_.loop_pool.size());
         for (int l : b_.loop_stack) b_.loop_pool.push_back(l);
         local.loop_end = static_cast<int>(b_.loop_pool.size());
@@ -649,10 +747,11 @@ class lowering {
         b_.local_stack.pop_back();
         return;
       }
-      case stmt_kind::assign_local:  // as assign_s describes itself: the local in scope at its level
-        describe(*s.value);
-        if (const int local = b_.local_at(s.level); local >= 0) b_.locals[static_cast<std::size_t>(local)].assigned = true;
+      case stmt_kind::assign_local: {  // as assign_s describes itself: the local in scope at its level
+        const int v = describe(*s.value);
+        dsl::assign_local(b_, s.level, s.value->result() == type::f32 ? -1 : v);
         return;
+      }
       case stmt_kind::atomic_add: {
         describe(*s.value);
         const int at = describe(*s.index);
@@ -663,10 +762,13 @@ class lowering {
       case stmt_kind::when: {
         const int cond = describe(*s.condition);
         b_.guard_stack.push_back({cond, false});
+        dsl::branch_values values = dsl::begin_branch(b_);  // as when_s does
         for (const stmt& x : s.body) describe(x);
         b_.guard_stack.back().negated = true;
+        dsl::begin_otherwise(b_, values);
         for (const stmt& x : s.otherwise) describe(x);
         b_.guard_stack.pop_back();
+        dsl::end_branch(b_, values, cond);
         return;
       }
       case stmt_kind::loop: {
@@ -677,9 +779,11 @@ class lowering {
         loop.step = b_.constant(1, false);
         b_.loops.push_back(loop);
         b_.loop_stack.push_back(static_cast<int>(b_.loops.size()) - 1);
+        const dsl::loop_values values = dsl::enter_loop_values(b_);  // as describe_loop does
         b_.open_scope(s.level, dsl::scope_kind::loop);
         for (const stmt& x : s.body) describe(x);
         b_.close_scope();
+        dsl::exit_loop_values(b_, values);
         b_.loop_stack.pop_back();
         return;
       }

@@ -15,6 +15,7 @@
 #include "../detail/pack.hpp"
 #include "../diagnostic/table.hpp"
 #include "ir.hpp"
+#include "local_values.hpp"
 
 namespace warden {
 template <class T, int N>
@@ -128,7 +129,8 @@ struct var_e : expr_node {
     return c.template var<L, T>();
   }
   constexpr int describe(kernel_ir& b) const {
-    return b.leaf(Loop ? ir_op::loop_var : ir_op::local_var, Loop ? b.loop_at(L) : b.local_at(L), std::is_unsigned_v<T>);
+    if constexpr (Loop) return b.leaf(ir_op::loop_var, b.loop_at(L), std::is_unsigned_v<T>);
+    else return read_local(b, L, std::is_unsigned_v<T>);
   }
 };
 
@@ -245,6 +247,16 @@ inline constexpr bool narrowing_store = std::is_integral_v<To> && std::is_floati
   WARDEN_DIAGNOSTIC_MESSAGE(W008, entity,                                                                  \
                             "a floating-point value stored into an integral element would be truncated; " \
                             "write w::convert<T>(value) to convert it on purpose")
+
+// Whether every value of integral type From is a value of integral type To, so that `To x = e`
+// holds e's value unchanged (dsl/local_values.hpp follows it then): the same type, or a wider one
+// that keeps the sign (bool, short, int into int or long long; unsigned into a wider signed type).
+template <class From, class To>
+inline constexpr bool holds_every_value =
+    std::is_integral_v<From> && std::is_integral_v<To> &&
+    (std::is_same_v<From, To> || std::is_same_v<From, bool> ||
+     (sizeof(From) < sizeof(To) && (std::is_signed_v<To> || std::is_unsigned_v<From>)) ||
+     (sizeof(From) == sizeof(To) && std::is_signed_v<From> == std::is_signed_v<To>));
 
 // The type an operator computes in (C++'s usual arithmetic conversions; a shift: its promoted left
 // operand; && and ||: bool), and how many bits of unsigned arithmetic that is (0: none).

@@ -53,6 +53,11 @@ struct ir_expr {
   // that no such arithmetic leaves the type (E104), so the checker may reason about it as about
   // integers (`i * 65536 == 0` holds for i = 65536 too once it wraps).
   unsigned char signed_bits = 0;
+  // Reads of a thread-private variable (local_var) only: the value it holds there, as an
+  // expression of the launch's values (dsl/local_values.hpp); -1 where the describing could not
+  // follow it (a conversion that may change the value, a value carried from an earlier trip).
+  // Not an operand: the static rules read a local as data, the launch-time checks read through.
+  int held = -1;
 };
 
 // The narrow_bits of a loaded value of type T.
@@ -146,13 +151,17 @@ struct ir_local {
   int init = -1;
   int loop_begin = 0, loop_end = 0;
   bool assigned = false;
-  bool init_exact = false;  // an integer of the init's own type: it holds the init's value, unconverted
+  // While describing: the value the variable holds at this point of the program (an expression
+  // id), or -1 where it is not known (dsl/local_values.hpp). Of an integral type of `bits` bits.
+  int value = -1;
+  bool is_unsigned = false;
+  unsigned char bits = 0;
 };
 
-// The launch-time checks read a local that holds its init's value (never assigned, of its init's
-// integral type) as that init, through at most this many locals in a row (a chain that reads the
-// previous local twice per step would cost 2^n): check/launch/interval_evaluator.hpp (bounds and
-// E104) and contents_read.hpp (which loads to measure) share both.
+// The launch-time checks read a local as the value it holds where it is read (ir_expr::held,
+// dsl/local_values.hpp), through at most this many reads in a row (a chain that reads the previous
+// local twice per step would cost 2^n): check/launch/interval_evaluator.hpp (bounds and E104) and
+// contents_read.hpp (which loads to measure) share both.
 inline constexpr int max_local_read_depth = 6;
 
 // What opened a scope, for W032's message.
@@ -172,13 +181,9 @@ struct kernel_ir {
   std::vector<ir_sync> syncs;
   std::vector<ir_shuffle> shuffles;
   std::vector<ir_local> locals;
-  // The init of local_var node `e` where the launch-time checks may read it as its init (above);
-  // -1 for any other node.
-  constexpr int held_init(const ir_expr& e) const {
-    if (e.op != ir_op::local_var || e.value < 0 || e.value >= static_cast<long long>(locals.size())) return -1;
-    const ir_local& local = locals[static_cast<std::size_t>(e.value)];
-    return !local.assigned && local.init_exact ? local.init : -1;
-  }
+  // The value a read of a local holds where the launch-time checks may read through it (ir_expr::
+  // held); -1 for any other node.
+  constexpr int held_value(const ir_expr& e) const { return e.op == ir_op::local_var ? e.held : -1; }
   // Conditions the user stated with given(...): facts over the launch's values that the checker
   // uses as guards and launch checks before running (E107).
   std::vector<int> stated;

@@ -13,6 +13,7 @@
 #include "../detail/pack.hpp"
 #include "expr.hpp"
 #include "ir.hpp"
+#include "local_values.hpp"
 
 namespace warden::dsl {
 
@@ -189,9 +190,14 @@ struct assign_s : stmt_node {
     else slot = static_cast<T>(Op::apply(slot, value.eval(c)));
   }
   constexpr void describe(kernel_ir& b) const {
-    value.describe(b);
-    // The declaration in scope at level L: a sibling's at the same level keeps its own verdict.
-    if (const int local = b.local_at(L); local >= 0) b.locals[static_cast<std::size_t>(local)].assigned = true;
+    const int v = value.describe(b);
+    // The declaration in scope at level L (a sibling's at the same level keeps its own value).
+    if constexpr (std::is_void_v<Op>) {
+      assign_local(b, L, holds_every_value<value_type_of<V>, T> ? v : -1);
+    } else {
+      using R = typename computed_in<Op, T, value_type_of<V>>::type;
+      assign_local(b, L, Op::kind, v, std::is_integral_v<T> && std::is_same_v<R, T>, unsigned_bits_of<R>, signed_bits_of<R>);
+    }
   }
 };
 
@@ -291,11 +297,14 @@ struct when_s : stmt_node {
     // own (a uniform `n > 0` next to `t < 32` then never counts as splitting a warp). The otherwise
     // branch runs under the negation of the whole condition.
     const int conjuncts = b.push_conjuncts(cond);
+    branch_values values = begin_branch(b);
     then_branch.describe(b);
     for (int i = 0; i < conjuncts; ++i) b.guard_stack.pop_back();
     b.guard_stack.push_back({cond, true});
+    begin_otherwise(b, values);
     else_branch.describe(b);
     b.guard_stack.pop_back();
+    end_branch(b, values, cond);
   }
 
   // when(c, ...).otherwise(...): the statements for threads where c is false.
@@ -323,8 +332,11 @@ struct given_s : stmt_node {
     const int condition = fact.describe(b);
     b.stated.push_back(condition);
     const int conjuncts = b.push_conjuncts(condition);
+    branch_values values = begin_branch(b);
     body.describe(b);
     for (int i = 0; i < conjuncts; ++i) b.guard_stack.pop_back();
+    begin_otherwise(b, values);
+    end_branch(b, values, condition);
   }
 };
 
@@ -332,9 +344,11 @@ struct given_s : stmt_node {
 template <class Body>
 constexpr void describe_loop(kernel_ir& b, const ir_loop& loop, const Body& body, scope_kind kind = scope_kind::loop) {
   b.enter_loop(loop);
+  const loop_values values = enter_loop_values(b);
   b.open_scope(loop.level, kind);
   body.describe(b);
   b.close_scope();
+  exit_loop_values(b, values);
   b.loop_stack.pop_back();
 }
 
@@ -407,7 +421,9 @@ struct local_s : stmt_node {
     ir_local local;
     local.level = L;
     local.init = init.describe(b);
-    local.init_exact = std::is_integral_v<T> && std::is_same_v<T, value_type_of<Init>>;
+    local.is_unsigned = std::is_unsigned_v<T>;
+    local.bits = std::is_integral_v<T> ? static_cast<unsigned char>(sizeof(T) * 8) : 0;
+    local.value = holds_every_value<value_type_of<Init>, T> ? local.init : -1;
     local.loop_begin = static_cast<int>(b.loop_pool.size());
     for (int l : b.loop_stack) b.loop_pool.push_back(l);
     local.loop_end = static_cast<int>(b.loop_pool.size());

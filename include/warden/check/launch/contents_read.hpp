@@ -41,7 +41,7 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
   // the init through it (interval_evaluator.hpp), so its loads are measured as if written there,
   // as deep as the intervals read (past that the local is unknown there, and nothing is needed).
   if (e.op == dsl::ir_op::local_var) {
-    if (const int init = ir.held_init(e); init >= 0 && local_depth < dsl::max_local_read_depth)
+    if (const int init = ir.held_value(e); init >= 0 && local_depth < dsl::max_local_read_depth)
       mark_loads_under(ir, init, marked, local_depth + 1);
     return;
   }

@@ -92,7 +92,7 @@ inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts
     seen[static_cast<std::size_t>(n)] = 1;
     const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(n)];
     // A local that holds its init is read through by the solver: the init's operations too.
-    if (e.op == dsl::ir_op::local_var) return ir.held_init(e) < 0 || self(self, ir.held_init(e));
+    if (e.op == dsl::ir_op::local_var) return ir.held_value(e) < 0 || self(self, ir.held_value(e));
     if (e.op < dsl::ir_op::add) return true;  // a leaf: a launch number is its type's already
     if (!self(self, e.a) || !self(self, e.b)) return false;
     if (e.unsigned_bits > 0) {

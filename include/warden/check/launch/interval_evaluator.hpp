@@ -199,11 +199,12 @@ class interval_evaluator {
         }
         [[fallthrough]];
       case ir_op::local_var:
-        // A local never assigned after its declaration holds its initial value wherever it is in
-        // scope (`index_t t = target[i]; ... weights[t]`): the init's interval, where the local
-        // is an integer of the init's own type (a conversion could wrap: dsl/stmt.hpp's
-        // init_exact). The init's variables are the same then as here, and guards narrow only
-        // what is invariant (no load, local or call), so the narrowing stays sound.
+        // A read of a local is the value it holds there (`index_t t = target[i]; ... weights[t]`,
+        // dsl/local_values.hpp), where the describing could follow it (an exact integer of the
+        // local's type; not a value carried from an earlier trip). That value's variables are the
+        // same then as here (the loops it reads are still open, or it was rewritten for the last
+        // trip), and guards narrow only what is invariant (no load, local or call), so the
+        // narrowing stays sound.
         if (const int init = exact_local_init(e); init >= 0) {
           ++local_depth_;
           const interval v = eval(init);
@@ -360,10 +361,10 @@ class interval_evaluator {
     return v;
   }
 
-  // The init of a local read through it by eval and wrap_in (kernel_ir::held_init); -1 past
+  // The init of a local read through it by eval and wrap_in (kernel_ir::held_value); -1 past
   // dsl::max_local_read_depth locals in a row, where the local is unknown instead.
   int local_depth_ = 0;
-  int exact_local_init(const dsl::ir_expr& e) const { return local_depth_ < dsl::max_local_read_depth ? ir_.held_init(e) : -1; }
+  int exact_local_init(const dsl::ir_expr& e) const { return local_depth_ < dsl::max_local_read_depth ? ir_.held_value(e) : -1; }
 
   int wrap_in(int id, long long* reached) {
     if (id < 0) return -1;

@@ -256,9 +256,13 @@ class presburger_question {
     std::string& f = forms_[static_cast<std::size_t>(id)];
     if (!f.empty()) return f;
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    // A read of a local is the value it holds there: two reads of one local may differ (an
+    // assignment between them), two reads of one value may not.
+    if (const int held = ir_.held_value(e); held >= 0) return f = form_of(held);
     std::string out = std::to_string(static_cast<int>(e.op)) + ":" + std::to_string(e.value) + ":" + std::to_string(e.is_float) +
                       std::to_string(e.unsigned_bits) + "(";
-    if (e.op == dsl::ir_op::load || e.op == dsl::ir_op::tile_load || e.op == dsl::ir_op::call) out += "#" + std::to_string(id);  // data: its own
+    if (e.op == dsl::ir_op::load || e.op == dsl::ir_op::tile_load || e.op == dsl::ir_op::call || e.op == dsl::ir_op::local_var)
+      out += "#" + std::to_string(id);  // data, or a local not followed: its own
     if (e.a >= 0) out += form_of(e.a);
     out += ",";
     if (e.b >= 0) out += form_of(e.b);
@@ -302,7 +306,7 @@ class presburger_question {
         return never_negative(loop.lo);  // steps are at least 1 (E103)
       }
       case ir_op::local_var: {
-        const int init = ir_.held_init(e);
+        const int init = ir_.held_value(e);
         return init >= 0 && never_negative(init);
       }
       case ir_op::add: case ir_op::mul: case ir_op::div: case ir_op::mod: case ir_op::shr: case ir_op::min:
@@ -422,7 +426,7 @@ class presburger_question {
         return fail_term("a loop variable outside its loop");
       }
       case ir_op::local_var: {
-        if (const int init = ir_.held_init(e); init >= 0) return term(init, in);
+        if (const int init = ir_.held_value(e); init >= 0) return term(init, in);
         return fail_term("a thread-private variable that the kernel assigns");
       }
       case ir_op::load: return loaded_value(e);
