@@ -230,10 +230,13 @@ class generator {
     s.kind = stmt_kind::assign_local;
     s.level = locals_[static_cast<std::size_t>(pick(static_cast<int>(locals_.size())))];
     auto self = leaf(node::local_var, s.level);
-    switch (pick(11)) {
+    switch (pick(14)) {
+      case 11: s.value = bin(dsl::ir_op::shl, self, c(1)); break;       // a doubling offset
+      case 12: s.value = bin(dsl::ir_op::shr, self, c(1)); break;       // a halving one
+      case 13: s.value = bin(dsl::ir_op::mul, self, c(2)); break;
       case 8: s.value = leaf(node::param_n); break;                     // 40 in bounds, 70000 not
       case 9: s.value = c(buffer_size - 1 - pick(block_ + 1)); break;   // near the end: x + t may pass it
-      case 10: s.value = bin(dsl::ir_op::mul, self, c(2)); break;       // not a step: unknown after a trip
+      case 10: s.value = bin(dsl::ir_op::mul, self, leaf(node::thread)); break;  // not a step: unknown after a trip
       case 0: s.value = c(pick(block_ + 2) - 1); break;
       case 1: s.value = leaf(node::thread); break;
       case 2: s.value = bin(dsl::ir_op::add, self, c(1 + pick(2))); break;
@@ -425,10 +428,11 @@ class generator {
       default: {
         s.kind = stmt_kind::loop;
         if (pick(5) == 0) {
-          const int shape = pick(3);
-          return shape == 0 ? tree_level_loop(depth) : shape == 1 ? shared_tree(depth) : halo_tile(depth);
+          const int shape = pick(4);
+          return shape == 0 ? tree_level_loop(depth) : shape == 1 ? shared_tree(depth) : shape == 2 ? halo_tile(depth) : sweep(depth);
         }
         if (pick(6) == 0) return stride_loop(depth);
+        if (pick(6) == 0) return sweep(depth);
         s.trips = 1 + pick(3);
         if (pick(4) == 0) {  // a run-time trip count, count % 3: none for n == 3 (a barrier inside may not run)
           s.index = bin(dsl::ir_op::mod, block_count(), c(3));
@@ -523,6 +527,63 @@ class generator {
     s.body.push_back(level);
     if (pick(4) != 0) s.body.push_back(stmt{});  // sync
     levels_.pop_back();
+    return s;
+  }
+
+  // A sweep whose barrier opens each trip (a Blelloch scan's up-sweep): for i < trips { sync;
+  // when(t < (block >> i), tile[...] = ...) } and then, with no barrier between, an access to the
+  // tile. Only the last trip can meet what follows the loop (tile_listing.hpp): an access there
+  // races with the last trip's threads, not with an earlier trip's. Sometimes the barrier closes
+  // the trip instead, or there is none.
+  stmt sweep(int depth) {
+    stmt s;
+    s.kind = stmt_kind::scope;
+    s.level = depth + 1;
+    s.tile = static_cast<int>(tiles_->size());
+    tiles_->push_back(5 * block_);
+    extended_ = true;
+    tile_scope_.push_back(s.tile);
+    stmt loop;
+    loop.kind = stmt_kind::loop;
+    loop.level = depth + 2;
+    loop.trips = 2 + pick(3);
+    levels_.push_back(loop.level);
+    auto t = leaf(node::thread);
+    auto i = leaf(node::loop_var, loop.level);
+    stmt level;
+    level.kind = stmt_kind::when;
+    level.condition = bin(dsl::ir_op::less, t, bin(dsl::ir_op::shr, c(block_), i));
+    stmt st;
+    st.kind = stmt_kind::store_tile;
+    st.tile = s.tile;
+    const int form = pick(3);
+    // (each trip its own block of elements, or one element per trip, or the same elements)
+    st.index = form == 0 ? bin(dsl::ir_op::add, t, bin(dsl::ir_op::mul, i, c(block_))) : form == 1 ? bin(dsl::ir_op::add, t, i)
+                         : bin(dsl::ir_op::mul, t, c(2));
+    st.value = pick(2) == 0 ? c(pick(10)) : tile_load(bin(dsl::ir_op::add, t, c(1)));
+    level.body.push_back(st);
+    const int where = pick(5);  // 0..2: the barrier opens the trip; 3: it closes it; 4: none
+    if (where < 3) loop.body.push_back(stmt{});
+    loop.body.push_back(level);
+    if (where == 3) loop.body.push_back(stmt{});
+    levels_.pop_back();
+    s.body.push_back(loop);
+    stmt after;
+    after.kind = pick(2) == 0 ? stmt_kind::store_tile : stmt_kind::sink;
+    after.tile = s.tile;
+    expr_ptr at = pick(2) == 0 ? c(pick(5 * block_)) : pick(2) == 0 ? bin(dsl::ir_op::add, t, c(block_ * pick(5))) : index();
+    if (after.kind == stmt_kind::store_tile) {
+      after.index = fix_loads(at);
+      after.value = c(pick(10));
+    } else {
+      after.value = tile_load(fix_loads(at));
+    }
+    stmt guarded;
+    guarded.kind = stmt_kind::when;
+    guarded.condition = bin(dsl::ir_op::equal, t, c(pick(block_)));
+    guarded.body.push_back(after);
+    s.body.push_back(pick(2) == 0 ? guarded : after);
+    tile_scope_.pop_back();
     return s;
   }
 
@@ -958,6 +1019,7 @@ class interpreter {
       case ir_op::bit_xor: r = x ^ y; break;
       case ir_op::bit_and: r = x & y; break;
       case ir_op::shr: r = y >= 0 && y < 63 ? x >> y : 0; break;
+      case ir_op::shl: r = y >= 0 && y < 63 ? static_cast<long long>(static_cast<unsigned long long>(x) << y) : 0; break;
       case ir_op::less: return integer(x < y);
       case ir_op::greater: return integer(x > y);
       case ir_op::equal: return integer(x == y);

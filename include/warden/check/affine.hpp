@@ -55,10 +55,13 @@ struct scope {
   constexpr long long pin_of(int loop) const { return pins == nullptr ? unpinned : (*pins)[static_cast<std::size_t>(loop)]; }
 };
 
-// Does the expression depend on loaded data (loads, thread-private variables, user calls)?
+// Does the expression depend on loaded data (loads, thread-private variables whose value the
+// describing could not follow, user calls)? A local read is the value it holds there
+// (dsl/local_values.hpp).
 constexpr bool depends_on_data(const kernel_ir& ir, int id) {
   if (id < 0) return false;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (const int held = ir.held_value(e); held >= 0) return depends_on_data(ir, held);
   switch (e.op) {
     case ir_op::load: case ir_op::tile_load: case ir_op::local_var: case ir_op::call: return true;
     default: return depends_on_data(ir, e.a) || depends_on_data(ir, e.b);
@@ -91,6 +94,7 @@ constexpr int loop_of(const kernel_ir& ir, scope s, int loop, int* position = nu
 constexpr polynomial lower(const kernel_ir& ir, block_shape shape, scope s, int id) {
   if (id < 0) return polynomial::invalid();
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (const int held = ir.held_value(e); held >= 0) return lower(ir, shape, s, held);  // a local: its value here
   const int d = static_cast<int>(e.value % 3);
   switch (e.op) {
     case ir_op::constant:

@@ -37,6 +37,9 @@ struct footprint {
   // The loops (bits by index in ir.loops, the first 64) whose run-time trip count was taken to be
   // at most the assumed limit (footprint_of's `assumed_trips`): launch must check it (E106).
   unsigned long long assumed_loops = 0;
+  // Levels (bits, the first 64) where some enumeration found threads with different trip counts,
+  // or one not static: a trip number there is not the same trip in every thread.
+  unsigned long long uneven_levels = 0;
   // Listing run-time loops iteration by iteration would have taken more than max_assumed_elements
   // (a register-tiled matmul: 32 steps x 512 unrolled passes x 256 threads): the listing stopped,
   // and says nothing.
@@ -198,6 +201,8 @@ class footprint_builder {
       }
       const int loop = ir_.loop_pool[static_cast<std::size_t>(a_.loop_begin + depth)];
       if (assumed && loop < 64) out_.assumed_loops |= 1ULL << loop;
+      for (int t = 0; t < threads_ && depth < 64; ++t)
+        if (active[t] && trips[t] != most) out_.uneven_levels |= 1ULL << depth;
       char* next = active_.data() + (depth + 1) * threads_;
       // A loop whose counter nothing below reads, running the same n >= 2 trips in every thread
       // that reaches it, gives n equal passes: one is listed, its counter unknown (any iteration).
@@ -469,6 +474,48 @@ constexpr meeting meet_by_buckets(const footprint& fa, const footprint& fc, int 
 }
 
 // Two instances by different threads, related as `relation` says, at one element (or unknown).
+// The passes of `f` in the last (or first) trip of loop level `level`, among the passes of each
+// trip of the loops outside it: what of an access in a loop whose every trip passes a barrier can
+// meet an access after (or before) the loop (tile_listing.hpp). The passes are listed depth first,
+// so a run of passes that agree on the outer levels is one trip of the outer loops (where a trip
+// were split over two runs, each run's edge would be kept: more passes, never fewer). A pass whose
+// counter at `level` is not enumerated is kept.
+constexpr footprint edge_trip_passes(const footprint& f, int level, bool last) {
+  footprint out;
+  out.threads = f.threads;
+  out.depth = f.depth;
+  out.some_unknown_element = f.some_unknown_element;
+  out.all_known = f.all_known;
+  out.row_lo = f.row_lo, out.row_hi = f.row_hi, out.col_lo = f.col_lo, out.col_hi = f.col_hi;
+  out.assumed_loops = f.assumed_loops;
+  out.uneven_levels = f.uneven_levels;
+  out.too_large = f.too_large;
+  auto same_outer = [&](int p, int q) {
+    for (int d = 0; d < level; ++d)
+      if (f.counter(p, d) != f.counter(q, d)) return false;
+    return true;
+  };
+  for (int begin = 0; begin < f.passes;) {
+    int end = begin + 1;
+    while (end < f.passes && same_outer(begin, end)) ++end;
+    long long edge = unknown_counter;
+    for (int p = begin; p < end; ++p) {
+      const long long k = f.counter(p, level);
+      if (k == unknown_counter) continue;
+      if (edge == unknown_counter || (last ? k > edge : k < edge)) edge = k;
+    }
+    for (int p = begin; p < end; ++p) {
+      const long long k = f.counter(p, level);
+      if (k != unknown_counter && k != edge) continue;
+      long long* to = out.add_pass(f.counters.data() + p * f.depth);
+      const long long* from = f.pass(p);
+      for (int t = 0; t < f.threads; ++t) to[t] = from[t];
+    }
+    begin = end;
+  }
+  return out;
+}
+
 constexpr meeting find_meeting(const footprint& fa, const footprint& fc, int common, int relation, long long elements) {
   meeting m;
   if (relation < 0 && meet_by_slots(fa, fc, common, elements, m)) return m;

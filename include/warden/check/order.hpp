@@ -106,6 +106,31 @@ constexpr bool ordered_across_iterations(const dsl::kernel_ir& ir, const context
   return false;
 }
 
+// Whether every trip of loop number `level` around X passes a barrier: one directly in the loop's
+// body, under no guard but the loop's own (W030 keeps a barrier's guards and trip counts the same
+// in every thread). Then an instance of X in one trip is ordered before anything after the loop
+// by the next trip's barrier, and one in a trip after the first is ordered after anything before
+// the loop by the first trip's: only the loop's last (first) trip can meet an access after
+// (before) it (tile_listing.hpp).
+constexpr bool barrier_every_trip(const dsl::kernel_ir& ir, const context& x, int level) {
+  const int loop = ir.loop_pool[static_cast<std::size_t>(x.loop_begin + level)];
+  const dsl::ir_loop& shape = ir.loops[static_cast<std::size_t>(loop)];
+  const int guards = shape.guard_end - shape.guard_begin;
+  for (const auto& s : ir.syncs) {
+    if (s.trusted || s.loop_end - s.loop_begin != level + 1 || s.guard_end - s.guard_begin != guards) continue;
+    bool same = true;
+    for (int d = 0; d <= level && same; ++d)
+      same = ir.loop_pool[static_cast<std::size_t>(s.loop_begin + d)] == ir.loop_pool[static_cast<std::size_t>(x.loop_begin + d)];
+    for (int g = 0; g < guards && same; ++g) {
+      const auto& u = ir.guard_pool[static_cast<std::size_t>(s.guard_begin + g)];
+      const auto& v = ir.guard_pool[static_cast<std::size_t>(shape.guard_begin + g)];
+      same = u.condition == v.condition && u.negated == v.negated;
+    }
+    if (same) return true;
+  }
+  return false;
+}
+
 constexpr bool ordered_different_iterations(const dsl::kernel_ir& ir, const context& a, const context& c, int depth) {
   return ordered_across_iterations(ir, a, c, depth) && ordered_across_iterations(ir, c, a, depth);
 }

@@ -176,6 +176,7 @@ enum launch_knowledge : int { known_here = 0, known_at_launch = 1, known_never =
 constexpr launch_knowledge launch_known(const kernel_ir& ir, int id) {
   if (id < 0) return known_here;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (const int held = ir.held_value(e); held >= 0) return launch_known(ir, held);  // a local: its value here
   if (e.is_float) return known_never;
   switch (e.op) {
     case ir_op::constant: case ir_op::thread_id: case ir_op::block_dim: case ir_op::loop_var:
@@ -705,6 +706,7 @@ constexpr finding check_global_pair_unrolled(const kernel_ir& ir, block_shape sh
 constexpr launch_knowledge global_launch_known(const kernel_ir& ir, int id) {
   if (id < 0) return known_here;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (const int held = ir.held_value(e); held >= 0) return global_launch_known(ir, held);  // a local: its value here
   if (e.is_float) return known_never;
   switch (e.op) {
     case ir_op::constant: case ir_op::thread_id: case ir_op::block_id: case ir_op::global_id: case ir_op::block_dim:

@@ -35,6 +35,12 @@ class tape {
     if (id < 0) return 0;
     if (slot_of_[static_cast<std::size_t>(id)] >= 0) return slot_of_[static_cast<std::size_t>(id)];
     const auto& e = ir_.exprs[static_cast<std::size_t>(id)];
+    // A read of a local is the value it holds there (dsl/local_values.hpp).
+    if (const int held = ir_.held_value(e); held >= 0) {
+      const int value = compile(held);
+      slot_of_[static_cast<std::size_t>(id)] = value;
+      return value;
+    }
     const int d = static_cast<int>(e.value % 3);
     int out = 0;
     // A floating-point value is unknown, whatever its operands: the tape computes in integers, and

@@ -150,7 +150,29 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
         const footprint& print_a = pair_print(i);
         const footprint& print_c = pair_print(j);
         if (gave_up) return give_up();
-        if (const meeting m = find_meeting(print_a, print_c, common, relation, tile_elements(*tile))) {
+        // In one iteration of the common loops (relation -1), of an access in loops the other is
+        // not in, whose every trip passes a barrier, only the trip next to the other access can
+        // meet it: the last where the other comes after the loop, the first where it comes before
+        // (order.hpp, barrier_every_trip). (In different iterations of a common loop either may
+        // run first: every trip is kept.)
+        footprint edge_a, edge_c;
+        const footprint* pa = &print_a;
+        const footprint* pc = &print_c;
+        auto keep_edge = [&](const footprint*& p, footprint& edge, const context& x, bool later_is_other) {
+          for (int level = common; level < x.loop_end - x.loop_begin; ++level) {
+            const int loop = ir.loop_pool[static_cast<std::size_t>(x.loop_begin + level)];
+            if (level >= 64 || loop >= 64 || (p->uneven_levels >> level & 1) != 0 || (p->assumed_loops >> loop & 1) != 0 ||
+                !barrier_every_trip(ir, x, level))
+              continue;
+            edge = edge_trip_passes(*p, level, later_is_other);
+            p = &edge;
+          }
+        };
+        if (relation < 0) {
+          keep_edge(pa, edge_a, ca, ca.position < cc.position);
+          keep_edge(pc, edge_c, cc, cc.position < ca.position);
+        }
+        if (const meeting m = find_meeting(*pa, *pc, common, relation, tile_elements(*tile))) {
           f.thread1 = m.thread1;
           f.thread2 = m.thread2;
           f.element = m.element;

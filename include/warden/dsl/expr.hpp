@@ -513,15 +513,40 @@ struct convert_fn {
     return static_cast<T>(u);
   }
 };
+
+// An integer converted to another integral type T. Where T holds every value of the operand's type
+// it is the operand; else the checker describes it as an operation carried out in T, which launch
+// checks neither gets a negative operand (unsigned T) nor leaves T (E104): where that holds, the
+// conversion keeps the value, so the checker reasons about it as about the integer it is.
+template <class T, class A>
+struct integer_convert_e : expr_node {
+  A a;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
+    return static_cast<T>(a.eval(c));
+  }
+  constexpr int describe(kernel_ir& b) const {
+    const int x = a.describe(b);
+    if constexpr (holds_every_value<value_type_of<A>, T>) return x;
+    else return b.node(ir_op::add, x, b.constant(0, false), false, unsigned_bits_of<T>, signed_bits_of<T>);
+  }
+};
 }  // namespace dsl
 
 // convert<T>(e): e converted to T as static_cast<T> does (a float to an integer drops its
-// fraction). The explicit form a narrowing store asks for (W008). Like every call, the checker
-// treats its result as data: an index written with it is W012.
+// fraction). The explicit form a narrowing store asks for (W008). An integer converted to an
+// integral type is the integer it is, checked at launch to fit T (E104); any other conversion is
+// a function to the checker, whose result it treats as data (an index written with it is W012).
 template <class T, dsl::operand A>
   requires std::is_arithmetic_v<T>
 constexpr WARDEN_HOST_DEVICE auto convert(A&& a) {
-  return call(dsl::convert_fn<T>{}, std::forward<A>(a));
+  auto e = dsl::as_expr(std::forward<A>(a));
+  using From = dsl::value_type_of<decltype(e)>;
+  if constexpr (std::is_integral_v<T> && std::is_integral_v<From> && !std::is_same_v<T, bool>)
+    return dsl::integer_convert_e<T, decltype(e)>{{}, e};
+  else
+    return call(dsl::convert_fn<T>{}, e);
 }
 
 // select(c, x, y): the kernel language's `c ? x : y`, per thread; only the chosen side is

@@ -4,13 +4,15 @@
 // can read `b` in `B[b + wB * ty + tx]` as `bBegin + trip * bStep`, and `computed` in
 // `when(computed, out[x] = ...)` as the last trip's condition.
 //
-//   * An assignment of an integer of the local's own type sets the value; any other (a conversion
-//     that may change it) makes it unknown (-1).
+//   * An assignment of an integer whose every value the local's type holds sets the value; any
+//     other (a conversion that may change it) makes it unknown (-1).
 //   * A branch merges: after `when(c, x = e)`, x holds select(c, e, x before).
 //   * A loop: at the start of a trip a local holds a placeholder (a read of it) whose value is
 //     decided when the body has been described: the value before the loop where the body leaves
-//     the local alone; `before + k * step` where the body adds a trip-invariant step once per trip
-//     (an induction variable, k the trip's number); else unknown. After the loop, a local the body
+//     the local alone; `before + k * c` where the body adds a trip-invariant c once per trip (an
+//     induction variable, k the trip's number), `before - k * c`, `before << (k * c)` for
+//     `x <<= c` or `x *= 2^c`, `before >> (k * c)` for `x >>= c` (a doubling or halving offset);
+//     else unknown. After the loop, a local the body
 //     changes holds select(lo < hi, its value at the end of the last trip, its value before) where
 //     that end value depends on the trip only through the loop's counter; else unknown.
 //
@@ -156,23 +158,44 @@ constexpr int with_counter(kernel_ir& b, const loop_values& s, int loop, int id,
   return r;
 }
 
-// The step c of `x = x + c` (or `c + x`, `x - c`: then `sign` is -1), x's trip-start read being
-// `placeholder` and c trip-invariant; -1 if `end` is not that.
-constexpr int induction_step(const kernel_ir& b, const loop_values& s, int loop, int end, int placeholder, int& sign,
-                             std::vector<signed char>& memo) {
+// How a trip changes an induction variable: `x = x + c` (or `c + x`), `x - c`, `x << c`, `x >> c`,
+// `x * 2^m` (a shift by m), x's trip-start read being `placeholder` and c trip-invariant.
+struct induction {
+  ir_op op = ir_op::add;  // add, sub, shl or shr
+  int step = -1;          // c; -1: not an induction variable
+  long long shift = -1;   // x * 2^m: m, and step is -1 until a constant is made for it
+};
+constexpr induction induction_of(const kernel_ir& b, const loop_values& s, int loop, int end, int placeholder,
+                                 std::vector<signed char>& memo) {
   const ir_expr& e = b.exprs[static_cast<std::size_t>(end)];
   auto is_start = [&](int id) {
     if (id == placeholder) return true;
     const ir_expr& r = b.exprs[static_cast<std::size_t>(id)];
     return r.op == ir_op::local_var && r.held == placeholder;
   };
-  if (e.op != ir_op::add && e.op != ir_op::sub) return -1;
-  int step = -1;
-  if (is_start(e.a)) step = e.b;
-  else if (e.op == ir_op::add && is_start(e.b)) step = e.a;
-  if (step < 0 || !trip_invariant(b, s, loop, step, false, memo)) return -1;
-  sign = e.op == ir_op::sub ? -1 : 1;
-  return step;
+  induction found;
+  switch (e.op) {
+    case ir_op::add:
+      found.step = is_start(e.a) ? e.b : is_start(e.b) ? e.a : -1;
+      break;
+    case ir_op::sub: case ir_op::shl: case ir_op::shr:
+      found.step = is_start(e.a) ? e.b : -1;
+      break;
+    case ir_op::mul: {  // by a constant power of two: a shift
+      const int other = is_start(e.a) ? e.b : is_start(e.b) ? e.a : -1;
+      if (other < 0) return {};
+      const ir_expr& c = b.exprs[static_cast<std::size_t>(other)];
+      if (c.op != ir_op::constant || c.is_float || c.value < 1 || (c.value & (c.value - 1)) != 0) return {};
+      found.op = ir_op::shl;
+      found.shift = 0;
+      for (long long v = c.value; v > 1; v >>= 1) ++found.shift;
+      return found;
+    }
+    default: return {};
+  }
+  if (found.step < 0 || !trip_invariant(b, s, loop, found.step, false, memo)) return {};
+  found.op = e.op;
+  return found;
 }
 }  // namespace local_values_impl
 
@@ -195,15 +218,18 @@ constexpr void exit_loop_values(kernel_ir& b, const loop_values& s) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!changed[i] || s.placeholder[i] < 0 || end[i] < 0 || shape.grid_stride) continue;
     std::vector<signed char> memo(b.exprs.size() - static_cast<std::size_t>(s.first), 0);
-    int sign = 1;
-    const int c = induction_step(b, s, loop, end[i], s.placeholder[i], sign, memo);
-    if (c < 0) continue;
+    induction step = induction_of(b, s, loop, end[i], s.placeholder[i], memo);
+    if (step.shift >= 0) step.step = b.constant(step.shift, false);
+    if (step.step < 0) continue;
     const ir_local& l = b.locals[i];
     const int unsigned_bits = l.is_unsigned ? l.bits : 0, signed_bits = l.is_unsigned ? 0 : l.bits;
     const int counter = b.leaf(ir_op::loop_var, loop);
     const int k = b.node(ir_op::div, b.node(ir_op::sub, counter, shape.lo), shape.step);
-    formula[i] = b.node(sign > 0 ? ir_op::add : ir_op::sub, s.before[i], b.node(ir_op::mul, k, c, false, unsigned_bits, signed_bits),
-                        false, unsigned_bits, signed_bits);
+    // k steps at once: x + k * c, x - k * c, x << (k * c), x >> (k * c) (shifts compose, and one
+    // by the type's width or more is not written by the checks: unknown there).
+    const bool shift = step.op == ir_op::shl || step.op == ir_op::shr;
+    const int amount = b.node(ir_op::mul, k, step.step, false, shift ? 0 : unsigned_bits, shift ? 0 : signed_bits);
+    formula[i] = b.node(step.op, s.before[i], amount, false, unsigned_bits, signed_bits);
   }
   for (std::size_t i = 0; i < n; ++i)
     if (formula[i] >= 0) b.exprs[static_cast<std::size_t>(s.placeholder[i])].held = formula[i];
