@@ -17,9 +17,13 @@
 //
 // Verdict (issue 56, item 5): ACCEPTED with no obligation, and RUNS AS WRITTEN: N = 128 and 512,
 // clean and equal to an exclusive scan. The offset that doubles and halves is a local the loops
-// step (an induction variable by shifts: include/warden/dsl/local_values.hpp), which the checker's
-// listing of the tile reads at each trip. Its twin without the down-sweep's barrier races (the
-// swap of one level against the next) and is refused at compile time, W020.
+// step (an induction variable by shifts: include/warden/dsl/local_values.hpp), which the tile
+// listing reads at each trip; and the listing orders every trip of a loop whose trips open with a
+// barrier but the last before what follows the loop (the store `result[N - 1] = 0` after the
+// up-sweep meets only the last trip, thread 0's own: check/order.hpp, barrier_every_trip). Its
+// twin without the down-sweep's barrier races (one level's swap against the next level's) and is
+// refused at compile time, W020. The W050 warning the build prints is right: the original has the
+// bank conflicts that GPU Gems' padded variant (CONFLICT_FREE_OFFSET) removes.
 #include "../corpus/corpus.hpp"
 
 namespace w = warden;
@@ -84,7 +88,7 @@ void scan(const Kernel& kernel, unsigned n) {
 }
 }  // namespace
 
-TEST_CASE("GPUVerify's Blelloch scan (a doubling and halving offset in a local): accepted, runs as written; without the "
+TEST_CASE("GPUVerify's Blelloch scan (a doubling and halving offset in a local): accepted, runs as written, without the "
           "down-sweep's barrier, W020",
           "[corpus3][gpuverify]") {
   STATIC_REQUIRE(code_of<BLELLOCH_PARAMS(128)>(blelloch<128>) == code::none);

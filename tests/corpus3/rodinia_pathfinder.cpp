@@ -111,7 +111,7 @@ WARDEN_KERNEL(dynproc_k, w::kernel<PF_PARAMS>(dynproc_kernel)
 WARDEN_KERNEL(dynproc_wide_k, w::kernel<PF_PARAMS>(dynproc<1>)
                                       .named("dynproc_wide", "iteration", "gpuWall", "gpuSrc", "gpuResults", "cols", "rows", "startStep", "border"));
 
-TEST_CASE("rodinia pathfinder dynproc_kernel: runs as written (computed, a local the loop assigns, read as the last trip left it); its one-column-wider twin is refused E106", "[corpus3][rodinia]") {
+TEST_CASE("rodinia pathfinder dynproc_kernel: runs as written (computed, a local the loop assigns, read as the last trip left it), its one-column-wider twin is refused E106", "[corpus3][rodinia]") {
   STATIC_REQUIRE(code_of<PF_PARAMS>(dynproc_kernel) == code::none);
   // One obligation, as the static rules see it: the blocks' stores gpuResults[xidx] are apart only
   // if 2 * iteration <= 0 (to them `computed` is data). The launch, which reads `computed`, lists

@@ -27,12 +27,15 @@ struct thread_point {
 // the kernel computes it; nullopt where it cannot be: a division by zero, a shift outside the
 // type, a signed result outside int (undefined behaviour in the kernel), or a node that is not
 // launch-uniform. Given a thread point, also of thread and block ids and loop variables (never of
-// data, locals or calls).
+// data or calls). A read of a local is the value it holds there (dsl/local_values.hpp), through
+// at most dsl::max_local_read_depth reads in a row (`local_depth` counts them).
 inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
-                                            const thread_point* at = nullptr) {
+                                            const thread_point* at = nullptr, int local_depth = 0) {
   using dsl::ir_op;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.is_float) return std::nullopt;
+  if (const int held = ir.held_value(e); held >= 0)
+    return local_depth < dsl::max_local_read_depth ? exact_value(ir, held, facts, at, local_depth + 1) : std::nullopt;
   if (at != nullptr) {
     const int d = static_cast<int>(e.value % 3);
     switch (e.op) {
@@ -65,21 +68,21 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
   }
   if (e.op < ir_op::add) return std::nullopt;  // thread ids, loop variables, locals, loads, calls
   if (e.op == ir_op::select) {  // the side chosen, alone
-    const std::optional<long long> c = exact_value(ir, e.a, facts, at);
+    const std::optional<long long> c = exact_value(ir, e.a, facts, at, local_depth);
     if (!c) return std::nullopt;
     const dsl::ir_expr& sides = ir.exprs[static_cast<std::size_t>(e.b)];
-    const std::optional<long long> v = exact_value(ir, *c != 0 ? sides.a : sides.b, facts, at);
+    const std::optional<long long> v = exact_value(ir, *c != 0 ? sides.a : sides.b, facts, at, local_depth);
     if (!v || e.unsigned_bits == 0 || e.unsigned_bits >= 64) return v;
     return static_cast<long long>(static_cast<unsigned long long>(*v) & ((1ULL << e.unsigned_bits) - 1));  // converted
   }
-  const std::optional<long long> a = exact_value(ir, e.a, facts, at);
+  const std::optional<long long> a = exact_value(ir, e.a, facts, at, local_depth);
   if (!a) return std::nullopt;
   // && and || as C++ evaluates them: the right side only when the left decides nothing.
   if (e.op == ir_op::logical_and && *a == 0) return 0;
   if (e.op == ir_op::logical_or && *a != 0) return 1;
   std::optional<long long> b;
   if (e.b >= 0) {
-    b = exact_value(ir, e.b, facts, at);
+    b = exact_value(ir, e.b, facts, at, local_depth);
     if (!b) return std::nullopt;
   }
   const long long x = *a, y = b.value_or(0);
