@@ -42,7 +42,9 @@ inline pair_answer value_outside(const dsl::kernel_ir& ir, const launch_facts& f
 inline std::optional<long long> unwrapped_value(const dsl::kernel_ir& ir, const launch_facts& facts, int n) {
   using dsl::ir_op;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(n)];
-  if (e.op < ir_op::add) return exact_value(ir, n, facts);
+  // A leaf (a local's read: the value it holds), or a select that converts neither side, which
+  // computes nothing: the side it chooses (whose own operations the walk checks).
+  if (e.op < ir_op::add || (e.op == ir_op::select && e.unsigned_bits == 0)) return exact_value(ir, n, facts);
   const std::optional<long long> a = exact_value(ir, e.a, facts);
   const std::optional<long long> b = e.b >= 0 ? exact_value(ir, e.b, facts) : std::optional<long long>(0);
   if (!a || !b || !exact_value(ir, n, facts)) return std::nullopt;
