@@ -93,3 +93,46 @@ TEST_CASE("views: disjoint parts of one device buffer written by one launch, on 
     REQUIRE(cpu[n + 8 + i] == device[n + 8 + i]);
   }
 }
+
+// Issue 56: a local the loops step by shifts (GPUVerify's Blelloch scan, offset *= 2 and >>= 1)
+// and w::convert between integral types, on the device against the cpu backend (CI builds this
+// with nvcc; it runs where a GPU is lent).
+constexpr unsigned scan_n = 128;
+WARDEN_KERNEL(offset_scan_gpu_k, w::kernel<w::block<scan_n / 2>, w::in<unsigned>, w::out<unsigned>>([](auto k, auto len, auto out) {
+  auto t = w::convert<unsigned>(k.thread_id());
+  return w::shared<unsigned, scan_n>(k, [&](auto k, auto result) {
+    return w::local(k, 1u, [&](auto k, auto offset) {
+      return w::seq(
+          result[2u * t] = len[2u * t], result[2u * t + 1u] = len[2u * t + 1u],
+          w::for_range(k, 0, 7, [&](auto, auto i) {
+            return w::seq(w::sync(),
+                          w::when(t < ((scan_n / 2) >> i), result[offset * (2u * t + 2u) - 1u] = result[offset * (2u * t + 1u) - 1u] +
+                                                                                               result[offset * (2u * t + 2u) - 1u]),
+                          offset *= 2u);
+          }),
+          w::when(t == 0u, result[scan_n - 1] = 0u),
+          w::for_range(k, 0, 7, [&](auto k, auto i) {
+            auto ai = offset * (2u * t + 1u) - 1u;
+            auto bi = offset * (2u * t + 2u) - 1u;
+            return w::seq(offset >>= 1u, w::sync(), w::when(t < (1u << i), w::local(k, result[ai], [&](auto, auto temp) {
+                                                             return w::seq(result[ai] = result[bi], result[bi] = result[bi] + temp);
+                                                           })));
+          }),
+          w::sync(), out[2u * t] = result[2u * t], out[2u * t + 1u] = result[2u * t + 1u]);
+    });
+  });
+}));
+
+TEST_CASE("offset scan: a local stepped by shifts, on the device and the cpu backend", "[gpu][kernel]") {
+  std::vector<unsigned> in(scan_n), want(scan_n);
+  unsigned sum = 0;
+  for (unsigned i = 0; i < scan_n; ++i) in[i] = (i * 7u + 3u) % 11u, want[i] = sum, sum += in[i];
+  auto len = w::to_device(in);
+  w::device_buffer<unsigned> out(scan_n);
+  w::launch(offset_scan_gpu_k, w::grid(1), len, out);
+  CHECK(w::to_host(out) == want);
+  w::managed_buffer<unsigned> mlen(scan_n), mout(scan_n);
+  for (unsigned i = 0; i < scan_n; ++i) mlen[i] = in[i];
+  w::launch(w::on_cpu, offset_scan_gpu_k, w::grid(1), mlen, mout);
+  for (unsigned i = 0; i < scan_n; ++i) REQUIRE(mout[i] == want[i]);
+}
