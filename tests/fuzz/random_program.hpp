@@ -134,6 +134,7 @@ class generator {
     const int n = halo ? pick(2) : 1 + pick(5);
     for (int i = 0; i < n; ++i) p.body.push_back(statement(0));
     if (halo) p.body.insert(p.body.begin() + pick(static_cast<int>(p.body.size()) + 1), halo_tile(0));
+    else if (pick(8) == 0) p.body.insert(p.body.begin() + pick(static_cast<int>(p.body.size()) + 1), sweep(0));
     p.extended = extended_;
     p.reopened = reopened_;
     return p;
