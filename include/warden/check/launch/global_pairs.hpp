@@ -159,8 +159,17 @@ inline pair_answer answer_of(const set_decision& d, std::string& why) {
   return d.answer == set_answer::unknown ? pair_answer::undecided : d.answer == set_answer::empty ? pair_answer::apart : pair_answer::meet;
 }
 
+// Whether expression `id` reads a local: two reads of one local render alike but may hold
+// different values (dsl/local_values.hpp: `x` before and after `x <<= 1`).
+inline bool reads_local(const dsl::kernel_ir& ir, int id) {
+  if (id < 0) return false;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  return e.op == dsl::ir_op::local_var || reads_local(ir, e.a) || reads_local(ir, e.b);
+}
+
 // Whether accesses `a` and `c` run in the same threads and trips at the same elements: the same
-// index, loops and guards (a load and the store back to it). Their pair question is then symmetric
+// index, loops and guards (a load and the store back to it). Indices that read a local are the
+// same only as one node. Their pair question is then symmetric
 // in the two threads, so one order of the threads' ids suffices, and it is the very set one of
 // them asks against itself (answered once, integer_set_memo).
 inline bool same_runs(const dsl::kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& c) {
@@ -172,7 +181,8 @@ inline bool same_runs(const dsl::kernel_ir& ir, const dsl::ir_access& a, const d
     const dsl::ir_guard& y = ir.guard_pool[static_cast<std::size_t>(c.guard_begin + k)];
     if (x.condition != y.condition || x.negated != y.negated) return false;
   }
-  return a.index == c.index || dsl::render(ir, a.index, {}) == dsl::render(ir, c.index, {});
+  return a.index == c.index ||
+         (!reads_local(ir, a.index) && !reads_local(ir, c.index) && dsl::render(ir, a.index, {}) == dsl::render(ir, c.index, {}));
 }
 
 // Do two different threads of this launch touch one element through accesses `first` and
