@@ -113,4 +113,5 @@ TEST_CASE("corpus2 CUDA by Example shared_bitmap without __syncthreads (the book
   for (const auto& c : r.conflicts())
     if (c.kind == w::conflict_kind::read_write && c.first.memory == w::dsl::memory_kind::shared) read_write_on_tile = true;
   CHECK(read_write_on_tile);
+  CHECK(w::testing::named_pair_meets<Blk, w::out<std::uint8_t>>(bitmap_kernel_nosync, r));  // the pair W020 names
 }

@@ -42,5 +42,6 @@ TEST_CASE("corpus2 gpuverify warpsync/bad_inter_group: racy between blocks, refu
     const std::string report = r.report();
     CAPTURE(report);
     CHECK(report.find("read-write") != std::string::npos);
+    CHECK(w::testing::named_pair_meets<Blk, w::inout<int>>(foo, r));  // the pair W011 names is this race
   }
 }

@@ -44,5 +44,6 @@ TEST_CASE("corpus2 gpuverify cooperative_groups/fail/race: racy, refused W011, t
     const auto r = w::record(race_trusting_k, w::grid(blocks), da);
     CHECK_FALSE(r.clean());
     CHECK(r.report().find("read-write") != std::string::npos);
+    CHECK(w::testing::named_pair_meets<Blk, w::inout<int>>(race, r));  // the pair W011 names is this race
   }
 }

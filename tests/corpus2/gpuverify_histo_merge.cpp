@@ -99,4 +99,5 @@ TEST_CASE("corpus2 gpuverify C++AMP histo_merge_kernel: accepted, clean, equal t
   for (const auto& c : r.conflicts()) read_write += c.kind == w::conflict_kind::read_write;
   CAPTURE(r.report(3));
   CHECK(read_write > 0);
+  CHECK(w::testing::named_pair_meets<Blk, w::in<unsigned>, w::out<unsigned>>(histo_merge_mutation, r));  // W020's pair
 }

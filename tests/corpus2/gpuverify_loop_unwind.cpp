@@ -46,4 +46,5 @@ TEST_CASE("corpus2 gpuverify loop_unwind: racy on shared memory, refused W020, t
   const auto r = w::record(hello_trusting_k, w::grid(1), da);
   CHECK_FALSE(r.clean());
   CHECK(r.report().find("write-write race") != std::string::npos);
+  CHECK(w::testing::named_pair_meets<Blk, w::in<float>>(helloCUDA, r));  // the pair W020 names is this race
 }

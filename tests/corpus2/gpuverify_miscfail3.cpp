@@ -51,8 +51,10 @@ TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offse
   for (int offset : {1, 1023}) {
     CAPTURE(offset);
     auto da = w::to_device(std::vector<int>(at(1024 + offset), 1));
+    const auto r = w::record(inline_test_trusting_k, w::grid(1), da, offset);
     auto refused = [&](const auto& kernel) {
       const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, kernel, w::grid(1), da, offset); });
+      CHECK(w::testing::launch_pair_meets(kernel, e, r));  // the pair E106 names is this run's race
       CAPTURE(e);
       CHECK(e.find("W011 for A[thread_id.x + offset] and A[thread_id.x]: decided with this launch's numbers (offset = " +
                    std::to_string(offset) + "), thread 0 of block 0 and thread " + std::to_string(offset) +
@@ -60,7 +62,6 @@ TEST_CASE("corpus2 gpuverify misc/fail/miscfail3 (and miscfail4): racy for offse
     };
     refused(inline_test_k);
     refused(inline_test_requires_k);
-    const auto r = w::record(inline_test_trusting_k, w::grid(1), da, offset);
     CHECK_FALSE(r.clean());
     CHECK(r.report().find("read-write race") != std::string::npos);
   }

@@ -53,6 +53,8 @@ TEST_CASE("corpus2 gpuverify param_values/value_causing_race: racy for x = 185, 
     w::device_buffer<float> da(1015);
     const std::string e = corpus::e106_of([&] { w::launch(w::on_cpu, kernel, w::grid(1), da, 185); });
     CAPTURE(e);
+    const auto r = w::record(example_trusting_k, w::grid(1), da, 185);
+    CHECK(w::testing::launch_pair_meets(kernel, e, r));  // the pair E106 names is this run's race
     CHECK(e.find("W010 for A[thread_id.x + x] and A[thread_id.x]: decided with this launch's numbers (x = 185), thread 15 of block 0 and "
                  "thread 200 of block 0 both reach element 200") != std::string::npos);
   };

@@ -91,6 +91,7 @@ using V = w::value<int>;
 #define MORPH_PARAMS Blk, w::out<std::uint8_t>, w::in<std::uint8_t>, V, V, V
 // The original under trusted(...), to record.
 WARDEN_KERNEL(vhgw_horiz_trusting_k, w::kernel<MORPH_PARAMS>(w::testing::trusting(vhgw_horiz)).named("vhgw_horiz", "dst", "src", "width", "height", "selSize"));
+WARDEN_KERNEL(vhgw_isolated_trusting_k, w::kernel<MORPH_PARAMS>(w::testing::trusting(vhgw_horiz_isolated)).named("vhgw_horiz", "dst", "src", "width", "height", "selSize"));
 
 namespace {
 
@@ -123,6 +124,9 @@ TEST_CASE("hecbench vhgw_horiz (racy, issue #255): refused at compile time (W030
   CHECK_FALSE(r.clean());
   CHECK(has(r, w::conflict_kind::read_write));
   CHECK_FALSE(has(r, w::conflict_kind::barrier_divergence));
+  // The pair W020 names in the isolated kernel is a race its run reproduces.
+  auto r_isolated = w::record(vhgw_isolated_trusting_k, w::grid(width / hsize, height), d_dst, d_src, width, height, selSize);
+  CHECK(w::testing::named_pair_meets<MORPH_PARAMS>(vhgw_horiz_isolated, r_isolated));
   // An image width that is not a multiple of hsize: the last block's threads past the width
   // return before the barriers, which the recording reports.
   std::vector<std::uint8_t> img2(at(100 * height), 7);

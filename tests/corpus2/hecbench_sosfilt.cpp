@@ -209,6 +209,8 @@ TEST_CASE("hecbench sosfilt (racy, issue #256): refused at compile time (W020) -
     for (const auto& c : r.conflicts())
       race_on_s_out = race_on_s_out || (c.kind == w::conflict_kind::read_write && c.first.memory == w::dsl::memory_kind::shared && c.first.index < n_sections);
     CHECK(race_on_s_out);
+    // The pair W020 names is this race.
+    CHECK(w::testing::named_pair_meets<Blk, V, V, V, V, w::in<float>, w::in<float>, w::inout<float>>(sosfilt, r));
     // The cpu backend runs each statement for every thread before the next, so every load of the
     // trip comes before every store: the order the reference assumes, which a GPU does not promise.
     corpus::check_close(w::to_host(d_x), reference(n_signals, n_samples, n_sections, zi_width, sos, zi, x), 1e-4);

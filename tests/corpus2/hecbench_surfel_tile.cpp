@@ -104,6 +104,7 @@ using V = w::value<int>;
 #define SURFEL_PARAMS Blk, w::in<float>, V, w::value<float>, V, V, w::out<float>
 // The original under trusted(...), to record; the fix, checked.
 WARDEN_KERNEL(surfel_trusting_k, w::kernel<SURFEL_PARAMS>(w::testing::trusting(surfel_render_tile)).named("surfel_render_tile", "s", "N", "f", "w", "h", "d"));
+WARDEN_KERNEL(surfel_no_return_trusting_k, w::kernel<SURFEL_PARAMS>(w::testing::trusting(surfel_no_early_return)).named("surfel_render_tile", "s", "N", "f", "w", "h", "d"));
 WARDEN_KERNEL(surfel_fixed_k, w::kernel<SURFEL_PARAMS>(surfel_fixed).named("surfel_render_tile", "s", "N", "f", "w", "h", "d"));
 
 namespace {
@@ -173,6 +174,9 @@ TEST_CASE("hecbench surfel_render_tile (racy, issue #253): refused at compile ti
     CHECK_FALSE(r.clean());
     CHECK(has(r, w::conflict_kind::read_write));
     CHECK_FALSE(has(r, w::conflict_kind::barrier_divergence));
+    // The pair W021 names (without the early return) is a race its run reproduces.
+    auto r_no_return = w::record(surfel_no_return_trusting_k, w::grid(1, 1), d_src, N, inverseFocalLength[0], 16, 16, d_dst);
+    CHECK(w::testing::named_pair_meets<SURFEL_PARAMS>(surfel_no_early_return, r_no_return));
   }
   // With a single tile (N <= TILE, as the issue notes) no trip follows, and on a grid that overhangs
   // w x h the early return splits the barrier: the recording reports barrier divergence.

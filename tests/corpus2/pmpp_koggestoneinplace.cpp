@@ -71,6 +71,7 @@ TEST_CASE("corpus2 pmpp Kogge-Stone in place (3rd edition): racy, refused W020, 
   for (const auto& c : r.conflicts())
     if (c.kind == w::conflict_kind::read_write && c.first.memory == w::dsl::memory_kind::shared) read_write_on_tile = true;
   CHECK(read_write_on_tile);
+  CHECK(w::testing::named_pair_meets<Blk, w::in<double>, w::out<double>, V>(kogge_stone_by_block, r));  // W020's pair
   // The cpu backend runs each statement for thread 0, 1, 2, ... in turn, so every thread adds a
   // neighbour that was already updated in the same step: one of the orders a GPU may pick, and
   // not the scan.

@@ -738,11 +738,15 @@ class lowering {
       case node::call: return b_.node(ir_op::call, describe(*e.a));
       case node::load_in: case node::load_inout: {
         const int at = describe(*e.a);
-        return b_.leaf(ir_op::load, b_.access(dsl::access_kind::load, dsl::memory_kind::global, e.kind == node::load_in ? 1 : 0, at));
+        const int id = b_.access(dsl::access_kind::load, dsl::memory_kind::global, e.kind == node::load_in ? 1 : 0, at);
+        b_.made_by(id, 1, &e);  // the interpreter attributes the load to the node (recording::meets)
+        return b_.leaf(ir_op::load, id);
       }
       case node::load_tile: {
         const int at = describe(*e.a);
-        return b_.leaf(ir_op::tile_load, b_.access(dsl::access_kind::load, dsl::memory_kind::shared, tile_id(e.value), at));
+        const int id = b_.access(dsl::access_kind::load, dsl::memory_kind::shared, tile_id(e.value), at);
+        b_.made_by(id, 1, &e);
+        return b_.leaf(ir_op::tile_load, id);
       }
       case node::binary: {
         const int l = describe(*e.a);
@@ -764,8 +768,8 @@ class lowering {
       case stmt_kind::store_inout: case stmt_kind::store_tile: {
         describe(*s.value);
         const int at = describe(*s.index);
-        if (s.kind == stmt_kind::store_tile) b_.access(access_kind::store, memory_kind::shared, tile_id(s.tile), at);
-        else b_.access(access_kind::store, memory_kind::global, 0, at);
+        if (s.kind == stmt_kind::store_tile) b_.made_by(b_.access(access_kind::store, memory_kind::shared, tile_id(s.tile), at), 1, &s);
+        else b_.made_by(b_.access(access_kind::store, memory_kind::global, 0, at), 1, &s);
         return;
       }
       case stmt_kind::stride_loop: {
@@ -817,7 +821,7 @@ class lowering {
       case stmt_kind::atomic_add: {
         describe(*s.value);
         const int at = describe(*s.index);
-        b_.access(access_kind::atomic, memory_kind::global, 0, at);
+        b_.made_by(b_.access(access_kind::atomic, memory_kind::global, 0, at), 1, &s);
         return;
       }
       case stmt_kind::sync: b_.barrier(); return;
@@ -934,8 +938,8 @@ class interpreter {
   static num floating(double v) { return {0, v, true}; }
   static long long as_u32(long long v) { return static_cast<long long>(static_cast<unsigned>(v)); }
 
-  void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k) {
-    const access_event e{block_, t, phase_, m, target, i, k};
+  void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k, const void* site) {
+    const access_event e{block_, t, phase_, m, target, i, k, site};
     result_.record.record(e);
     result_.events.push_back({e, trusted_depth_ > 0});
     result_.any_trusted = result_.any_trusted || trusted_depth_ > 0;
@@ -975,13 +979,13 @@ class interpreter {
       case node::load_in: case node::load_inout: {
         const int target = e.kind == node::load_in ? 1 : 0;
         const long long i = checked(eval(*e.a, t), buffer_size);
-        note(t, dsl::memory_kind::global, target, i, dsl::access_kind::load);
+        note(t, dsl::memory_kind::global, target, i, dsl::access_kind::load, &e);
         return integer((target == 1 ? in_ : inout_)[static_cast<std::size_t>(i)]);
       }
       case node::load_tile: {
         tile_state& tile = tiles_[static_cast<std::size_t>(e.value)];
         const long long i = checked(eval(*e.a, t), static_cast<long long>(tile.data.size()));
-        note(t, dsl::memory_kind::shared, static_cast<int>(e.value), i, dsl::access_kind::load);
+        note(t, dsl::memory_kind::shared, static_cast<int>(e.value), i, dsl::access_kind::load, &e);
         const auto at = static_cast<std::size_t>(i);
         if (tile.written[at] == -2 || (tile.written[at] == phase_ && tile.writer[at] != t))
           result_.record.uninitialised_load({block_, t, phase_, dsl::memory_kind::shared, static_cast<int>(e.value), i,
@@ -1041,13 +1045,13 @@ class interpreter {
           if (s.kind == stmt_kind::store_tile) {
             tile_state& tile = tiles_[static_cast<std::size_t>(s.tile)];
             const long long i = checked(eval(*s.index, t), static_cast<long long>(tile.data.size()));
-            note(t, dsl::memory_kind::shared, s.tile, i, dsl::access_kind::store);
+            note(t, dsl::memory_kind::shared, s.tile, i, dsl::access_kind::store, &s);
             tile.data[static_cast<std::size_t>(i)] = v;
             tile.written[static_cast<std::size_t>(i)] = phase_;
             tile.writer[static_cast<std::size_t>(i)] = t;
           } else {
             const long long i = checked(eval(*s.index, t), buffer_size);
-            note(t, dsl::memory_kind::global, 0, i, s.kind == stmt_kind::atomic_add ? dsl::access_kind::atomic : dsl::access_kind::store);
+            note(t, dsl::memory_kind::global, 0, i, s.kind == stmt_kind::atomic_add ? dsl::access_kind::atomic : dsl::access_kind::store, &s);
             inout_[static_cast<std::size_t>(i)] = s.kind == stmt_kind::atomic_add ? inout_[static_cast<std::size_t>(i)] + v : v;
           }
         }

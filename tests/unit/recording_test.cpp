@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "../support/kernel_ir_of.hpp"
 #include "../support/verdict_probe.hpp"
 
 namespace w = warden;
@@ -513,3 +514,48 @@ TEST_CASE("record_anyway shows what a refused launch would do: E106, E102, E101"
   CHECK(past.refusal().find("load in[i + 1] reaches index 256") != std::string::npos);
 }
 #endif  // !__CUDACC__
+
+// recording::meets, which holds a race message to the run (issue 56, item 4): a pair of access
+// records of the description meets only where their own runs conflict, not where other accesses
+// of the same buffer or element do. Global stores, loads through an element, a tile, vectors.
+constexpr auto meeting_body = [](auto k, auto x, auto y) {
+  auto t = k.thread_id();
+  return w::shared<float, 65>(k, [&](auto, auto s) {
+    return w::seq(y[t] = 1.f,                                       // 0: store y[t]
+                  y[t + 1] = x[t],                                  // 1: load x[t], 2: store y[t + 1]
+                  y[0] = x[0],                                      // 3: load x[0], 4: store y[0]
+                  s[t] = x[t],                                      // 5: load x[t], 6: store s[t]
+                  y[t + 64] = s[t + 1],                             // 7: load s[t + 1], 8: store y[t + 64]
+                  w::vectors<2>(y)[t + 32] = w::vectors<2>(x)[t]);  // 9, 10: load x[2 t + c]; 11, 12: store y[2 t + 64 + c]
+  });
+};
+WARDEN_KERNEL(meeting_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>(trusting(meeting_body)));
+
+TEST_CASE("recording: meets names the two accesses of the description whose runs conflict", "[recording][meets]") {
+  using w::dsl::access_kind;
+  const auto ir = w::testing::ir_of<w::block<64>, w::in<float>, w::out<float>>(meeting_body);
+  REQUIRE(ir.accesses.size() == 13);
+  CHECK(ir.accesses[2].kind == access_kind::store);
+  CHECK(ir.accesses[7].memory == w::dsl::memory_kind::shared);
+  CHECK(ir.accesses[11].vector_bytes == 8);
+  auto x = floats(128);
+  auto y = floats(256);
+  const auto r = w::record(meeting_k, w::grid(1), x, y);
+  REQUIRE_FALSE(r.clean());
+  CHECK(r.meets(0, 2));  // thread t + 1 stores y[t + 1], which thread t + 1 stores as y[t]
+  CHECK(r.meets(2, 0));
+  CHECK(r.meets(4, 4));  // every thread stores y[0]
+  CHECK(r.meets(0, 4));  // thread 0's y[t] against every other thread's y[0]
+  CHECK(r.meets(6, 7));  // s[t + 1], stored by thread t + 1 in the phase thread t loads it
+  CHECK(r.meets(8, 11));  // y[t + 64] against lane 0 of thread t / 2's vector store
+  CHECK(r.meets(8, 12));  // and lane 1 of thread (t - 1) / 2's
+  // Pairs whose own runs never conflict, though other accesses of the same elements do.
+  CHECK_FALSE(r.meets(0, 0));  // y[t]: one thread per element
+  CHECK_FALSE(r.meets(2, 4));  // y[t + 1] is never y[0]
+  CHECK_FALSE(r.meets(1, 3));  // two loads
+  CHECK_FALSE(r.meets(1, 2));  // x and y
+  CHECK_FALSE(r.meets(6, 6));
+  CHECK_FALSE(r.meets(11, 11));  // the lanes of a vector store, one thread's each
+  CHECK_FALSE(r.meets(-1, 0));
+  CHECK_FALSE(r.meets(0, 99));
+}

@@ -49,6 +49,9 @@ struct cpu_block_state {
   // The kernel's names for its messages (E101 at an access, E108), by parameter and by tile id:
   // the source's where it gives them (launch/run_cpu.hpp), else "parameter 1", "tile0".
   const cpu_names* names = nullptr;
+  // The program node making the access about to be made (dsl::at_site), for the recording; each
+  // recorded access takes it and clears it, so an access no node announced is attributed to none.
+  const void* site = nullptr;
 
   std::string name_of(dsl::memory_kind m, int target) const {
     const bool global = m == dsl::memory_kind::global;
@@ -74,7 +77,8 @@ struct cpu_root {
   int grid_dim(int d) const { return state->grid[d]; }
 
   void note(int t, dsl::memory_kind m, int target, long long i, dsl::access_kind k) const {
-    if (state->record != nullptr) state->record->record({state->block_linear, t, state->phase, m, target, i, k});
+    if (state->record != nullptr) state->record->record({state->block_linear, t, state->phase, m, target, i, k, state->site});
+    state->site = nullptr;
   }
   // Whether element i of a buffer or tile of `size` elements may be accessed. Outside it: under
   // w::record_anyway the recording reports the access and the caller skips it (false); otherwise
@@ -82,7 +86,8 @@ struct cpu_root {
   bool check(int t, int i, int size, const char* what, int target, dsl::memory_kind m, dsl::access_kind k) const {
     if (i >= 0 && i < size) return true;
     if (state->record != nullptr && state->record->anyway()) {
-      state->record->out_of_bounds({state->block_linear, t, state->phase, m, target, i, k}, size);
+      state->record->out_of_bounds({state->block_linear, t, state->phase, m, target, i, k, state->site}, size);
+      state->site = nullptr;
       return false;
     }
     (void)what;
@@ -117,12 +122,20 @@ struct cpu_root {
   template <int I, class T, int N>
   vec<T, N> load_vector(int t, int i) const {
     vec<T, N> v{};
-    for (int c = 0; c < N; ++c) v[c] = load<I, T>(t, N * i + c);
+    const void* site = state->site;  // every component's access is the vector access's
+    for (int c = 0; c < N; ++c) {
+      state->site = site;
+      v[c] = load<I, T>(t, N * i + c);
+    }
     return v;
   }
   template <int I, class T, int N>
   void store_vector(int t, int i, const vec<T, N>& v) const {
-    for (int c = 0; c < N; ++c) store<I, T>(t, N * i + c, v[c]);
+    const void* site = state->site;
+    for (int c = 0; c < N; ++c) {
+      state->site = site;
+      store<I, T>(t, N * i + c, v[c]);
+    }
   }
   template <int I, class T, dsl::atomic_op Op>
   void atomic(int t, int i, T v, T expected) const {
@@ -243,6 +256,8 @@ struct cpu_thread {
   int block_idx(int d) const { return ctx->block_idx(d); }
   int block_dim(int d) const { return d == 0 ? Ctx::block_x : d == 1 ? Ctx::block_y : Ctx::block_z; }
   int grid_dim(int d) const { return ctx->grid_dim(d); }
+  // The node making the next access (dsl::at_site): kept for the recording.
+  void at_site(const void* node) const { ctx->state->site = node; }
   template <int I, class T>
   T value() const {
     return ctx->template value<I, T>(t);

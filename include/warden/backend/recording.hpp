@@ -31,6 +31,8 @@ struct access_event {
   int target = 0;  // parameter position, or tile level
   long long index = 0;
   dsl::access_kind kind = dsl::access_kind::load;
+  // The program node that made it (ir_access::origin), or nullptr where none said.
+  const void* site = nullptr;
 };
 
 enum class conflict_kind {
@@ -125,15 +127,10 @@ class recording {
   std::vector<conflict> conflicts() const {
     std::vector<conflict> found = reports_;
     std::vector<access_event> sorted = events_;
-    auto key = [](const access_event& e) {
-      // Shared memory is per block: its location includes the block.
-      const int block = e.memory == dsl::memory_kind::shared ? e.block : -1;
-      return std::make_tuple(static_cast<int>(e.memory), e.target, block, e.index);
-    };
-    std::sort(sorted.begin(), sorted.end(), [&](const access_event& a, const access_event& b) { return key(a) < key(b); });
+    std::sort(sorted.begin(), sorted.end(), [](const access_event& a, const access_event& b) { return location(a) < location(b); });
     for (std::size_t begin = 0; begin < sorted.size();) {
       std::size_t end = begin + 1;
-      while (end < sorted.size() && key(sorted[end]) == key(sorted[begin])) ++end;
+      while (end < sorted.size() && location(sorted[end]) == location(sorted[begin])) ++end;
       if (auto c = witness(sorted, begin, end)) found.push_back(*c);
       begin = end;
     }
@@ -141,6 +138,39 @@ class recording {
   }
 
   bool clean() const { return conflicts().empty(); }
+
+  // The program node of each access of the kernel's description, by access id (ir_access::origin,
+  // from a description made at run time on the program that ran): set by the run.
+  void access_origins(std::vector<const void*> by_access) { origins_ = std::move(by_access); }
+
+  // Whether accesses `first` and `second` of the kernel's description (ids, as a check::finding or
+  // an obligation names them; one id for two runs of one access) made a conflicting pair in this
+  // run: one element, two threads no barrier orders, a store among them or an atomic and a plain
+  // access. What a race message names must meet here (issue 56, item 4).
+  bool meets(int first, int second) const {
+    const auto site = [&](int id) -> const void* {
+      return id >= 0 && static_cast<std::size_t>(id) < origins_.size() ? origins_[static_cast<std::size_t>(id)] : nullptr;
+    };
+    const void* a = site(first);
+    const void* b = site(second);
+    if (a == nullptr || b == nullptr) return false;
+    std::vector<access_event> made;
+    for (const access_event& e : events_)
+      if (e.site == a || e.site == b) made.push_back(e);
+    std::sort(made.begin(), made.end(), [](const access_event& x, const access_event& y) { return location(x) < location(y); });
+    for (std::size_t begin = 0, end = 0; begin < made.size(); begin = end) {
+      end = begin + 1;
+      while (end < made.size() && location(made[end]) == location(made[begin])) ++end;
+      for (std::size_t i = begin; i < end; ++i)
+        for (std::size_t j = begin; j < end; ++j) {
+          if (made[i].site != a || made[j].site != b || i == j || ordered(made[i], made[j])) continue;
+          const bool x_atomic = made[i].kind == dsl::access_kind::atomic, y_atomic = made[j].kind == dsl::access_kind::atomic;
+          if (x_atomic != y_atomic || (!x_atomic && (made[i].kind == dsl::access_kind::store || made[j].kind == dsl::access_kind::store)))
+            return true;
+        }
+    }
+    return false;
+  }
 
   // The refusal launch would have made, if any; how many conflicts of each kind; then the first
   // `limit` conflicts, each labelled with its kind, taken round-robin over the kinds so that a few
@@ -173,6 +203,12 @@ class recording {
   }
 
  private:
+  // The element an access reaches: shared memory is per block, so its location includes the block.
+  static std::tuple<int, int, int, long long> location(const access_event& e) {
+    const int block = e.memory == dsl::memory_kind::shared ? e.block : -1;
+    return std::make_tuple(static_cast<int>(e.memory), e.target, block, e.index);
+  }
+
   static bool ordered(const access_event& a, const access_event& b) {
     if (a.block != b.block) return false;                    // blocks never synchronise
     if (a.thread == b.thread) return true;                   // program order
@@ -216,6 +252,7 @@ class recording {
   std::vector<conflict> reports_;
   std::string refusal_;
   std::vector<std::string> param_names_, tile_names_;
+  std::vector<const void*> origins_;
   bool anyway_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include "bank_conflicts.hpp"
 #include "finding.hpp"
 #include "footprint.hpp"
+#include "launch_knowledge.hpp"
 #include "tile_listing.hpp"
 #include "../dsl/obligation.hpp"
 #include "order.hpp"
@@ -166,31 +167,6 @@ constexpr finding check_data_indices(const kernel_ir& ir) {
     if (depends_on_data(ir, a.index) || depends_on_data(ir, a.column)) return {diagnostic::code::W012, i, -1, -1, a.index};
   }
   return {};
-}
-
-// What the launch knows of a tile access: everything the listing reads is fixed by the block
-// (known_here), some of it only by the launch's numbers (known_at_launch), or some of it by
-// neither (block ids, data, locals, selects, a trusted access standing for any element).
-enum launch_knowledge : int { known_here = 0, known_at_launch = 1, known_never = 2 };
-
-constexpr launch_knowledge launch_known(const kernel_ir& ir, int id) {
-  if (id < 0) return known_here;
-  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
-  if (const int held = ir.held_value(e); held >= 0) return launch_known(ir, held);  // a local: its value here
-  if (e.is_float) return known_never;
-  switch (e.op) {
-    case ir_op::constant: case ir_op::thread_id: case ir_op::block_dim: case ir_op::loop_var:
-    case ir_op::contents_distinct:  // a stated fact: true in every launch that runs (E107)
-      return known_here;
-    case ir_op::param_value: case ir_op::param_size: case ir_op::grid_dim: return known_at_launch;
-    case ir_op::block_id: case ir_op::global_id: case ir_op::load: case ir_op::tile_load: case ir_op::local_var:
-    case ir_op::call: case ir_op::select: case ir_op::choice: return known_never;
-    default: {
-      if (e.op < ir_op::add) return known_never;
-      const launch_knowledge a = launch_known(ir, e.a), b = launch_known(ir, e.b);
-      return a > b ? a : b;
-    }
-  }
 }
 
 // The same for everything an access's footprint reads: index, column, guards, and the bounds of

@@ -10,6 +10,7 @@
 #include "bank_conflicts.hpp"
 #include "finding.hpp"
 #include "footprint.hpp"
+#include "launch_knowledge.hpp"
 #include "order.hpp"
 #include "tile_questions.hpp"
 
@@ -133,10 +134,22 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
     }
     return forgotten[static_cast<std::size_t>(i)];
   };
+  // The pair a refusal names must be one that meets (issue 56, item 4). Without the launch's
+  // numbers, a meeting of indices that read one (`zi0 + tx * zi_width + i` against `tx`) may not
+  // happen in any launch the host makes, while another pair's does: the first meeting is kept,
+  // and the search goes on for a definite one (a known element, both indices fixed by the block
+  // alone), which is named instead. Only refused kernels search further: an accepted one lists
+  // every pair anyway.
+  const bool prefer_definite = shape.numbers == nullptr;
+  auto index_known_here = [&](const dsl::ir_access& x) {
+    return launch_known(ir, x.index) == known_here && (x.column < 0 || launch_known(ir, x.column) == known_here);
+  };
+  finding possible{};
   for (int i = 0; i < n; ++i)
     for (int j = i; j < n; ++j) {
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
+      if (possible && !(index_known_here(a) && index_known_here(c))) continue;
       // (Atomic updates never race among themselves; an atomic and a plain access of one element
       // in one phase do: W040, as for buffers. tile_questions.hpp.)
       if (!tile_pair_asked(ir, a, c)) continue;
@@ -176,10 +189,13 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
           f.thread1 = m.thread1;
           f.thread2 = m.thread2;
           f.element = m.element;
-          return f;
+          if (!prefer_definite || (f.element >= 0 && index_known_here(a) && index_known_here(c))) return f;
+          if (!possible) possible = f;
+          break;
         }
       }
     }
+  if (possible) return possible;
   if (lint != nullptr) *lint = first_bank_conflict(ir, print);
   if (gave_up) return give_up();
   return {};

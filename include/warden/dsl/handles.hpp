@@ -72,9 +72,13 @@ struct element : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
-    return as_load().eval(c);
+    if constexpr (may_load) return as_load().eval_at(c, this);  // the access is this element's
+    else return as_load().eval(c);
   }
-  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const {
+    if constexpr (may_load) return as_load().describe_at(b, this);
+    else return as_load().describe(b);
+  }
   constexpr WARDEN_HOST_DEVICE auto as_load() const {
     if constexpr (may_load) return load_e<I, T, Idx>{{}, index};
     else return refused_load_e<load_e<I, T, Idx>, T>{{}, {{}, index}};
@@ -122,9 +126,9 @@ struct tile_element : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
-    return as_load().eval(c);
+    return as_load().eval_at(c, this);  // the access is this element's
   }
-  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const { return as_load().describe_at(b, this); }
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));

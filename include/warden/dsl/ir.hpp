@@ -93,6 +93,10 @@ struct ir_access {
   // A store of a floating-point value into an integral element, which C++ would truncate (W008):
   // described so that the checker reports it with the parameter's name (check/modes.hpp).
   bool narrowing = false;
+  // The node of the kernel's program that makes this access, where the program was described at
+  // run time (never in a constant expression, which keeps nullptr): the cpu backend's recording
+  // attributes each access it sees to its node, and so to this record (recording::meets).
+  const void* origin = nullptr;
 };
 
 struct ir_guard {
@@ -276,6 +280,12 @@ struct kernel_ir {
     if (e.op == ir_op::contents_distinct) return e.value == p;
     if (e.op == ir_op::logical_and) return states_distinct(e.a, p) || states_distinct(e.b, p);
     return false;
+  }
+
+  // Accesses first .. first + count - 1 are made by the program node at `site` (ir_access::origin).
+  constexpr void made_by(int first, int count, const void* site) {
+    if (std::is_constant_evaluated()) return;
+    for (int k = 0; k < count; ++k) accesses[static_cast<std::size_t>(first + k)].origin = site;
   }
 
   constexpr int access(access_kind kind, memory_kind memory, int target, int index, int column = -1,

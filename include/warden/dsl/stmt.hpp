@@ -24,6 +24,17 @@ concept statement = std::is_base_of_v<stmt_node, std::remove_cvref_t<S>>;
 
 // ---- memory ----------------------------------------------------------------------------------
 
+// Tells a recording context which program node makes the access that follows (the cpu backend's
+// record mode: each recorded access is attributed to its node, recording::meets). A node passes
+// itself, or, where a handle's element builds the node on the fly (`x[i]` as an expression), the
+// element, which lives in the program as the description does. Other contexts: nothing.
+WARDEN_EXEC_CHECK_DISABLE
+template <class C>
+constexpr WARDEN_HOST_DEVICE void at_site(const C& c, const void* site) {
+  if constexpr (requires { c.at_site(site); }) c.at_site(site);
+  else (void)c, (void)site;
+}
+
 // The index of a 1-D access: no column.
 struct no_column : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
@@ -40,12 +51,21 @@ struct load_e : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
-    return c.template load<I, T>(index.eval(c));
+    return eval_at(c, this);
   }
-  constexpr int describe(kernel_ir& b) const {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval_at(const C& c, const void* site) const {
+    const int i = index.eval(c);
+    at_site(c, site);
+    return c.template load<I, T>(i);
+  }
+  constexpr int describe(kernel_ir& b) const { return describe_at(b, this); }
+  constexpr int describe_at(kernel_ir& b, const void* site) const {
     const int at = index.describe(b);
-    return b.leaf(ir_op::load, b.access(access_kind::load, memory_kind::global, I, at, -1, sizeof(T)), std::is_unsigned_v<T>,
-                  false, narrow_bits_of<T>);
+    const int id = b.access(access_kind::load, memory_kind::global, I, at, -1, sizeof(T));
+    b.made_by(id, 1, site);
+    return b.leaf(ir_op::load, id, std::is_unsigned_v<T>, false, narrow_bits_of<T>);
   }
 };
 
@@ -56,12 +76,15 @@ struct store_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    c.template store<I, T>(index.eval(c), static_cast<T>(value.eval(c)));
+    const int i = index.eval(c);
+    const T v = static_cast<T>(value.eval(c));
+    at_site(c, this);
+    c.template store<I, T>(i, v);
   }
   constexpr void describe(kernel_ir& b) const {
     const int v = value.describe(b);  // the value is computed (and its loads happen) before the store
     (void)v;
-    b.access(access_kind::store, memory_kind::global, I, index.describe(b), -1, sizeof(T));
+    b.made_by(b.access(access_kind::store, memory_kind::global, I, index.describe(b), -1, sizeof(T)), 1, this);
   }
 };
 
@@ -93,12 +116,16 @@ struct atomic_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    c.template atomic<I, T, Op>(index.eval(c), static_cast<T>(value.eval(c)), static_cast<T>(expected.eval(c)));
+    const int i = index.eval(c);
+    const T v = static_cast<T>(value.eval(c));
+    const T e = static_cast<T>(expected.eval(c));
+    at_site(c, this);
+    c.template atomic<I, T, Op>(i, v, e);
   }
   constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     expected.describe(b);
-    b.access(access_kind::atomic, memory_kind::global, I, index.describe(b), -1, sizeof(T));
+    b.made_by(b.access(access_kind::atomic, memory_kind::global, I, index.describe(b), -1, sizeof(T)), 1, this);
   }
 };
 
@@ -117,18 +144,27 @@ struct tile_load_e : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE T eval(const C& c) const {
-    return c.template tile_load<L, T>(flat(c));
+    return eval_at(c, this);
+  }
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE T eval_at(const C& c, const void* site) const {
+    const int i = flat(c);
+    at_site(c, site);
+    return c.template tile_load<L, T>(i);
   }
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE int flat(const C& c) const {
     return flat_index<Stride>(row, col, c);
   }
-  constexpr int describe(kernel_ir& b) const {
+  constexpr int describe(kernel_ir& b) const { return describe_at(b, this); }
+  constexpr int describe_at(kernel_ir& b, const void* site) const {
     const int r = row.describe(b);
     const int k = col.describe(b);
-    return b.leaf(ir_op::tile_load, b.access(access_kind::load, memory_kind::shared, b.tile_at(L), r, k), std::is_unsigned_v<T>,
-                  false, narrow_bits_of<T>);
+    const int id = b.access(access_kind::load, memory_kind::shared, b.tile_at(L), r, k);
+    b.made_by(id, 1, site);
+    return b.leaf(ir_op::tile_load, id, std::is_unsigned_v<T>, false, narrow_bits_of<T>);
   }
 };
 
@@ -140,7 +176,10 @@ struct tile_store_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    c.template tile_store<L, T>(flat(c), static_cast<T>(value.eval(c)));
+    const int i = flat(c);
+    const T v = static_cast<T>(value.eval(c));
+    at_site(c, this);
+    c.template tile_store<L, T>(i, v);
   }
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
@@ -151,7 +190,7 @@ struct tile_store_s : stmt_node {
     value.describe(b);
     const int r = row.describe(b);
     const int k = col.describe(b);
-    b.access(access_kind::store, memory_kind::shared, b.tile_at(L), r, k);
+    b.made_by(b.access(access_kind::store, memory_kind::shared, b.tile_at(L), r, k), 1, this);
   }
 };
 
@@ -166,15 +205,18 @@ struct tile_atomic_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    c.template tile_atomic<L, T, Op>(flat_index<Stride>(row, col, c), static_cast<T>(value.eval(c)),
-                                     static_cast<T>(expected.eval(c)));
+    const int i = flat_index<Stride>(row, col, c);
+    const T v = static_cast<T>(value.eval(c));
+    const T e = static_cast<T>(expected.eval(c));
+    at_site(c, this);
+    c.template tile_atomic<L, T, Op>(i, v, e);
   }
   constexpr void describe(kernel_ir& b) const {
     value.describe(b);
     expected.describe(b);
     const int r = row.describe(b);
     const int k = col.describe(b);
-    b.access(access_kind::atomic, memory_kind::shared, b.tile_at(L), r, k);
+    b.made_by(b.access(access_kind::atomic, memory_kind::shared, b.tile_at(L), r, k), 1, this);
   }
 };
 

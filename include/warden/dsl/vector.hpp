@@ -68,13 +68,22 @@ struct vector_load_e : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE vec<T, N> eval(const C& c) const {
-    return c.template load_vector<I, T, N>(index.eval(c));
+    return eval_at(c, this);
+  }
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE vec<T, N> eval_at(const C& c, const void* site) const {
+    const int i = index.eval(c);
+    at_site(c, site);
+    return c.template load_vector<I, T, N>(i);
   }
   // The value is data, as a load's: the first component's load stands for it.
-  constexpr int describe(kernel_ir& b) const {
+  constexpr int describe(kernel_ir& b) const { return describe_at(b, this); }
+  constexpr int describe_at(kernel_ir& b, const void* site) const {
     const int at = index.describe(b);
-    return b.leaf(ir_op::load, describe_vector_access<N, T>(b, access_kind::load, I, at), std::is_unsigned_v<T>, false,
-                  narrow_bits_of<T>);
+    const int first = describe_vector_access<N, T>(b, access_kind::load, I, at);
+    b.made_by(first, N, site);
+    return b.leaf(ir_op::load, first, std::is_unsigned_v<T>, false, narrow_bits_of<T>);
   }
 };
 
@@ -85,11 +94,14 @@ struct vector_store_s : stmt_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE void run(C& c) const {
-    c.template store_vector<I, T, N>(index.eval(c), value.eval(c));
+    const int i = index.eval(c);
+    const auto v = value.eval(c);
+    at_site(c, this);
+    c.template store_vector<I, T, N>(i, v);
   }
   constexpr void describe(kernel_ir& b) const {
     value.describe(b);
-    describe_vector_access<N, T>(b, access_kind::store, I, index.describe(b));
+    b.made_by(describe_vector_access<N, T>(b, access_kind::store, I, index.describe(b)), N, this);
   }
 };
 
@@ -145,9 +157,13 @@ struct vector_element : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
   template <class C>
   constexpr WARDEN_HOST_DEVICE vec<T, N> eval(const C& c) const {
-    return as_load().eval(c);
+    if constexpr (may_load) return as_load().eval_at(c, this);  // the access is this element's
+    else return as_load().eval(c);
   }
-  constexpr int describe(kernel_ir& b) const { return as_load().describe(b); }
+  constexpr int describe(kernel_ir& b) const {
+    if constexpr (may_load) return as_load().describe_at(b, this);
+    else return as_load().describe(b);
+  }
 
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {

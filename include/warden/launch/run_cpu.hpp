@@ -116,7 +116,15 @@ void run_cpu(const K& any_kernel, const launch_config& config, recording* record
     return tiles;
   }();
   const backend::cpu_names names{{kernel.param_names.begin(), kernel.param_names.end()}, tile_names};
-  if (record != nullptr) record->name_parts({kernel.param_names.begin(), kernel.param_names.end()}, tile_names);
+  if (record != nullptr) {
+    record->name_parts({kernel.param_names.begin(), kernel.param_names.end()}, tile_names);
+    // The program described again at run time, on the object that runs, so that each access
+    // record knows its node (ir_access::origin) and the recording each event's access.
+    const dsl::kernel_ir live = kernel.describe();
+    std::vector<const void*> origins;
+    for (const dsl::ir_access& a : live.accesses) origins.push_back(a.origin);
+    record->access_origins(std::move(origins));
+  }
   if (graph_recorder* capture = capture_on(config.stream(), kernel.name)) {
     // Checked now, run at each replay (warden::capture without a GPU).
     if (capture->on_gpu())

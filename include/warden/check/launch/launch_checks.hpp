@@ -45,6 +45,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const launch_names& names);
 // Two accesses as the kernel writes them, `out[i % n + i / n * n] and out[...]` (w::obligations_of).
 WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const launch_names& names, int first, int second);
+// A tile access as the kernel writes it, `store tile0[t + r]` (E106 messages on tiles).
+WARDEN_RUNTIME_API std::string tile_access_text(const dsl::kernel_ir& ir, const launch_names& names, const dsl::ir_access& x);
 
 }  // inline namespace WARDEN_RUNTIME_ABI
 

@@ -17,6 +17,17 @@
 
 namespace warden::check {
 
+// "store tile0[t + r]": a tile access as the kernel writes it (E106 messages, and tests that hold
+// the pair a message names to the run: tests/support/verdict_probe.hpp).
+inline namespace WARDEN_RUNTIME_ABI {
+WARDEN_RUNTIME_API std::string tile_access_text(const dsl::kernel_ir& ir, const launch_names& names, const dsl::ir_access& x) {
+  const char* verbs[] = {"load", "store", "atomic update"};
+  const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
+                                        : "[" + render(ir, x.index, names) + "]";
+  return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
+}
+}  // inline namespace WARDEN_RUNTIME_ABI
+
 namespace launch_impl {
 // "stride = 3, n = 64": the values the two accesses' footprints read.
 inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& c,
@@ -38,13 +49,7 @@ inline std::string values_of_pair(const dsl::kernel_ir& ir, const dsl::ir_access
   for (std::size_t p : params) out += (out.empty() ? "" : ", ") + names[p] + " = " + value_text(facts, p);
   return out;
 }
-// "store tile0[t + r]": a tile access as the kernel writes it.
-inline std::string tile_access_text(const dsl::kernel_ir& ir, const launch_names& names, const dsl::ir_access& x) {
-  const char* verbs[] = {"load", "store", "atomic update"};
-  const std::string at = x.column >= 0 ? "(" + render(ir, x.index, names) + ", " + render(ir, x.column, names) + ")"
-                                        : "[" + render(ir, x.index, names) + "]";
-  return std::string(verbs[static_cast<int>(x.kind)]) + " " + names.tile(x.target) + at;
-}
+using check::tile_access_text;
 }  // namespace launch_impl
 
 // "thread 3 of block 0 (k = 2)": a thread of a tile witness, with its trips.
