@@ -169,27 +169,6 @@ constexpr finding check_data_indices(const kernel_ir& ir) {
   return {};
 }
 
-// The same for everything an access's footprint reads: index, column, guards, and the bounds of
-// the loops around it. A guard that data decides (a compare-and-swap's `a > b`) leaves the listing
-// exact enough: it takes the access to run, as a guard it cannot read always is.
-constexpr launch_knowledge launch_known(const kernel_ir& ir, const dsl::ir_access& a) {
-  if (a.trusted) return known_never;
-  launch_knowledge k = a.column >= 0 ? launch_known(ir, a.column) : known_here;
-  auto take = [&](launch_knowledge x) { k = x > k ? x : k; };
-  take(launch_known(ir, a.index));
-  for (int g = a.guard_begin; g < a.guard_end; ++g) {
-    const launch_knowledge guard = launch_known(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition);
-    if (guard != known_never) take(guard);
-  }
-  for (int p = a.loop_begin; p < a.loop_end; ++p) {
-    const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(p)])];
-    if (loop.grid_stride) return known_never;
-    take(launch_known(ir, loop.lo));
-    take(launch_known(ir, loop.hi));
-    take(launch_known(ir, loop.step));
-  }
-  return k;
-}
 
 // Can the launch list every tile access exactly? `*reads_launch`: some of them read a launch number.
 constexpr bool launch_decides_shared(const kernel_ir& ir, bool* reads_launch) {
@@ -742,8 +721,21 @@ struct deferred_pair {
 // `assumed`: separations may rest on conditions over the launch's values, appended there.
 // `deferred`: pairs the launch can decide (launch_decides_global) are appended there instead of
 // refused.
+// `surest`: of the pairs it cannot separate, the first whose two indices the block fixes (block
+// ids aside, which the separation reads as symbols) rather than the first: the pair a refusal
+// names should be one that meets (issue 56, item 4). The search then goes on past a first
+// finding, which only a refused kernel pays for.
 constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vector<assumption>* assumed = nullptr,
-                               std::vector<deferred_pair>* deferred = nullptr) {
+                               std::vector<deferred_pair>* deferred = nullptr, bool surest = false) {
+  finding kept{};
+  // True where f is the one to name: found without `surest`, or with both indices fixed.
+  auto named = [&](const finding& f) {
+    if (!surest) return true;
+    const bool fixed = meeting_certainty(ir, ir.accesses[static_cast<std::size_t>(f.first)], true) >= 1 &&
+                       meeting_certainty(ir, ir.accesses[static_cast<std::size_t>(f.second)], true) >= 1;
+    if (!fixed && !kept) kept = f;
+    return fixed;
+  };
   // True when the finding is kept for the launch, so the search goes on.
   auto defer = [&](const finding& f) {
     if (deferred == nullptr || !launch_decides_global(ir, f)) return false;
@@ -789,7 +781,7 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
       if (global_rule(a, c) == diagnostic::code::none) continue;
       if (a.trusted || c.trusted) {  // with a plain access, a trusted one may touch any element
         const separation apart = shape.grid_dims == 0 ? separation::within_block : separation::across_blocks;
-        if (finding f = check_global_pair(ir, shape, i, j, apart)) return f;  // trusted: never deferred
+        if (finding f = check_global_pair(ir, shape, i, j, apart); f && named(f)) return f;  // trusted: never deferred
         continue;
       }
       const int fa = form(i), fc = form(j);
@@ -798,7 +790,7 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
         // One block (the kernel names no block coordinate, so launch runs one): indices it cannot
         // follow may meet anywhere in the block's buffer, and barriers decide.
         if (f && shape.grid_dims == 0) f = check_global_pair(ir, shape, i, j, separation::within_block);
-        if (f && !defer(f)) return f;
+        if (f && !defer(f) && named(f)) return f;
         continue;
       }
       int hit = -1;
@@ -825,9 +817,9 @@ constexpr finding check_global(const kernel_ir& ir, block_shape shape, std::vect
           assumed->push_back(again);
         }
       }
-      if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart); f && !defer(f)) return f;
+      if (finding f = check_global_pair(ir, shape, i, j, memo[static_cast<std::size_t>(hit)].apart); f && !defer(f) && named(f)) return f;
     }
-  return {};
+  return kept;
 }
 
 // ---- all rules ---------------------------------------------------------------------------------
@@ -846,8 +838,24 @@ constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* l
   if (finding f = check_shuffles(ir, shape)) return f;
   if (finding f = check_data_indices(ir)) return f;
   const finding shared = check_shared(ir, shape, lint);
-  if (shared) return shared;
+  if (shared) {
+    // A meeting on a tile that may happen in no launch (an index reading a launch number or a
+    // block id the listing could not fix: meeting_certainty 0) is not the pair to name where a
+    // pair of buffer accesses whose indices the block alone fixes is refused too: that one is the
+    // race a run shows (issue 56, item 4). Refused either way; only the named pair changes.
+    if (shared.element >= -1 && shared.second >= 0 && shared.code != diagnostic::code::W022 &&
+        meeting_certainty(ir, shared, true) == 0) {
+      const finding global = check_global(ir, shape, nullptr, nullptr, true);
+      auto fixed_index = [&](int access) {
+        return access >= 0 && meeting_certainty(ir, ir.accesses[static_cast<std::size_t>(access)], true) >= 1;
+      };
+      if (global && global.code != diagnostic::code::W012 && fixed_index(global.first) && fixed_index(global.second))
+        return global;
+    }
+    return shared;
+  }
   finding f = check_global(ir, shape);
+  const finding first_found = f;
   if (f && f.code != diagnostic::code::W012) {
     // What the indices alone do not separate may be separated for the launches whose values meet
     // a condition (a stride above its row): judged again with such conditions allowed, each kept
@@ -877,6 +885,9 @@ constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* l
   }
   for (const obligation& o : shared.obligations)
     if (!f && !f.obligations.add(o)) return check_shared_listing(ir, shape, 0, nullptr);
+  // Refused on the first pair no condition separates: named by the surest such pair instead.
+  if (f && f.code != diagnostic::code::W012 && f.first == first_found.first && f.second == first_found.second)
+    if (const finding surest = check_global(ir, shape, nullptr, nullptr, true)) return surest;
   return f;
 }
 

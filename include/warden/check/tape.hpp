@@ -69,6 +69,14 @@ class tape {
         }
         break;
       case ir_op::thread_id: out = shape_.extent(d) == 1 ? add_slot(slot::constant, false, 0) : add_slot(slot::thread, true, d); break;
+      // A grid dimension the launch has not (block_shape::grid_dims: E102 holds it to 1, or a
+      // listing of block 0 alone, tile_listing.hpp) has block id 0, and its global id is the thread's.
+      case ir_op::block_id:
+        if (!shape_.grid_has(d)) out = add_slot(slot::constant, false, 0);
+        break;
+      case ir_op::global_id:
+        if (!shape_.grid_has(d)) out = shape_.extent(d) == 1 ? add_slot(slot::constant, false, 0) : add_slot(slot::thread, true, d);
+        break;
       case ir_op::loop_var: {
         int position = 0;
         const int l = loop_of(ir_, scope_, static_cast<int>(e.value), &position);

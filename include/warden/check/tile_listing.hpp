@@ -24,6 +24,24 @@ namespace warden::check {
 // `races_only`: W020, W021 and W040 alone (launch's question), not W022. `merge_unread_loops`:
 // the footprints list a loop whose counter the access does not read as one pass (footprint.hpp);
 // false only to hold that to the full listing (tests/fuzz, which compares the two).
+// How surely a meeting the listing finds without the launch's numbers happens in a run, by what
+// the two accesses read: 2, the block alone fixes their indices, guards and loops (it happens in
+// every launch); 1, their indices (a guard or a trip count may keep it from running); 0, an
+// index reads a launch number or something no launch fixes (it may happen in no launch at all).
+// `block_ids_fixed`: a listing of block 0 alone, where block ids are known.
+constexpr int meeting_certainty(const kernel_ir& ir, const dsl::ir_access& x, bool block_ids_fixed) {
+  if (launch_known(ir, x, block_ids_fixed) == known_here) return 2;
+  const bool index = launch_known(ir, x.index, block_ids_fixed) == known_here &&
+                     (x.column < 0 || launch_known(ir, x.column, block_ids_fixed) == known_here);
+  return index ? 1 : 0;
+}
+constexpr int meeting_certainty(const kernel_ir& ir, const finding& f, bool block_ids_fixed) {
+  if (f.element < 0 || f.first < 0 || f.second < 0) return 0;
+  const int a = meeting_certainty(ir, ir.accesses[static_cast<std::size_t>(f.first)], block_ids_fixed);
+  const int c = meeting_certainty(ir, ir.accesses[static_cast<std::size_t>(f.second)], block_ids_fixed);
+  return a < c ? a : c;
+}
+
 constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, long long assumed_trips,
                                        unsigned long long* assumed, shared_lint* lint = nullptr,
                                        bool* too_large = nullptr, bool races_only = false, bool merge_unread_loops = true) {
@@ -137,19 +155,22 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
   // The pair a refusal names must be one that meets (issue 56, item 4). Without the launch's
   // numbers, a meeting of indices that read one (`zi0 + tx * zi_width + i` against `tx`) may not
   // happen in any launch the host makes, while another pair's does: the first meeting is kept,
-  // and the search goes on for a definite one (a known element, both indices fixed by the block
-  // alone), which is named instead. Only refused kernels search further: an accepted one lists
-  // every pair anyway.
+  // and the search goes on, past pairs that could not be surer, for a surer one
+  // (meeting_certainty), which is named instead. Only refused kernels search further: an accepted
+  // one lists every pair anyway. A listing of block 0 alone (grid_dims 0: every block id is 0)
+  // counts block ids as fixed: block 0 runs in every launch.
   const bool prefer_definite = shape.numbers == nullptr;
-  auto index_known_here = [&](const dsl::ir_access& x) {
-    return launch_known(ir, x.index) == known_here && (x.column < 0 || launch_known(ir, x.column) == known_here);
-  };
+  const bool block_ids_fixed = shape.grid_dims == 0;
   finding possible{};
+  int possible_certainty = -1;
   for (int i = 0; i < n; ++i)
     for (int j = i; j < n; ++j) {
       const auto& a = ir.accesses[static_cast<std::size_t>(i)];
       const auto& c = ir.accesses[static_cast<std::size_t>(j)];
-      if (possible && !(index_known_here(a) && index_known_here(c))) continue;
+      if (possible) {
+        const int x = meeting_certainty(ir, a, block_ids_fixed), y = meeting_certainty(ir, c, block_ids_fixed);
+        if ((x < y ? x : y) <= possible_certainty) continue;
+      }
       // (Atomic updates never race among themselves; an atomic and a plain access of one element
       // in one phase do: W040, as for buffers. tile_questions.hpp.)
       if (!tile_pair_asked(ir, a, c)) continue;
@@ -189,13 +210,25 @@ constexpr finding check_shared_listing(const kernel_ir& ir, block_shape shape, l
           f.thread1 = m.thread1;
           f.thread2 = m.thread2;
           f.element = m.element;
-          if (!prefer_definite || (f.element >= 0 && index_known_here(a) && index_known_here(c))) return f;
-          if (!possible) possible = f;
+          if (!prefer_definite) return f;
+          const int certainty = meeting_certainty(ir, f, block_ids_fixed);
+          if (certainty == 2) return f;
+          if (certainty > possible_certainty) possible = f, possible_certainty = certainty;
           break;
         }
       }
     }
-  if (possible) return possible;
+  if (possible) {
+    // What block ids left unknown (`tile[block_id.x]`, stored by every thread of a block), block 0
+    // names: a definite meeting there happens in every launch that runs the accesses.
+    if (prefer_definite && !block_ids_fixed && !gave_up && possible_certainty < 2) {
+      block_shape first_block = shape;
+      first_block.grid_dims = 0;
+      const finding at_zero = check_shared_listing(ir, first_block, assumed_trips, nullptr, nullptr, nullptr, true, merge_unread_loops);
+      if (at_zero && meeting_certainty(ir, at_zero, true) > possible_certainty) return at_zero;
+    }
+    return possible;
+  }
   if (lint != nullptr) *lint = first_bank_conflict(ir, print);
   if (gave_up) return give_up();
   return {};
