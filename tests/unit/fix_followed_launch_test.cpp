@@ -38,15 +38,26 @@ WARDEN_KERNEL(axpy_k, w::kernel<w::block<64>, w::in<float>, w::inout<float>, w::
   return w::when(i < y.size(), y[i] = a * x[i] + y[i]);
 }));
 
+// E100's other fix: the same computation in place, through one inout parameter.
+WARDEN_KERNEL(axpy_in_place_k, w::kernel<w::block<64>, w::inout<float>, w::value<float>>([](auto k, auto y, auto a) {
+  auto i = k.global_id();
+  return w::when(i < y.size(), y[i] = a * y[i] + y[i]);
+}));
+
 TEST_CASE("E100's fix: a writable parameter gets a buffer of its own", "[fix][E100]") {
   auto x = w::to_device(iota_floats(128));
   const std::string why = refusal_of<w::aliasing_error>([&] { w::launch(w::on_cpu, axpy_k, w::grid_for(128), x, x, 2.f); });
   CHECK_THAT(why, Contains("one buffer is bound to x (parameter 0, in) and to y (parameter 1, inout)"));
   CHECK_THAT(why, Contains("a writable parameter needs a buffer of its own"));
+  CHECK_THAT(why, Contains("to work in place, write the kernel with one inout parameter that it both reads and writes"));
   auto y = w::to_device(iota_floats(128));  // the fix: y's own buffer (here a copy of x's values)
   w::launch(w::on_cpu, axpy_k, w::grid_for(128), x, y, 2.f);
   const auto got = w::to_host(y);
   for (int i = 0; i < 128; ++i) CHECK(got[static_cast<std::size_t>(i)] == 3.f * static_cast<float>(i));
+  // The other fix, in place: one inout parameter, read and written (checked, accepted, and run).
+  w::launch(w::on_cpu, axpy_in_place_k, w::grid_for(128), x, 2.f);
+  const auto in_place = w::to_host(x);
+  for (int i = 0; i < 128; ++i) CHECK(in_place[static_cast<std::size_t>(i)] == 3.f * static_cast<float>(i));
 }
 
 // E101: a neighbour's load with no guard on the neighbour's index.

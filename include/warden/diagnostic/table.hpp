@@ -104,7 +104,7 @@
   "the checker, at `kernel<...>(body)` (a warning)")
 #define WARDEN_DIAGNOSTIC_E100 (E100, launch, aliasing, "aliasing", \
   "one buffer bound to two parameters of a launch, or two views of one buffer that share an element, one of them writable", \
-  "a writable parameter needs memory of its own: bind a copy, or views of disjoint ranges", \
+  "a writable parameter needs memory of its own: bind a copy, or views of disjoint ranges; to work in place, one inout parameter read and written", \
   "`aliasing_error`")
 #define WARDEN_DIAGNOSTIC_E101 (E101, launch, out_of_bounds, "out-of-bounds", \
   "an access may overrun its buffer, view or tile for this launch, or a view reaches past its buffer", \

@@ -48,7 +48,9 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
       };
       if (read[b].same_as == read[a].same_as && x.size > 0 && y.size > 0)  // an empty view shares nothing
         throw aliasing_error(launch.kernel, "one buffer is bound to " + parameter(a) + " and to " + parameter(b) +
-                                                "; a writable parameter needs a buffer of its own");
+                                                "; a writable parameter needs a buffer of its own: bind another buffer, or, to work in place, "
+                                                "write the kernel with one inout parameter that it both reads and writes (the "
+                                                "checker then checks its in-place races)");
       if (a < 64 && (read[b].overlaps >> a & 1) != 0)
         throw aliasing_error(launch.kernel, "the memory bound to " + parameter(a) + " and to " + parameter(b) +
                                                 " overlaps (views of one buffer that share elements); a writable parameter "
