@@ -129,10 +129,11 @@ TEST_CASE("footprint: merged trips meet as the full listing does - across trips 
         w::diagnostic::code::none);
 }
 
-TEST_CASE("footprint: an explanation names no element when neither access's element is known", "[check][footprint][explain]") {
-  // Pairs of threads store at one element of a tile that the block's id shifts: some two threads
-  // meet, at an element the compiler cannot compute. The explanation says so instead of naming
-  // element -1, which no access reaches.
+TEST_CASE("footprint: an explanation names the element block 0 meets at when the block id shifts it", "[check][footprint][explain]") {
+  // Pairs of threads store at one element of a tile that the block's id shifts: every block's
+  // threads 0 and 1 meet, at an element that depends on the block. The listing fixes block 0
+  // (docs/soundness.md, "The pair a race message names") and names the element they meet at
+  // there, never element -1, which no access reaches.
   constexpr auto shifted_by_block = [](auto k, auto out) {
     return w::shared<int, 64>(k, [&](auto k, auto tile) {
       auto t = k.thread_id();
@@ -143,5 +144,5 @@ TEST_CASE("footprint: an explanation names no element when neither access's elem
   REQUIRE(v.finding.code == w::diagnostic::code::W020);
   const std::string text = v.text.data;
   CHECK(text.find("element -1") == std::string::npos);
-  CHECK(text.find("threads 0 and 1 may meet (at an element the compiler cannot compute) in one phase") != std::string::npos);
+  CHECK(text.find("threads 0 and 1 meet at element 0 in one phase") != std::string::npos);
 }
