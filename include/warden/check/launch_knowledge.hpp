@@ -26,6 +26,7 @@ constexpr launch_knowledge launch_known(const kernel_ir& ir, int id, bool block_
   switch (e.op) {
     case ir_op::constant: case ir_op::thread_id: case ir_op::block_dim: case ir_op::loop_var:
     case ir_op::contents_distinct:  // a stated fact: true in every launch that runs (E107)
+    case ir_op::contents_sorted: case ir_op::contents_non_decreasing: case ir_op::contents_within:
       return known_here;
     case ir_op::param_value: case ir_op::param_size: case ir_op::grid_dim: return known_at_launch;
     case ir_op::block_id: case ir_op::global_id: case ir_op::load: case ir_op::tile_load: case ir_op::local_var:

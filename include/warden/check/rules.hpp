@@ -665,7 +665,7 @@ constexpr launch_knowledge global_launch_known(const kernel_ir& ir, int id) {
   if (e.is_float) return known_never;
   switch (e.op) {
     case ir_op::constant: case ir_op::thread_id: case ir_op::block_id: case ir_op::global_id: case ir_op::block_dim:
-    case ir_op::contents_distinct:
+    case ir_op::contents_distinct: case ir_op::contents_sorted: case ir_op::contents_non_decreasing: case ir_op::contents_within:
       return known_here;
     case ir_op::loop_var: {
       const auto& loop = ir.loops[static_cast<std::size_t>(e.value)];

@@ -53,7 +53,7 @@ class tape {
       case ir_op::constant: out = add_slot(slot::constant, false, e.value); break;
       // A stated fact about contents holds in every launch that runs (E107 refuses the others), as
       // the checker takes every stated fact.
-      case ir_op::contents_distinct: out = add_slot(slot::constant, false, 1); break;
+      case ir_op::contents_distinct: case ir_op::contents_sorted: case ir_op::contents_non_decreasing: case ir_op::contents_within: out = add_slot(slot::constant, false, 1); break;
       case ir_op::block_dim: out = add_slot(slot::constant, false, shape_.extent(d)); break;
       case ir_op::param_value:
       case ir_op::param_size:

@@ -120,6 +120,39 @@ struct distinct_e : expr_node {
   constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::contents_distinct, I); }
 };
 
+// sorted(x), non_decreasing(x): the stated fact that each element of buffer parameter I is above
+// (not below) the one before it. Launch measures it before running (E107), as it does distinct(x).
+template <int I, ir_op Order>
+struct order_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
+    return true;
+  }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(Order, I); }
+};
+
+// within(x, lo, hi): the stated fact that every element of buffer parameter I lies in [lo, hi),
+// lo and hi launch-uniform (dsl::launch_uniform). Launch compares them with the least and greatest
+// element it measured (E107).
+template <int I, class Lo, class Hi>
+struct within_e : expr_node {
+  Lo lo;
+  Hi hi;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
+    return true;
+  }
+  constexpr int describe(kernel_ir& b) const {
+    const int low = lo.describe(b);
+    const int high = hi.describe(b);
+    const int id = b.node(ir_op::contents_within, low, high);
+    b.exprs[static_cast<std::size_t>(id)].value = I;
+    return id;
+  }
+};
+
 // A thread-private variable or a loop variable bound at scope level L.
 template <int L, class T, bool Loop>
 struct var_e : expr_node {
@@ -401,6 +434,12 @@ template <int I>
 struct launch_uniform<size_e<I>> : std::true_type {};
 template <int I>
 struct launch_uniform<distinct_e<I>> : std::true_type {};
+template <int I, ir_op Order>
+struct launch_uniform<order_e<I, Order>> : std::true_type {};
+// within(x, lo, hi) reports bounds that are not launch-uniform itself (warden::within, W007): the
+// fact counts as uniform so that the given(...) around it adds no second error.
+template <int I, class Lo, class Hi>
+struct launch_uniform<within_e<I, Lo, Hi>> : std::true_type {};
 template <class Op, class A, class B>
 struct launch_uniform<binary_e<Op, A, B>> : std::bool_constant<launch_uniform<A>::value && launch_uniform<B>::value> {};
 template <class Op, class A>

@@ -25,6 +25,10 @@ enum class ir_op : unsigned char {
   call,                                                 // a user function of its arguments (data)
   contents_distinct,                                    // distinct(x): a stated fact, true when launch
                                                         // found no two equal elements; value = parameter
+  contents_sorted,                                      // sorted(x): each element above the one before
+  contents_non_decreasing,                              // non_decreasing(x): none below the one before
+  contents_within,                                      // within(x, lo, hi): every element in [lo, hi);
+                                                        // a = lo, b = hi (launch-uniform), value = parameter
   add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
   less, less_equal, greater, greater_equal, equal, not_equal, logical_and, logical_or,
   min, max, negate, logical_not, bit_not,
@@ -434,6 +438,17 @@ constexpr void render_to(detail::text_buffer& out, const kernel_ir& ir, int id, 
     case ir_op::param_value: name(out, static_cast<int>(e.value)); return;
     case ir_op::param_size: name(out, static_cast<int>(e.value)); out << ".size()"; return;
     case ir_op::contents_distinct: out << "distinct("; name(out, static_cast<int>(e.value)); out << ')'; return;
+    case ir_op::contents_sorted: out << "sorted("; name(out, static_cast<int>(e.value)); out << ')'; return;
+    case ir_op::contents_non_decreasing: out << "non_decreasing("; name(out, static_cast<int>(e.value)); out << ')'; return;
+    case ir_op::contents_within:
+      out << "within(";
+      name(out, static_cast<int>(e.value));
+      out << ", ";
+      render_to(out, ir, e.a, name, user);
+      out << ", ";
+      render_to(out, ir, e.b, name, user);
+      out << ')';
+      return;
     case ir_op::loop_var:
       if (user != nullptr && !user->loop(static_cast<int>(e.value)).empty()) out << user->loop(static_cast<int>(e.value));
       else out << 'i' << (e.value >= 0 ? ir.loops[static_cast<std::size_t>(e.value)].level : -1);

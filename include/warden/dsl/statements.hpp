@@ -70,6 +70,61 @@ constexpr dsl::distinct_e<I> distinct(dsl::buffer_handle<I, T, Mode>) {
   return {};
 }
 
+// Facts about the order and the range of a buffer's contents, for given(...), measured by the
+// launch as distinct(x) is (launch/contents.hpp: once per version of the buffer) and refused, naming
+// the first element that breaks them, where false (E107):
+//  - sorted(x): each element above the one before it (keys without repeats, in order);
+//  - non_decreasing(x): none below the one before it (CSR row pointers, sorted keys with repeats);
+//  - within(x, lo, hi): every element in [lo, hi), lo and hi read only what the launch fixes;
+//  - permutation(x): x holds each of 0 .. x.size() - 1 once (distinct(x) and within(x, 0, x.size())).
+// The checker takes them as it takes every stated fact: a scatter y[p[e]] through a permutation is
+// judged at e (distinct), and a guard lo[t] <= v && v < lo[t + 1] over a non-decreasing lo holds for
+// one t at most (docs/soundness.md, "Facts about data").
+namespace dsl {
+// Whether a fact about a buffer's contents may name a parameter of this mode and element type.
+template <class T, class Mode>
+inline constexpr bool measurable_contents =
+    std::is_same_v<Mode, access::read> && std::is_integral_v<T> && !std::is_same_v<T, bool>;
+}  // namespace dsl
+// Fix: declare the parameter in<T> of an integer type.
+#define WARDEN_DETAIL_CONTENTS_FACT_TARGET(call)                                                                     \
+  static_assert(dsl::measurable_contents<T, Mode>,                                                                \
+                WARDEN_DIAGNOSTIC_MESSAGE(W007, call,                                                             \
+                                          "a fact about a buffer's contents names an in<T> buffer of integers, "   \
+                                          "which launch can measure before running and which cannot change while " \
+                                          "the kernel runs; declare the parameter in<T>"))
+template <int I, class T, class Mode>
+constexpr dsl::order_e<I, dsl::ir_op::contents_sorted> sorted(dsl::buffer_handle<I, T, Mode>) {
+  WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::sorted");
+  return {};
+}
+template <int I, class T, class Mode>
+constexpr dsl::order_e<I, dsl::ir_op::contents_non_decreasing> non_decreasing(dsl::buffer_handle<I, T, Mode>) {
+  WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::non_decreasing");
+  return {};
+}
+template <int I, class T, class Mode, dsl::operand Lo, dsl::operand Hi>
+constexpr auto within(dsl::buffer_handle<I, T, Mode>, Lo&& lo, Hi&& hi) {
+  WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::within");
+  auto l = dsl::as_expr(std::forward<Lo>(lo));
+  auto h = dsl::as_expr(std::forward<Hi>(hi));
+  // Fix: bound the elements by integral value<T> parameters, buffer sizes, extents and constants.
+  // (The fact itself counts as launch-uniform either way, so that given(...) adds no second error.)
+  static_assert(dsl::launch_uniform<decltype(l)>::value && dsl::launch_uniform<decltype(h)>::value,
+                WARDEN_DIAGNOSTIC_MESSAGE(W007, "warden::within",
+                                          "the bounds of within(x, lo, hi) may read only what the launch fixes "
+                                          "(integral value<T> parameters, buffer sizes, block and grid extents, "
+                                          "integer constants); a bound on threads or data is a guard: when(...)"));
+  return dsl::within_e<I, decltype(l), decltype(h)>{{}, l, h};
+}
+template <int I, class T, class Mode>
+constexpr auto permutation(dsl::buffer_handle<I, T, Mode> x) {
+  WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::permutation");
+  if constexpr (dsl::measurable_contents<T, Mode>) return distinct(x) && within(x, 0, x.size());
+  else return dsl::order_e<I, dsl::ir_op::contents_sorted>{};  // reported above: no second error
+}
+#undef WARDEN_DETAIL_CONTENTS_FACT_TARGET
+
 // for_range(k, lo, hi, [step,] [](auto k, auto i) { return ...; }): i = lo, lo + step, ... < hi.
 template <class B, int L, dsl::operand Lo, dsl::operand Hi, dsl::operand Step, class F>
 constexpr auto for_range(dsl::kernel_context<B, L>, Lo&& lo, Hi&& hi, Step&& step, F body) {

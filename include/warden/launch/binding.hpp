@@ -123,7 +123,9 @@ template <class Param, class Arg>
 void measure_argument(Arg& arg, check::bound_argument& checked, char measure) {
   if constexpr (Param::is_buffer) {
     if constexpr (std::is_same_v<typename Param::mode, access::read> && !requires { arg.whole(); })  // not a view
-      if (measure != 0) checked.contents = contents_of(arg, (measure & check::contents_distinct_wanted) != 0);
+      if (measure != 0)
+        checked.contents = contents_of(arg, (measure & check::contents_distinct_wanted) != 0,
+                                       (measure & check::contents_order_wanted) != 0);
   }
 }
 

@@ -36,12 +36,14 @@ inline std::uint64_t& contents_measured() {
   return count;
 }
 
-// The least and greatest of n elements, and (with `distinct`) the first element equal to an earlier
-// one, into `out`; false where an element does not fit long long.
+// The least and greatest of n elements, with `distinct` the first element equal to an earlier one,
+// and with `order` the first element not above (below) the one before it, into `out`; false where
+// an element does not fit long long.
 template <class T>
-bool scan_contents(const T* data, std::size_t n, bool distinct, contents_memo& out) {
+bool scan_contents(const T* data, std::size_t n, bool distinct, bool order, contents_memo& out) {
   out.measurable = false;
   out.distinct_known = false;
+  out.order_known = false;
   if (n == 0) return false;
   long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -59,6 +61,14 @@ bool scan_contents(const T* data, std::size_t n, bool distinct, contents_memo& o
   }
   out.measurable = true;
   out.lo = lo, out.hi = hi, out.lo_at = lo_at, out.hi_at = hi_at;
+  if (order) {
+    out.order_known = true;
+    out.not_rising_at = out.falling_at = -1;
+    for (std::size_t i = 1; i < n && out.falling_at < 0; ++i) {
+      if (out.not_rising_at < 0 && !(data[i - 1] < data[i])) out.not_rising_at = static_cast<long long>(i);
+      if (data[i] < data[i - 1]) out.falling_at = static_cast<long long>(i);
+    }
+  }
   if (distinct) {
     // Sorted by value, then position; of the repeats, the one at the lowest position is reported.
     std::vector<std::pair<long long, long long>> order(n);
@@ -84,26 +94,27 @@ bool scan_contents(const T* data, std::size_t n, bool distinct, contents_memo& o
 // nullopt where it has nothing long long holds (empty, an unsigned 64-bit element above LLONG_MAX,
 // bool, floating point): its loads stay unbounded and a fact about it cannot be computed.
 template <class T, memory_space S>
-std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool distinct) {
+std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool distinct, bool order = false) {
   // A bool is measured by no one: the device indexes with its byte, whatever it holds.
   if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool> || sizeof(T) > sizeof(long long)) {
-    (void)b, (void)distinct;
+    (void)b, (void)distinct, (void)order;
     return std::nullopt;
   } else {
     contents_memo& memo = b.contents_memo();
     // Host-visible memory, and memory whose address was handed out (buffer::escaped()), can change
     // without a call warden sees: measured at every launch.
     const bool reusable = !S::is_host_accessible && !b.escaped() && memo.valid && memo.writes == b.writes() &&
-                          (!distinct || memo.distinct_known || !memo.measurable);
+                          (!distinct || memo.distinct_known || !memo.measurable) &&
+                          (!order || memo.order_known || !memo.measurable);
     if (!reusable) {
       ++contents_measured();
       memo.writes = b.writes();
       if constexpr (S::is_host_accessible) {
         b.wait_for_host(false);
-        scan_contents(b.data(), b.size(), distinct, memo);
+        scan_contents(b.data(), b.size(), distinct, order, memo);
       } else {
         const host_array<T> copy = download(b);  // waits for the last writer
-        scan_contents(copy.data(), copy.size(), distinct, memo);
+        scan_contents(copy.data(), copy.size(), distinct, order, memo);
       }
       memo.valid = !S::is_host_accessible;
     }
@@ -114,6 +125,11 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
       r.distinct = memo.distinct;
       r.repeat_at = memo.repeat_at;
       r.repeat_of = memo.repeat_of;
+    }
+    if (order && memo.order_known) {
+      r.order_known = true;
+      r.not_rising_at = memo.not_rising_at;
+      r.falling_at = memo.falling_at;
     }
     return r;
   }

@@ -51,6 +51,8 @@ struct contents_memo {
   long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
   bool distinct_known = false, distinct = false;  // measured only where a stated fact asks
   long long repeat_at = 0, repeat_of = 0;
+  bool order_known = false;  // measured only where a stated fact asks
+  long long not_rising_at = -1, falling_at = -1;
 };
 }  // namespace detail
 

@@ -1,10 +1,11 @@
 #pragma once
 // Which buffers' contents a launch measures: the read-only buffers of integers whose scalar loads
 // feed an index, a tile column, a loop bound or step, or a shuffle lane (`x[col[e]]`, `for e in
-// [row_ptr[r], row_ptr[r + 1])`), or that a stated fact says are distinct (given(distinct(p), ...)).
-// Only those decide bounds and facts, so only those are read at launch (launch/contents.hpp); the
-// interval analysis gives each of their loads the range the launch found (interval_evaluator.hpp),
-// and the stated facts read whether two elements are equal (stated_facts.hpp).
+// [row_ptr[r], row_ptr[r + 1])`), or that a stated fact is about (given(distinct(p), ...), sorted,
+// non_decreasing, within, permutation). Only those decide bounds and facts, so only those are read
+// at launch (launch/contents.hpp); the interval analysis gives each of their loads the range the
+// launch found (interval_evaluator.hpp), and the stated facts read whether two elements are equal,
+// where the elements stop rising, and the least and greatest (stated_facts.hpp).
 
 #include <cstddef>
 #include <vector>
@@ -17,6 +18,7 @@ namespace warden::check {
 enum contents_wanted : char {
   contents_range_wanted = 1,     // the least and greatest element: an index reads its loads
   contents_distinct_wanted = 2,  // whether two elements are equal: a stated fact, distinct(x)
+  contents_order_wanted = 4,     // where the elements stop rising: sorted(x), non_decreasing(x)
 };
 
 namespace launch_impl {
@@ -54,10 +56,16 @@ namespace launch_impl {
 inline void mark_distinct_facts(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
   if (id < 0) return;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  const auto p = static_cast<std::size_t>(e.value);
   if (e.op == dsl::ir_op::contents_distinct) {
-    if (static_cast<std::size_t>(e.value) < marked.size()) marked[static_cast<std::size_t>(e.value)] |= contents_distinct_wanted;
+    if (p < marked.size()) marked[p] |= contents_distinct_wanted;
     return;
   }
+  if (e.op == dsl::ir_op::contents_sorted || e.op == dsl::ir_op::contents_non_decreasing) {
+    if (p < marked.size()) marked[p] |= contents_order_wanted;
+    return;
+  }
+  if (e.op == dsl::ir_op::contents_within && p < marked.size()) marked[p] |= contents_range_wanted;
   mark_distinct_facts(ir, e.a, marked);
   mark_distinct_facts(ir, e.b, marked);
 }
@@ -65,7 +73,8 @@ inline void mark_distinct_facts(const dsl::kernel_ir& ir, int id, std::vector<ch
 
 // By parameter position (arity entries): contents_range_wanted where an index, column, loop bound
 // or step, or shuffle lane reads a scalar integral load of that parameter, or an access goes
-// through it (dsl::ir_access::permuted_by); contents_distinct_wanted where a stated fact reads
+// through it (dsl::ir_access::permuted_by), or a stated fact reads within(it, lo, hi);
+// contents_order_wanted where one reads sorted(it) or non_decreasing(it); contents_distinct_wanted where a stated fact reads
 // distinct(it). Whether the parameter is read-only is the binding's to decide (a writable buffer's
 // contents change while the kernel runs).
 inline std::vector<char> contents_read_by_indices(const dsl::kernel_ir& ir, std::size_t arity) {

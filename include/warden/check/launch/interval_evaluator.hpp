@@ -182,7 +182,7 @@ class interval_evaluator {
         return unknown;
       }
       case ir_op::param_size: return interval::point(facts_.sizes[static_cast<std::size_t>(e.value)]);
-      case ir_op::contents_distinct: return {0, 1};  // a stated fact: a truth value (E107 decides it)
+      case ir_op::contents_distinct: case ir_op::contents_sorted: case ir_op::contents_non_decreasing: case ir_op::contents_within: return {0, 1};  // a stated fact: a truth value (E107 decides it)
       case ir_op::load:
         // A read-only buffer of integers whose contents the launch measured (launch/contents.hpp):
         // any element it loads lies between the least and the greatest.

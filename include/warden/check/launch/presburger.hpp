@@ -434,7 +434,7 @@ class presburger_question {
       case ir_op::call: return fail_term("the result of a function call");
       case ir_op::param_value: return fail_term("a value parameter that is not an integer");
       case ir_op::constant: case ir_op::block_dim: case ir_op::grid_dim: case ir_op::param_size:
-      case ir_op::contents_distinct:
+      case ir_op::contents_distinct: case ir_op::contents_sorted: case ir_op::contents_non_decreasing: case ir_op::contents_within:
         return fail_term("a launch number that cannot be computed (division by zero or overflow)");
       default: break;
     }

@@ -2,6 +2,7 @@
 // E107: the facts a kernel states with given(...), computed exactly for this launch, as the kernel
 // computes them.
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -63,6 +64,21 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
       const auto p = static_cast<std::size_t>(e.value);
       if (p >= facts.contents.size() || !facts.contents[p] || !facts.contents[p]->distinct_known) return std::nullopt;
       return facts.contents[p]->distinct ? 1 : 0;
+    }
+    case ir_op::contents_sorted:  // what the launch measured: where the elements stop rising
+    case ir_op::contents_non_decreasing: {
+      const auto p = static_cast<std::size_t>(e.value);
+      if (p >= facts.contents.size() || !facts.contents[p] || !facts.contents[p]->order_known) return std::nullopt;
+      const contents_range& c = *facts.contents[p];
+      return (e.op == ir_op::contents_sorted ? c.not_rising_at : c.falling_at) < 0 ? 1 : 0;
+    }
+    case ir_op::contents_within: {  // the least and greatest element the launch measured, against lo and hi
+      const auto p = static_cast<std::size_t>(e.value);
+      if (p >= facts.contents.size() || !facts.contents[p]) return std::nullopt;
+      const std::optional<long long> lo = exact_value(ir, e.a, facts, at, local_depth);
+      const std::optional<long long> hi = exact_value(ir, e.b, facts, at, local_depth);
+      if (!lo || !hi) return std::nullopt;
+      return facts.contents[p]->lo >= *lo && facts.contents[p]->hi < *hi ? 1 : 0;
     }
     default: break;
   }
@@ -150,6 +166,15 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
   return static_cast<long long>(r);
 }
 
+// The nodes of kind `op` under expression `id`, each once.
+inline void nodes_of(const dsl::kernel_ir& ir, int id, dsl::ir_op op, std::vector<int>& out) {
+  if (id < 0) return;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == op && std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  nodes_of(ir, e.a, op, out);
+  nodes_of(ir, e.b, op, out);
+}
+
 }  // namespace launch_impl
 
 
@@ -175,6 +200,43 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
         what = names[p] + "[" + std::to_string(c->repeat_at) + "] repeats " + names[p] + "[" + std::to_string(c->repeat_of) + "]";
       else if (!c || !c->distinct_known)
         what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
+      if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+    }
+    // sorted(x), non_decreasing(x): the first element that breaks the order.
+    for (const dsl::ir_op op : {dsl::ir_op::contents_sorted, dsl::ir_op::contents_non_decreasing}) {
+      std::vector<std::size_t> about;
+      launch_impl::parameters_read(ir, fact, op, about);
+      for (std::size_t p : about) {
+        const std::optional<contents_range> c = p < facts.contents.size() ? facts.contents[p] : std::nullopt;
+        std::string what;
+        if (!c || !c->order_known) {
+          what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
+        } else if (const long long at = op == dsl::ir_op::contents_sorted ? c->not_rising_at : c->falling_at; at >= 0) {
+          what = names[p] + "[" + std::to_string(at) + "] is " + (op == dsl::ir_op::contents_sorted ? "not above " : "below ") +
+                 names[p] + "[" + std::to_string(at - 1) + "]";
+        }
+        if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+      }
+    }
+    // within(x, lo, hi) that is false: the least (greatest) element, where it first occurs, and
+    // the bound it passes.
+    std::vector<int> ranges;
+    launch_impl::nodes_of(ir, fact, dsl::ir_op::contents_within, ranges);
+    for (int id : ranges) {
+      const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+      const auto p = static_cast<std::size_t>(e.value);
+      const std::optional<contents_range> c = p < facts.contents.size() ? facts.contents[p] : std::nullopt;
+      const std::optional<long long> lo = launch_impl::exact_value(ir, e.a, facts), hi = launch_impl::exact_value(ir, e.b, facts);
+      std::string what;
+      if (!c) {
+        what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
+      } else if (lo && c->lo < *lo) {
+        what = names[p] + "[" + std::to_string(c->lo_at) + "] = " + std::to_string(c->lo) + " (its least, first there) is below " +
+               render(ir, e.a, names);
+      } else if (hi && c->hi >= *hi) {
+        what = names[p] + "[" + std::to_string(c->hi_at) + "] = " + std::to_string(c->hi) + " (its greatest, first there) is not below " +
+               render(ir, e.b, names);
+      }
       if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
     }
     return "the stated fact " + render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
