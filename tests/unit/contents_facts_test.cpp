@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 #include "../support/verdict_probe.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -136,4 +138,51 @@ TEST_CASE("sorted(keys): equal neighbours break it where non_decreasing would no
   w::copy(keys, w::to_device(std::vector<int>{1, 3, 4, 8}));
   w::launch(w::on_cpu, keys_k, w::grid_for(4), keys, out);
   CHECK(w::to_host(out) == std::vector<int>{1, 3, 4, 8});
+}
+
+// The measurement against brute force on small random buffers, with value spans both within 8n
+// (the bitmap pass) and past it (the sorted pass): whether two elements are equal, the first
+// element that repeats an earlier one and that earlier one, and where the elements stop rising.
+TEST_CASE("contents measurement: distinct and order against brute force", "[launch][contents][facts][lemma]") {
+  std::uint64_t state = 12345;
+  const auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<long long>(state >> 33);
+  };
+  int both_paths[2] = {0, 0};
+  for (int round = 0; round < 4000; ++round) {
+    const std::size_t n = 1 + static_cast<std::size_t>(next() % 12);
+    const long long span = round % 2 == 0 ? 1 + next() % static_cast<long long>(2 * n) : 1 + next() % 1000000;
+    const long long base = next() % 2000 - 1000;
+    std::vector<int> v(n);
+    for (auto& x : v) x = static_cast<int>(base + next() % span);
+    w::detail::contents_memo m;
+    REQUIRE(w::detail::scan_contents(v.data(), n, true, true, m));
+    long long repeat_at = -1, repeat_of = -1, not_rising = -1, falling = -1;
+    for (std::size_t i = 0; i < n && repeat_at < 0; ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (v[j] == v[i]) {
+          repeat_at = static_cast<long long>(i), repeat_of = static_cast<long long>(j);
+          break;
+        }
+    for (std::size_t i = 1; i < n; ++i) {
+      if (not_rising < 0 && v[i] <= v[i - 1]) not_rising = static_cast<long long>(i);
+      if (falling < 0 && v[i] < v[i - 1]) falling = static_cast<long long>(i);
+    }
+    const long long lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+    ++both_paths[hi - lo < 8 * static_cast<long long>(n) ? 0 : 1];
+    CHECK(m.lo == lo);
+    CHECK(m.hi == hi);
+    REQUIRE(m.distinct_known);
+    CHECK(m.distinct == (repeat_at < 0));
+    if (repeat_at >= 0) {
+      CHECK(m.repeat_at == repeat_at);
+      CHECK(m.repeat_of == repeat_of);
+    }
+    REQUIRE(m.order_known);
+    CHECK(m.not_rising_at == not_rising);
+    CHECK(m.falling_at == falling);
+  }
+  CHECK(both_paths[0] > 1000);
+  CHECK(both_paths[1] > 1000);
 }

@@ -69,7 +69,30 @@ bool scan_contents(const T* data, std::size_t n, bool distinct, bool order, cont
       if (data[i] < data[i - 1]) out.falling_at = static_cast<long long>(i);
     }
   }
-  if (distinct) {
+  if (distinct && static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo) < 8ULL * n) {
+    // Values in a span at most 8n wide (a permutation's is n): one pass over a bitmap, linear, so
+    // that the check stays below the kernel it admits. The first element whose value was seen
+    // before is the repeat reported; the earlier one is found by a second pass, on failure only.
+    std::vector<bool> seen(static_cast<std::size_t>(static_cast<unsigned long long>(hi) - static_cast<unsigned long long>(lo)) + 1);
+    out.distinct_known = true;
+    out.distinct = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto slot = static_cast<std::size_t>(static_cast<unsigned long long>(static_cast<long long>(data[i])) -
+                                                 static_cast<unsigned long long>(lo));
+      if (!seen[slot]) {
+        seen[slot] = true;
+        continue;
+      }
+      out.distinct = false;
+      out.repeat_at = static_cast<long long>(i);
+      for (std::size_t j = 0; j < i; ++j)
+        if (data[j] == data[i]) {
+          out.repeat_of = static_cast<long long>(j);
+          break;
+        }
+      break;
+    }
+  } else if (distinct) {
     // Sorted by value, then position; of the repeats, the one at the lowest position is reported.
     std::vector<std::pair<long long, long long>> order(n);
     for (std::size_t i = 0; i < n; ++i) order[i] = {static_cast<long long>(data[i]), static_cast<long long>(i)};
