@@ -704,12 +704,32 @@ constexpr launch_knowledge global_launch_known(const kernel_ir& ir, const dsl::i
 // launch number: then the compiler cannot know whether they meet, and the launch can. A pair
 // whose elements read no launch number meets, if at all, in every launch the checker judged: it
 // stays refused here.
+// Also a pair that both of whose accesses a guard over the loads of an ordered buffer keeps
+// (given(non_decreasing(lo), ...), `when(lo[t] <= v && v < lo[t + 1], ...)`): the compiler knows
+// nothing of the data, and the launch relates the loads by the fact (presburger.hpp, relate_load).
+constexpr bool reads_ordered_load(const kernel_ir& ir, int id) {
+  if (id < 0) return false;
+  const auto& e = ir.exprs[static_cast<std::size_t>(id)];
+  if (e.op == ir_op::load) {
+    const int target = ir.accesses[static_cast<std::size_t>(e.value)].target;
+    for (int fact : ir.stated)
+      if (ir.states_order(fact, target)) return true;
+  }
+  return reads_ordered_load(ir, e.a) || reads_ordered_load(ir, e.b);
+}
+constexpr bool guarded_by_ordered_load(const kernel_ir& ir, const dsl::ir_access& a) {
+  for (int g = a.guard_begin; g < a.guard_end; ++g)
+    if (reads_ordered_load(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition)) return true;
+  return false;
+}
 constexpr bool launch_decides_global(const kernel_ir& ir, const finding& f) {
   if (f.code != diagnostic::code::W010 && f.code != diagnostic::code::W011) return false;
   if (f.first < 0 || f.second < 0) return false;
-  const launch_knowledge a = global_launch_known(ir, ir.accesses[static_cast<std::size_t>(f.first)]);
-  const launch_knowledge c = global_launch_known(ir, ir.accesses[static_cast<std::size_t>(f.second)]);
-  return a != known_never && c != known_never && (a == known_at_launch || c == known_at_launch);
+  const dsl::ir_access &first = ir.accesses[static_cast<std::size_t>(f.first)], &second = ir.accesses[static_cast<std::size_t>(f.second)];
+  const launch_knowledge a = global_launch_known(ir, first);
+  const launch_knowledge c = global_launch_known(ir, second);
+  if (a == known_never || c == known_never) return false;
+  return a == known_at_launch || c == known_at_launch || (guarded_by_ordered_load(ir, first) && guarded_by_ordered_load(ir, second));
 }
 
 // A pair of global accesses left to the launch.

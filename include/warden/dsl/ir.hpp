@@ -278,6 +278,15 @@ struct kernel_ir {
       if (states_distinct(fact, p)) return true;
     return false;
   }
+  // Whether fact `id` says parameter p is ordered (sorted(p) or non_decreasing(p), alone or as a
+  // conjunct).
+  constexpr bool states_order(int id, int p) const {
+    if (id < 0) return false;
+    const ir_expr& e = exprs[static_cast<std::size_t>(id)];
+    if (e.op == ir_op::contents_sorted || e.op == ir_op::contents_non_decreasing) return e.value == p;
+    if (e.op == ir_op::logical_and) return states_order(e.a, p) || states_order(e.b, p);
+    return false;
+  }
   constexpr bool states_distinct(int id, int p) const {
     if (id < 0) return false;
     const ir_expr& e = exprs[static_cast<std::size_t>(id)];

@@ -54,7 +54,9 @@ struct presburger_instance {
 
 class presburger_question {
  public:
-  presburger_question(const dsl::kernel_ir& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {}
+  presburger_question(const dsl::kernel_ir& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {
+    for (int fact : ir.stated) relate_loads_ = relate_loads_ || stated_order(fact, -1) != no_order;
+  }
 
   // A new variable of the set, named after `base`; its index is its position in the points isl returns.
   std::string variable(const std::string& base) {
@@ -245,6 +247,12 @@ class presburger_question {
   std::vector<std::string> dims_, constraints_;
   std::string why_not_;
   bool over_approximated_ = false;
+  struct recorded_load {
+    int buffer = -1;
+    std::string index, value;  // the element's term and the value's variable
+  };
+  bool relate_loads_ = false;         // the kernel states an order fact: loads are related
+  std::vector<recorded_load> loads_;  // every load written so far, where relate_loads_
   double case_product_ = 1;
   int quiet_ = 0;  // > 0: a term that fails is a condition's, taken to hold; why_not_ is left alone
 
@@ -386,7 +394,7 @@ class presburger_question {
   // free variable of the set, which then holds the points of every value the data could give
   // (over_approximated): an empty set decides the question for any data; a point is an answer
   // only for some data. A buffer the kernel writes may change between two loads: not written.
-  std::optional<std::string> loaded_value(const dsl::ir_expr& e) {
+  std::optional<std::string> loaded_value(const dsl::ir_expr& e, presburger_instance& in) {
     const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
     if (a.memory != dsl::memory_kind::global) return fail_term("a value loaded from shared memory (data)");
     for (const dsl::ir_access& other : ir_.accesses)
@@ -404,7 +412,50 @@ class presburger_question {
     } else if (e.is_unsigned) {
       require(v + " >= 0");
     }
+    if (relate_loads_) relate_load(a, v, in);
     return v;
+  }
+
+  // Facts about data, as axioms over the loads of one question (docs/soundness.md, "Facts about
+  // data"): two loads of one read-only buffer at one element load one value (the kernel never
+  // writes it, and nothing writable shares its memory: E100), and where a stated fact orders the
+  // buffer, loads at ordered elements load ordered values. Written only where the kernel states
+  // an order (sorted, non_decreasing), so that other kernels' questions keep their size. With
+  // them, `lo[t] <= v && v < lo[t + 1]` over a non-decreasing lo holds for one t at most: two
+  // threads t < u would have v < lo[t + 1] <= lo[u] <= v.
+  enum order_kind : int { no_order = 0, non_decreasing_order = 1, sorted_order = 2 };
+  order_kind stated_order(int id, long long p) const {
+    if (id < 0) return no_order;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if ((e.op == dsl::ir_op::contents_sorted || e.op == dsl::ir_op::contents_non_decreasing) && (p < 0 || e.value == p))
+      return e.op == dsl::ir_op::contents_sorted ? sorted_order : non_decreasing_order;
+    if (e.op != dsl::ir_op::logical_and) return no_order;
+    const order_kind x = stated_order(e.a, p), y = stated_order(e.b, p);
+    return x > y ? x : y;
+  }
+  void relate_load(const dsl::ir_access& a, const std::string& value, presburger_instance& in) {
+    const std::optional<std::string> index = quiet_term(a.index, in);
+    if (!index) return;
+    order_kind order = no_order;
+    for (int fact : ir_.stated) {
+      const order_kind o = stated_order(fact, a.target);
+      order = o > order ? o : order;
+    }
+    for (const recorded_load& l : loads_) {
+      if (l.buffer != a.target) continue;
+      const std::string &i = *index, &j = l.index, &x = value, &y = l.value;
+      note_cases(order == no_order ? 3 : 4);
+      if (order == no_order) {
+        require("(" + i + " < " + j + " or " + i + " > " + j + " or " + x + " = " + y + ")");
+        continue;
+      }
+      // i <= j: x <= y; i >= j: x >= y (and so i = j: x = y). Sorted: strictly, where i != j.
+      const char* le = order == sorted_order ? " < " : " <= ";
+      require("(" + i + " > " + j + " or " + x + " <= " + y + ") and (" + i + " < " + j + " or " + y + " <= " + x + ")");
+      if (order == sorted_order)
+        require("(" + i + " >= " + j + " or " + x + le + y + ") and (" + i + " <= " + j + " or " + y + le + x + ")");
+    }
+    loads_.push_back({a.target, *index, value});
   }
 
   std::optional<std::string> write_term(int id, presburger_instance& in) {
@@ -429,7 +480,7 @@ class presburger_question {
         if (const int init = ir_.held_value(e); init >= 0) return term(init, in);
         return fail_term("a thread-private variable that the kernel assigns");
       }
-      case ir_op::load: return loaded_value(e);
+      case ir_op::load: return loaded_value(e, in);
       case ir_op::tile_load: return fail_term("a value loaded from shared memory (data)");
       case ir_op::call: return fail_term("the result of a function call");
       case ir_op::param_value: return fail_term("a value parameter that is not an integer");
