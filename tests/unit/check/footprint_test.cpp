@@ -145,4 +145,11 @@ TEST_CASE("footprint: an explanation names the element block 0 meets at when the
   const std::string text = v.text.data;
   CHECK(text.find("element -1") == std::string::npos);
   CHECK(text.find("threads 0 and 1 meet at element 0 in one phase") != std::string::npos);
+  // A finding whose element no listing computed (element -1) says so rather than naming -1.
+  const auto kernel = w::dsl::build_kernel<w::block<64>, w::out<int>>(shifted_by_block);
+  w::check::analysis unknown = w::check::analysis_of(kernel);
+  unknown.finding.element = -1;
+  const std::string unknown_text = w::check::verdict_from(kernel, unknown).text.data;
+  CHECK(unknown_text.find("element -1") == std::string::npos);
+  CHECK(unknown_text.find("threads 0 and 1 may meet (at an element the compiler cannot compute) in one phase") != std::string::npos);
 }
