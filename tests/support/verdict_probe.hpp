@@ -3,6 +3,8 @@
 // kernel and its twin side by side (soundness_test, precision_test).
 #include <warden/warden.hpp>
 
+#include <string>
+
 namespace warden::testing {
 
 // The rule the checker reports for `body` as a kernel of Block and Params (code::none: accepted).
@@ -76,6 +78,17 @@ bool launch_tile_pair_meets(const K& kernel, const std::string& message, const r
 template <class Body>
 constexpr auto trusting(Body) {
   return [](auto... handles) { return trusted(Body{}(handles...)); };
+}
+
+// The message of the `Error` a launch throws (a refusal), or "(launched)" where it throws none.
+template <class Error = warden::error, class F>
+std::string refusal_of(F launch) {
+  try {
+    launch();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(launched)";
 }
 
 }  // namespace warden::testing

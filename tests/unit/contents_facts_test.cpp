@@ -45,15 +45,6 @@ constexpr auto keys_body = [](auto k, auto keys, auto out) {
 };
 WARDEN_KERNEL(keys_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(keys_body).named("copy_keys", "keys", "out"));
 
-template <class F>
-std::string refusal(F launch) {
-  try {
-    launch();
-  } catch (const w::fact_error& e) {
-    return e.what();
-  }
-  return "(launched)";
-}
 
 }  // namespace
 
@@ -74,14 +65,14 @@ TEST_CASE("permutation(perm): a JDS unsort runs; a repeat or a value outside [0,
   // A repeat: distinct is the conjunct that fails.
   order[60] = order[20];
   w::copy(perm, w::to_device(order));
-  CHECK(refusal([&] { w::launch(w::on_cpu, unsort_k, w::grid_for(100), perm, s, dst); }) ==
+  CHECK(w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, unsort_k, w::grid_for(100), perm, s, dst); }) ==
         "E107 [stated-fact] unsort_k: the stated fact distinct(perm) && within(perm, 0, perm.size()) is false for this launch "
         "(perm.size() = 100, perm[60] repeats perm[20]); the checker's proof rests on it: launch with values that meet it");
   // Distinct, but one value is n: within fails, naming the greatest and where it is.
   for (int i = 0; i < 100; ++i) order[static_cast<std::size_t>(i)] = (i * 37 + 11) % 100;
   order[order.size() - 1] += 100;  // stays distinct
   w::copy(perm, w::to_device(order));
-  const std::string text = refusal([&] { w::launch(w::on_cpu, unsort_k, w::grid_for(100), perm, s, dst); });
+  const std::string text = w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, unsort_k, w::grid_for(100), perm, s, dst); });
   CHECK_THAT(text, Catch::Matchers::StartsWith("E107 [stated-fact] unsort_k:"));
   CHECK_THAT(text, Catch::Matchers::Contains("perm[99] = " + std::to_string(order[99]) +
                                              " (its greatest, first there) is not below perm.size())"));
@@ -111,7 +102,7 @@ TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product r
   rows[2] = 1;
   w::copy(row_ptr, w::to_device(rows));
   auto y2 = w::to_device(std::vector<float>(4, -1.f));
-  CHECK(refusal([&] { w::launch(w::on_cpu, csr_k, w::grid_for(4), row_ptr, col, val, x, y2); }) ==
+  CHECK(w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, csr_k, w::grid_for(4), row_ptr, col, val, x, y2); }) ==
         "E107 [stated-fact] csr_k: the stated fact non_decreasing(row_ptr) && within(col, 0, x.size()) is false for this launch "
         "(x.size() = 4, row_ptr[2] is below row_ptr[1]); the checker's proof rests on it: launch with values that meet it");
   CHECK(w::detail::contents_measured() > before);
@@ -122,7 +113,7 @@ TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product r
   w::copy(row_ptr, w::to_device(rows));
   cols[4] = 4;
   w::copy(col, w::to_device(cols));
-  const std::string text = refusal([&] { w::launch(w::on_cpu, csr_k, w::grid_for(4), row_ptr, col, val, x, y2); });
+  const std::string text = w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, csr_k, w::grid_for(4), row_ptr, col, val, x, y2); });
   CHECK_THAT(text, Catch::Matchers::EndsWith("(x.size() = 4, col[4] = 4 (its greatest, first there) is not below x.size()); the "
                                              "checker's proof rests on it: launch with values that meet it"));
   CHECK_THAT(text, !Catch::Matchers::Contains("row_ptr["));
@@ -131,7 +122,7 @@ TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product r
 TEST_CASE("sorted(keys): equal neighbours break it where non_decreasing would not", "[launch][contents][facts]") {
   auto keys = w::to_device(std::vector<int>{1, 3, 3, 8});
   auto out = w::to_device(std::vector<int>(4, 0));
-  CHECK(refusal([&] { w::launch(w::on_cpu, keys_k, w::grid_for(4), keys, out); }) ==
+  CHECK(w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, keys_k, w::grid_for(4), keys, out); }) ==
         "E107 [stated-fact] keys_k: the stated fact sorted(keys) is false for this launch (keys[2] is not above keys[1]); "
         "the checker's proof rests on it: launch with values that meet it");
   CHECK(w::to_host(out) == std::vector<int>(4, 0));

@@ -73,15 +73,6 @@ std::vector<int> tens() {
   return lo;
 }
 
-template <class F>
-std::string refusal(F launch) {
-  try {
-    launch();
-  } catch (const w::error& e) {
-    return e.what();
-  }
-  return "(launched)";
-}
 
 }  // namespace
 
@@ -115,7 +106,7 @@ TEST_CASE("a half-open bucket over a non-decreasing buffer keeps one thread: the
   // A falling lo: the fact is false, refused before the kernel (E107).
   lo[5] = 0;
   w::copy(l, w::to_device(lo));
-  CHECK_THAT(refusal([&] { w::launch(w::on_cpu, bucket_k, w::grid(static_cast<int>(keys.size())), l, k, found); }),
+  CHECK_THAT(w::testing::refusal_of([&] { w::launch(w::on_cpu, bucket_k, w::grid(static_cast<int>(keys.size())), l, k, found); }),
              Catch::Matchers::StartsWith("E107 [stated-fact] bucket_k: the stated fact non_decreasing(lo) is false for this launch (lo[5] is below lo[4])"));
 }
 
@@ -124,14 +115,14 @@ TEST_CASE("the careless buckets are refused at launch: closed, overlapping, per-
   auto k = w::to_device(std::vector<int>(64 * 2, 20));
   auto found = w::to_device(std::vector<int>(2, -1));
   const std::vector<int> before = w::to_host(found);
-  for (const std::string& text : {refusal([&] { w::launch(w::on_cpu, closed_k, w::grid(2), l, k, found); }),
-                                  refusal([&] { w::launch(w::on_cpu, wide_k, w::grid(2), l, k, found); }),
-                                  refusal([&] { w::launch(w::on_cpu, own_key_k, w::grid(2), l, k, found); })}) {
+  for (const std::string& text : {w::testing::refusal_of([&] { w::launch(w::on_cpu, closed_k, w::grid(2), l, k, found); }),
+                                  w::testing::refusal_of([&] { w::launch(w::on_cpu, wide_k, w::grid(2), l, k, found); }),
+                                  w::testing::refusal_of([&] { w::launch(w::on_cpu, own_key_k, w::grid(2), l, k, found); })}) {
     CHECK_THAT(text, Catch::Matchers::Contains("found["));
     CHECK(text != "(launched)");
   }
   auto hi = w::to_device(tens());
-  CHECK(refusal([&] { w::launch(w::on_cpu, two_buffers_k, w::grid(2), l, hi, k, found); }) != "(launched)");
+  CHECK(w::testing::refusal_of([&] { w::launch(w::on_cpu, two_buffers_k, w::grid(2), l, hi, k, found); }) != "(launched)");
   CHECK(w::to_host(found) == before);  // every refusal came before the kernel
 }
 
