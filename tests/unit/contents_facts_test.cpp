@@ -48,7 +48,7 @@ WARDEN_KERNEL(keys_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(keys_body
 
 }  // namespace
 
-TEST_CASE("permutation(perm): a JDS unsort runs; a repeat or a value outside [0, n) is refused", "[launch][contents][facts]") {
+TEST_CASE("permutation(perm): a JDS unsort runs, a repeat or a value outside [0, n) is refused", "[launch][contents][facts]") {
   using code = w::diagnostic::code;
   STATIC_REQUIRE(w::testing::code_of<w::block<32>, w::in<int>, w::in<float>, w::out<float>>(unsort_body) == code::none);
   std::vector<int> order(100);
@@ -80,7 +80,7 @@ TEST_CASE("permutation(perm): a JDS unsort runs; a repeat or a value outside [0,
   CHECK(w::to_host(dst) == got);  // refused before the kernel: dst as it was
 }
 
-TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product runs; a falling row pointer or a column past x is refused",
+TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product runs, a falling row pointer or a column past x is refused",
           "[launch][contents][facts]") {
   // Rows 0..3: [0, 2), [2, 2), [2, 5), [5, 6).
   std::vector<int> rows{0, 2, 2, 5, 6};
