@@ -141,14 +141,14 @@ inline bool runs_in_no_thread(const dsl::kernel_ir& ir, const launch_facts& fact
 // then apart (no thread of this launch runs the access) or undecided (q.why_not() says why).
 inline std::optional<std::string> run_element(const dsl::kernel_ir& ir, const launch_facts& facts, presburger_question& q,
                                               const dsl::ir_access& a, presburger_instance& in, const std::string& tag,
-                                              pair_answer& settled) {
+                                              pair_answer& settled, int coordinate = -1) {
   settled = pair_answer::undecided;
   if (!q.enter_loops(a, in, tag)) return std::nullopt;
   if (!q.enter_guards(a.guard_begin, a.guard_end, in)) {
     settled = pair_answer::apart;  // a guard no thread passes for this launch
     return std::nullopt;
   }
-  std::optional<std::string> i = q.term(a.index, in);
+  std::optional<std::string> i = q.term(coordinate >= 0 ? coordinate : a.index, in);
   if (!i && runs_in_no_thread(ir, facts, a)) settled = pair_answer::apart;
   return i;
 }
@@ -233,11 +233,14 @@ struct outside_verdict {
   bool possible = false;  // meet: data the index reads was taken as any value it may hold, so `element` may be one no run reaches
   std::string why;
 };
-inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long size) {
+// `coordinate`: the expression asked about, the access's index (the default) or, for a 2-D tile,
+// its column (then `size` is the tile's columns).
+inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_facts& facts, const dsl::ir_access& a, long long size,
+                                       int coordinate = -1) {
   outside_verdict v;
   presburger_question q(ir, facts);
   presburger_instance one = q.thread("a");
-  const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer);
+  const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer, coordinate);
   if (!i) {
     v.why = q.why_not();
     return v;

@@ -223,6 +223,30 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
     if (a.column >= 0) {  // 2-D tile: the column stays inside a row
       const interval column = evaluator.index_interval(a.column, a.guard_begin, a.guard_end);
       const long long cols = tile_of(ir, a.target) != nullptr ? tile_of(ir, a.target)->cols : 0;
+      // A column the intervals cannot keep inside, because a guard ties it to a loop
+      // (`tx + 16 - m` under `tx <= m`, a wavefront), decided as the row is: the exact
+      // per-thread footprint, then the integer set of the runs whose column is outside.
+      if (!column.bounded() || column.lo < 0 || column.hi >= cols) {
+        block_shape shape{facts.block.x, facts.block.y, facts.block.z};
+        shape.numbers = &numbers;
+        const footprint exact = footprint_of(ir, shape, a);
+        if (exact.all_known) {
+          if (exact.row_lo > exact.row_hi || (exact.col_lo >= 0 && exact.col_hi < cols)) continue;
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) + ", " +
+                 render(ir, a.column, names) + "): the column reaches " +
+                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")" +
+                 launch_impl::overrun_fix(render(ir, a.column, names), exact.col_lo < 0 ? exact.col_lo : exact.col_hi, target,
+                                          "columns", cols);
+        }
+        const launch_impl::outside_verdict v = launch_impl::element_outside(ir, facts, a, cols, a.column);
+        if (v.answer == launch_impl::pair_answer::apart) continue;
+        if (v.answer == launch_impl::pair_answer::meet && !(v.possible && column.bounded()))
+          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) + ", " +
+                 render(ir, a.column, names) + "): the column " + (v.possible ? "may reach " : "reaches ") +
+                 std::to_string(v.element) + ", outside [0, " + std::to_string(cols) + ")" +
+                 (v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "") +
+                 launch_impl::overrun_fix(render(ir, a.column, names), v.element, target, "columns", cols);
+      }
       if (!column.bounded() || column.lo < 0 || column.hi >= cols)
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) +
                ", " + render(ir, a.column, names) + "): the column may " +
