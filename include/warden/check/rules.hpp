@@ -890,8 +890,13 @@ constexpr finding analyse(const kernel_ir& ir, block_shape shape, shared_lint* l
       // A condition the list cannot hold (too many, or too many terms) leaves its pair to the
       // launch's listing instead, where the launch can list it: the listing decides exactly what
       // the condition only suffices for.
+      // The tiles' obligations come after these: room is kept for them, so that a kernel whose
+      // buffer conditions fill the list still has its tiles decided by the launch (a flash
+      // attention's tiles of Bc * d elements) rather than refused.
+      const int room = dsl::obligation_list::capacity - shared.obligations.count;
       for (const assumption& a : assumed) {
-        if (accepted.obligations.add(positive_obligation(f.code, a.condition, a.first, a.second))) continue;
+        if (accepted.obligations.count < room && accepted.obligations.add(positive_obligation(f.code, a.condition, a.first, a.second)))
+          continue;
         const auto& x = ir.accesses[static_cast<std::size_t>(a.first)];
         const auto& y = ir.accesses[static_cast<std::size_t>(a.second)];
         const finding pair{global_rule(x, y), a.first, a.second};
