@@ -6,6 +6,7 @@ median times per operation, with each allocator's ratio to warden's pool in the 
 """
 import argparse
 import json
+import os
 import platform
 import re
 import subprocess
@@ -40,7 +41,11 @@ def main() -> int:
         medians[(pattern, argument)][allocator] = ns_per_op
 
     context = run["context"]
-    print(f"Command: `{' '.join(command[:-1])}`  ")
+    # The binary as the repository names it (build/..., gpu-bundle/...), not this machine's path.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    binary = os.path.abspath(command[0])
+    shown = os.path.relpath(binary, root) if binary.startswith(root + os.sep) else os.path.basename(binary)
+    print(f"Command: `{' '.join([shown] + command[1:-1])}`  ")
     print(f"Machine: {platform.node()} ({platform.machine()}), {context.get('num_cpus')} CPUs at "
           f"{context.get('mhz_per_cpu')} MHz; date {context.get('date')}\n")
     allocators = sorted({a for row in medians.values() for a in row}, key=lambda a: (a != "warden_pool", a))
