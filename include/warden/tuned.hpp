@@ -98,6 +98,10 @@ struct tuned_definition {
   static constexpr diagnostic::code verdict =
       check::verdict_on_body<typename C::block_type, detail::candidate_body<Body, C>, Params...>::value.finding.code;
 
+  // The checker's verdict on candidate C, as w::kernel reads it (check::verdict_on_body).
+  template <class C>
+  using verdict_source = check::verdict_on_body<typename C::block_type, detail::candidate_body<Body, C>, Params...>;
+
   // The kernel of candidate C (checked: only accepted candidates are asked for).
   template <class C>
   static constexpr auto candidate_definition(std::string_view name, std::string_view source) {
@@ -127,6 +131,29 @@ struct tuned_candidate_dropped {
                "candidates are tuned")]] static constexpr int note() {
     return 0;
   }
+};
+
+// The one error of a tuned kernel whose every candidate the checker rejects: the first candidate's
+// diagnostic, as w::kernel gives it (its code, the buffer or tile and the statement in the body's
+// names), its explanation opened by the kernel and the candidate ("scale_tuned, candidate
+// block<128> (every candidate is rejected; the first): ..."). Raised by instantiating
+// check::reported, so that nothing after it adds an error of its own (the launch binds nothing
+// for such a kernel: tuned_arguments_bind).
+template <class Tag, class Candidate, class Source>
+struct every_candidate_rejected {
+  static constexpr check::verdict value = [] {
+    check::verdict v = Source::value;
+    detail::text_buffer t;
+    using B = typename Candidate::block_type;
+    t << Tag::kernel << ", candidate block<" << B::x;
+    if constexpr (B::y > 1 || B::z > 1) t << ", " << B::y;
+    if constexpr (B::z > 1) t << ", " << B::z;
+    t << ">";
+    if constexpr (Candidate::constant_count > 0) t << " and its constants";
+    t << " (every candidate is rejected; the first): " << std::string_view(Source::value.text.data, static_cast<std::size_t>(Source::value.text.size));
+    v.text = t;
+    return v;
+  }();
 };
 
 template <class Definition, bool Accepted>
@@ -237,20 +264,24 @@ class tuned_kernel {
  public:
   // How many candidates the checker accepted.
   static constexpr std::size_t size = decltype(boost::hana::length(kept))::value;
-  static_assert(size > 0, "warden::tuned: the checker rejects every candidate (see the warnings that name them); "
-                          "define the kernel with w::kernel and one of these blocks to see why");
 
   // The kernel of candidate C, as WARDEN_KERNEL would declare it.
   template <class C>
   using kernel_for = dsl::named_kernel<typename Tag::template holder<C>>;
 
   constexpr tuned_kernel() {
+    if constexpr (size == 0) {
+      // Every candidate rejected: one error, the first candidate's diagnostic.
+      using first = typename std::remove_cvref_t<decltype(boost::hana::front(all))>::type;
+      (void)check::reported<detail::every_candidate_rejected<Tag, first, typename definition_type::template verdict_source<first>>>;
+    } else {
 #if !defined(WARDEN_TUNING_NOTES) || WARDEN_TUNING_NOTES
-    boost::hana::for_each(rejected, [](auto t) {
-      using C = typename decltype(t)::type;
-      (void)detail::tuned_candidate_dropped<C, definition_type::template verdict<C>>::note();
-    });
+      boost::hana::for_each(rejected, [](auto t) {
+        using C = typename decltype(t)::type;
+        (void)detail::tuned_candidate_dropped<C, definition_type::template verdict<C>>::note();
+      });
 #endif
+    }
   }
 
   std::string_view name() const { return Tag::kernel; }
@@ -332,8 +363,12 @@ namespace detail {
 // diagnostics (W002, the wrong count) and nothing of the tuner's machinery.
 template <class Tag, class... Args>
 constexpr bool tuned_arguments_bind() {
-  using first = typename std::remove_cvref_t<decltype(boost::hana::front(tuned_kernel<Tag>::kept_types()))>::type;
-  return arguments_bind<typename tuned_kernel<Tag>::template kernel_for<first>, Args...>();
+  if constexpr (tuned_kernel<Tag>::size == 0) {
+    return false;  // every candidate rejected: reported once, where the kernel is declared
+  } else {
+    using first = typename std::remove_cvref_t<decltype(boost::hana::front(tuned_kernel<Tag>::kept_types()))>::type;
+    return arguments_bind<typename tuned_kernel<Tag>::template kernel_for<first>, Args...>();
+  }
 }
 
 // The lambdas below capture the caller's launcher; where that is a lambda of an unnamed namespace

@@ -63,6 +63,25 @@ WARDEN_TUNED(triple, w::tuned<w::in<int>, w::out<int>>(
 
 using cache_folder = w::testing::tuning_cache_folder;
 
+// A tuned kernel's definition whose every candidate races (two threads store y[i / 2]), not
+// declared with WARDEN_TUNED (which would not compile: tests/compile_fail/
+// tuned_every_candidate_rejected.fail.cpp), to read the one error that declaring it raises.
+constexpr auto halves = w::tuned<w::in<float>, w::out<float>>(
+    [](auto k, auto x, auto y) {
+      auto i = k.global_id();
+      return w::when(i < x.size(), y[i / 2] = x[i]);
+    },
+    w::candidates<w::block<16, 4>, w::block<32>>);
+constexpr auto halves_items = w::tuned<w::in<float>, w::out<float>>(
+    []<int Items>(auto k, auto x, auto y) {
+      auto i = k.global_id() * Items;
+      return w::when(i < x.size(), y[i / (2 * Items)] = x[i]);
+    },
+    w::candidates<w::candidate<w::block<32>, 2>>);
+struct halves_tag {
+  static constexpr std::string_view kernel = "halves";
+};
+
 std::string read_file(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -88,6 +107,28 @@ TEST_CASE("a candidate the checker rejects is dropped, named, and never launched
   CHECK(report.find("measured on cpu reference backend") != std::string::npos);
   CHECK(report.find("block<128> dropped at compile time (W010)") != std::string::npos);
   CHECK(report.find("block<128> ") == report.find("block<128> dropped"));  // listed once: never timed
+}
+
+TEST_CASE("every candidate rejected: one error, the first candidate's diagnostic, opened by the kernel and the candidate", "[tuned]") {
+  using definition = std::remove_cvref_t<decltype(halves)>;
+  using first = w::candidate<w::block<16, 4>>;
+  using second = w::candidate<w::block<32>>;
+  STATIC_REQUIRE(definition::verdict<first> == w::diagnostic::code::W010);
+  STATIC_REQUIRE(definition::verdict<second> == w::diagnostic::code::W010);
+  using with_items = std::remove_cvref_t<decltype(halves_items)>;
+  using items = w::candidate<w::block<32>, 2>;
+  STATIC_REQUIRE(with_items::verdict<items> == w::diagnostic::code::W010);
+  constexpr auto& error = w::detail::every_candidate_rejected<halves_tag, first, definition::verdict_source<first>>::value;
+  STATIC_REQUIRE(error.finding.code == w::diagnostic::code::W010);
+  const std::string text(error.text.data, static_cast<std::size_t>(error.text.size));
+  CAPTURE(text);
+  CHECK(text.rfind("halves, candidate block<16, 4> (every candidate is rejected; the first): ", 0) == 0);
+  // The first candidate's own explanation follows (no source text here, so its parameters' places).
+  const auto& own = definition::verdict_source<first>::value.text;
+  CHECK(text.substr(text.find("the first): ") + 12) == std::string(own.data, static_cast<std::size_t>(own.size)));
+  constexpr auto& with_constants = w::detail::every_candidate_rejected<halves_tag, items, with_items::verdict_source<items>>::value;
+  const std::string text2(with_constants.text.data, static_cast<std::size_t>(with_constants.text.size));
+  CHECK(text2.rfind("halves, candidate block<32> and its constants (every candidate is rejected; the first): ", 0) == 0);
 }
 
 TEST_CASE("the caller sees one launch: writable arguments are restored between timed runs", "[tuned]") {

@@ -503,11 +503,13 @@ constexpr bool read_source_names(std::string_view text, const dsl::kernel_ir& ir
   } out{params, user_out};
   const std::size_t Arity = params.size();
 
-  // The body: the one lambda given to w::kernel (or, for a text that is only a lambda, the first).
+  // The body: the one lambda given to w::kernel or w::tuned (or, for a text that is only a lambda,
+  // the first).
+  const auto is_body_call = [](std::string_view callee) { return callee == "kernel" || callee == "tuned"; };
   int kernels = 0;
-  for (int l = 0; l < scan.lambda_count; ++l) kernels += scan.lambdas[l].callee == "kernel";
+  for (int l = 0; l < scan.lambda_count; ++l) kernels += is_body_call(scan.lambdas[l].callee);
   const source_scan::lambda& body = scan.lambdas[0];
-  if (kernels > 1 || (kernels == 1 && body.callee != "kernel") || (kernels == 0 && !body.callee.empty())) return false;
+  if (kernels > 1 || (kernels == 1 && !is_body_call(body.callee)) || (kernels == 0 && !body.callee.empty())) return false;
   if (body.count == static_cast<int>(Arity) + 1)
     for (std::size_t i = 0; i < Arity; ++i) out.params[i] = body.params[i + 1];
 
