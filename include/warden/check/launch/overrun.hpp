@@ -6,6 +6,7 @@
 // they cannot keep inside, the runs outside the buffer as an integer set, decided exactly.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../../config.hpp"
@@ -86,6 +87,16 @@ inline std::string overrun_fix(const std::string& index, long long reached, cons
          std::to_string(reached + 1) + " " + std::string(unit);
 }
 
+// "store tile(r, c): the column reaches 17, outside [0, 17); guard ...": a 2-D tile's column
+// outside its row, for E101. `verb`: "reaches" where a thread does, "may reach" where the
+// intervals only allow it; `note` follows the range.
+inline std::string column_overrun(const char* kind, const std::string& target, const std::string& row, const std::string& column,
+                                  std::string_view verb, long long reached, long long cols, std::string_view note = {}) {
+  return std::string(kind) + " " + target + "(" + row + ", " + column + "): the column " + std::string(verb) + " " +
+         std::to_string(reached) + ", outside [0, " + std::to_string(cols) + ")" + std::string(note) +
+         overrun_fix(column, reached, target, "columns", cols);
+}
+
 // Whether a larger buffer would move access `a`'s reach with it: its index or a guard reads the
 // buffer's size.
 inline bool moves_with_size(const dsl::kernel_ir& ir, const dsl::ir_access& a) {
@@ -154,10 +165,8 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                  std::to_string(size) + " rows" +
                  launch_impl::overrun_fix(render(ir, a.index, names), exact.row_lo < 0 ? exact.row_lo : exact.row_hi, target, "rows", size);
         if (!never && a.column >= 0 && (exact.col_lo < 0 || exact.col_hi >= cols))
-          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) +
-                 ", " + render(ir, a.column, names) + "): the column reaches " +
-                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")" +
-                 launch_impl::overrun_fix(render(ir, a.column, names), exact.col_lo < 0 ? exact.col_lo : exact.col_hi, target, "columns", cols);
+          return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, render(ir, a.index, names), render(ir, a.column, names),
+                                             "reaches", exact.col_lo < 0 ? exact.col_lo : exact.col_hi, cols);
         continue;
       }
     }
@@ -230,31 +239,25 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
         block_shape shape{facts.block.x, facts.block.y, facts.block.z};
         shape.numbers = &numbers;
         const footprint exact = footprint_of(ir, shape, a);
+        const std::string row = render(ir, a.index, names), col = render(ir, a.column, names);
         if (exact.all_known) {
           if (exact.row_lo > exact.row_hi || (exact.col_lo >= 0 && exact.col_hi < cols)) continue;
-          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) + ", " +
-                 render(ir, a.column, names) + "): the column reaches " +
-                 std::to_string(exact.col_lo < 0 ? exact.col_lo : exact.col_hi) + ", outside [0, " + std::to_string(cols) + ")" +
-                 launch_impl::overrun_fix(render(ir, a.column, names), exact.col_lo < 0 ? exact.col_lo : exact.col_hi, target,
-                                          "columns", cols);
+          return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, row, col, "reaches",
+                                             exact.col_lo < 0 ? exact.col_lo : exact.col_hi, cols);
         }
         const launch_impl::outside_verdict v = launch_impl::element_outside(ir, facts, a, cols, a.column);
         if (v.answer == launch_impl::pair_answer::apart) continue;
         if (v.answer == launch_impl::pair_answer::meet && !(v.possible && column.bounded()))
-          return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) + ", " +
-                 render(ir, a.column, names) + "): the column " + (v.possible ? "may reach " : "reaches ") +
-                 std::to_string(v.element) + ", outside [0, " + std::to_string(cols) + ")" +
-                 (v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "") +
-                 launch_impl::overrun_fix(render(ir, a.column, names), v.element, target, "columns", cols);
+          return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, row, col, v.possible ? "may reach" : "reaches",
+                                             v.element, cols,
+                                             v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "");
       }
-      if (!column.bounded() || column.lo < 0 || column.hi >= cols)
-        return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) +
-               ", " + render(ir, a.column, names) + "): the column may " +
-               (column.bounded() ? "reach " + std::to_string(column.lo < 0 ? column.lo : column.hi) + ", outside [0, " +
-                                       std::to_string(cols) + ")" +
-                                       launch_impl::overrun_fix(render(ir, a.column, names), column.lo < 0 ? column.lo : column.hi,
-                                                                target, "columns", cols)
-                                 : "leave [0, " + std::to_string(cols) + ")");
+      if (column.bounded() && (column.lo < 0 || column.hi >= cols))
+        return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, render(ir, a.index, names), render(ir, a.column, names),
+                                           "may reach", column.lo < 0 ? column.lo : column.hi, cols);
+      if (!column.bounded())
+        return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) + ", " +
+               render(ir, a.column, names) + "): the column may leave [0, " + std::to_string(cols) + ")";
     }
   }
   // A shuffle's lane operand (delta, mask or lane) must name a lane of the warp.
