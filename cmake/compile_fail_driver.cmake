@@ -154,7 +154,10 @@ else()
       endforeach()
     endforeach()
   endif()
-  set(command "${COMPILER}" -std=c++20 -fsyntax-only -fno-diagnostics-color ${budget}
+  if(NOT DEFINED STD OR STD STREQUAL "")
+    set(STD c++20)
+  endif()
+  set(command "${COMPILER}" -std=${STD} -fsyntax-only -fno-diagnostics-color ${budget}
       ${pch_flags} ${include_flags} ${defect_flags} "${SOURCE}")
 endif()
 

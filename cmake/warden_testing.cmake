@@ -117,6 +117,10 @@ endfunction()
 # Every case is compiled by cmake/compile_fail_driver.cmake, which holds the exact command lines.
 
 set(WARDEN_COMPILE_FAIL_DRIVER "${CMAKE_CURRENT_LIST_DIR}/compile_fail_driver.cmake")
+# The C++ standard the C++ compiler's cases are compiled in: c++20, or c++2c where the compiler
+# takes C++26's computed static_assert messages (clang++ 17+, g++ 14+), which print the
+# explanation as text (diagnostic/race_rules.hpp; the clang19 preset).
+set(WARDEN_COMPILE_FAIL_STD "c++20" CACHE STRING "-std= of the C++ compiler's compile-fail cases (c++20 or c++2c)")
 
 # The compilers a case is registered for: "<tag>=<kind>=<path>" entries.
 string(TOLOWER "${CMAKE_CXX_COMPILER_ID}" _warden_cf_tag)   # gnu, clang
@@ -170,7 +174,7 @@ function(_warden_cf_add_test test_name kind compiler source expect mode one_erro
     COMMAND ${CMAKE_COMMAND}
       -DKIND=${kind} -DCOMPILER=${compiler} -DSOURCE=${source} -DEXPECT=${expect} -DMODE=${mode}
       -DINCLUDES=${_warden_cf_includes} -DWORKDIR=${workdir} -DCUDA_ARCH=90 -DONE_ERROR=${one_error}
-      -DPCH=${pch} -DFROM_BATCH=${from_batch} -P ${WARDEN_COMPILE_FAIL_DRIVER})
+      -DPCH=${pch} -DFROM_BATCH=${from_batch} -DSTD=${WARDEN_COMPILE_FAIL_STD} -P ${WARDEN_COMPILE_FAIL_DRIVER})
 endfunction()
 
 # The compilers whose compile-fail cases are compiled together (MODE=cases) rather than one by

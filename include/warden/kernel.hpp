@@ -35,9 +35,12 @@ namespace warden {
 // value<T> parameters and compile-time ones as template arguments or constexpr globals.
 //
 // A rejected kernel gives one error, its diagnostic, even where the program goes on to launch it:
-// the diagnostic is raised by instantiating check::reported, not by a static_assert in this body,
-// which made clang++ mark the function invalid, so that every use of the kernel added errors of
-// its own (4 errors and 47 lines for one race; test compile_fail.launch_rejected_kernel).
+// the diagnostic is raised by naming the type of a value of its class (check::report), not by a
+// static_assert in this body, which made clang++ mark the function invalid, so that every use of
+// the kernel added errors of its own (4 errors and 47 lines for one race; test
+// compile_fail.launch_rejected_kernel); nor through a variable template's initializer
+// (sizeof in a variable template), after which clang++ 19 still finds the function no constant expression and
+// adds "constexpr variable 'definition' must be initialized by a constant expression".
 //
 // A translation unit compiled with -DWARDEN_RECORD_ONLY builds every kernel without the checker
 // (as dsl::build_kernel does): its kernels can be recorded and pictured (w::record, w::picture),
@@ -52,7 +55,9 @@ constexpr auto kernel(F body) {
 #if defined(WARDEN_RECORD_ONLY)
   return dsl::build_kernel<Block, Params...>(body);
 #else
-  (void)check::reported<check::verdict_on_body<Block, F, Params...>>;
+  using verdict = check::verdict_on_body<Block, F, Params...>;
+  using diagnostic_raised [[maybe_unused]] =
+      decltype(typename check::report<verdict, verdict::value.finding.code != diagnostic::code::none>::type{});
   // An accepted kernel's performance lints (W050, W051: check/lints.hpp) are warnings, raised here
   // unless the translation unit is compiled with -DWARDEN_LINTS=0.
 #if !defined(WARDEN_LINTS) || WARDEN_LINTS

@@ -136,8 +136,8 @@ struct tuned_candidate_dropped {
 // The one error of a tuned kernel whose every candidate the checker rejects: the first candidate's
 // diagnostic, as w::kernel gives it (its code, the buffer or tile and the statement in the body's
 // names), its explanation opened by the kernel and the candidate ("scale_tuned, candidate
-// block<128> (every candidate is rejected; the first): ..."). Raised by instantiating
-// check::reported, so that nothing after it adds an error of its own (the launch binds nothing
+// block<128> (every candidate is rejected; the first): ..."). Raised as w::kernel raises one (a
+// type named in the constructor: kernel.hpp), so that nothing after it adds an error of its own (the launch binds nothing
 // for such a kernel: tuned_arguments_bind).
 template <class Tag, class Candidate, class Source>
 struct every_candidate_rejected {
@@ -273,7 +273,8 @@ class tuned_kernel {
     if constexpr (size == 0) {
       // Every candidate rejected: one error, the first candidate's diagnostic.
       using first = typename std::remove_cvref_t<decltype(boost::hana::front(all))>::type;
-      (void)check::reported<detail::every_candidate_rejected<Tag, first, typename definition_type::template verdict_source<first>>>;
+      using refusal = detail::every_candidate_rejected<Tag, first, typename definition_type::template verdict_source<first>>;
+      using diagnostic_raised [[maybe_unused]] = decltype(typename check::report<refusal, true>::type{});
     } else {
 #if !defined(WARDEN_TUNING_NOTES) || WARDEN_TUNING_NOTES
       boost::hana::for_each(rejected, [](auto t) {

@@ -62,7 +62,7 @@ template <class What>
 struct diagnostic_for<diagnostic::code::W008, What> { using type = diagnostic::W008_narrowing_store<What>; };
 
 // `Source::value` is a constexpr verdict. With a finding, `report<Source>` names the code's class,
-// whose instantiation (sizeof at the use) fails its static_assert: one error, no cascade.
+// whose instantiation (at the use) fails its static_assert: one error, no cascade.
 template <class Source, bool Found = Source::value.finding.code != diagnostic::code::none>
 struct report {
   using type = int;
@@ -74,11 +74,10 @@ struct report<Source, true> {
       typename text_of<Source, std::make_index_sequence<static_cast<std::size_t>(Source::value.text.size)>>::type>::type;
 };
 
-// Instantiating reported<Source> raises Source's diagnostic, if it has a finding. w::kernel names it
-// in its body rather than asserting there, so that a rejected kernel is one error (kernel.hpp).
-// (Found is passed explicitly: a default argument would add a note of its own to clang's output.)
-template <class Source>
-inline constexpr bool reported = sizeof(typename report<Source, Source::value.finding.code != diagnostic::code::none>::type) > 0;
+// w::kernel raises Source's diagnostic by naming `decltype(typename report<Source, found>::type{})`
+// in its body, which instantiates the code's class: one error on g++, clang++ (14 and 19) and
+// nvcc, the function still a constant expression (kernel.hpp). (Found is passed explicitly there:
+// a default argument would add a note of its own to clang's output.)
 
 }  // namespace check
 }  // namespace warden
