@@ -63,7 +63,7 @@ constexpr auto bitonic_sort_step = [](auto kc, auto dev_values, auto j, auto k) 
 WARDEN_KERNEL(bitonic_step, w::kernel<BITONIC_PARAMS>(bitonic_sort_step<>).named("bitonic_sort_step", "dev_values", "j", "k"));
 WARDEN_KERNEL(bitonic_step_unguarded, w::kernel<BITONIC_PARAMS>(bitonic_sort_step<false>).named("bitonic_sort_step", "dev_values", "j", "k"));
 
-TEST_CASE("bitonic_sort_step (gist mre/1392067): partners i ^ j decided by the launch; every step of the host loops runs, clean, and sorts", "[bitonic][xor]") {
+TEST_CASE("bitonic_sort_step (gist mre/1392067): partners i ^ j decided by the launch, every step of the host loops runs, clean, and sorts", "[bitonic][xor]") {
   STATIC_REQUIRE(code_of<BITONIC_PARAMS>(bitonic_sort_step<>) == code::none);
   const std::string ob = w::obligations_of(bitonic_step);
   CAPTURE(ob);

@@ -181,7 +181,7 @@ TEST_CASE("flash attention (minimal): tiles of Bc * d elements cut at run time r
   }
 }
 
-TEST_CASE("flash attention (minimal), careless launches and twin: tiles smaller than the block race in shared memory; without the barrier ending each trip of j, the next trip's K tile overwrites one still read", "[flash][tiles]") {
+TEST_CASE("flash attention (minimal), careless launches and twin: tiles smaller than the block race in shared memory, and without the barrier ending each trip of j, the next trip's K tile overwrites one still read", "[flash][tiles]") {
   const attention_input in(64, 16);
   auto Q = w::to_device(in.q), K = w::to_device(in.k), V = w::to_device(in.v);
   const auto lm = static_cast<std::size_t>(in.B * in.nh * in.N);

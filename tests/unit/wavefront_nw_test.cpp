@@ -185,7 +185,7 @@ TEST_CASE("rodinia nw: both wavefront kernels run as written on every launch of 
   }
 }
 
-TEST_CASE("rodinia nw, careless twins: two blocks on one tile race (E106); a sweep one step wide leaves its tile's columns (E101)", "[wavefront][rodinia]") {
+TEST_CASE("rodinia nw, careless twins: two blocks on one tile race (E106), a sweep one step wide leaves its tile's columns (E101)", "[wavefront][rodinia]") {
   const int penalty = 10;
   const nw_input in = make_input(64, penalty);
   const int block_width = 4;
