@@ -710,11 +710,7 @@ constexpr launch_knowledge global_launch_known(const kernel_ir& ir, const dsl::i
 constexpr bool reads_ordered_load(const kernel_ir& ir, int id) {
   if (id < 0) return false;
   const auto& e = ir.exprs[static_cast<std::size_t>(id)];
-  if (e.op == ir_op::load) {
-    const int target = ir.accesses[static_cast<std::size_t>(e.value)].target;
-    for (int fact : ir.stated)
-      if (ir.states_order(fact, target)) return true;
-  }
+  if (e.op == ir_op::load && ir.stated_order(ir.accesses[static_cast<std::size_t>(e.value)].target)) return true;
   return reads_ordered_load(ir, e.a) || reads_ordered_load(ir, e.b);
 }
 constexpr bool guarded_by_ordered_load(const kernel_ir& ir, const dsl::ir_access& a) {

@@ -107,30 +107,22 @@ struct size_e : expr_node {
   constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::param_size, I); }
 };
 
-// distinct(x): the stated fact that no two elements of buffer parameter I are equal (a
-// permutation, keys without repeats). Launch measures it before running and refuses a launch where
-// it is false (E107), so every thread of a launch that runs may take it as true.
+// A stated fact about the contents of buffer parameter I, one leaf of the IR (op Fact, value I):
+// distinct(x) (no two elements equal: a permutation, keys without repeats), sorted(x) (each
+// element above the one before it), non_decreasing(x) (none below the one before it). Launch
+// measures it before running and refuses a launch where it is false (E107), so every thread of a
+// launch that runs may take it as true.
+template <int I, ir_op Fact>
+struct contents_fact_e : expr_node {
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
+    return true;
+  }
+  constexpr int describe(kernel_ir& b) const { return b.leaf(Fact, I); }
+};
 template <int I>
-struct distinct_e : expr_node {
-  WARDEN_EXEC_CHECK_DISABLE
-  template <class C>
-  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
-    return true;
-  }
-  constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::contents_distinct, I); }
-};
-
-// sorted(x), non_decreasing(x): the stated fact that each element of buffer parameter I is above
-// (not below) the one before it. Launch measures it before running (E107), as it does distinct(x).
-template <int I, ir_op Order>
-struct order_e : expr_node {
-  WARDEN_EXEC_CHECK_DISABLE
-  template <class C>
-  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
-    return true;
-  }
-  constexpr int describe(kernel_ir& b) const { return b.leaf(Order, I); }
-};
+using distinct_e = contents_fact_e<I, ir_op::contents_distinct>;
 
 // within(x, lo, hi): the stated fact that every element of buffer parameter I lies in [lo, hi),
 // lo and hi launch-uniform (dsl::launch_uniform). Launch compares them with the least and greatest
@@ -432,10 +424,8 @@ template <int I, class T>
 struct launch_uniform<value_e<I, T>> : std::bool_constant<std::is_integral_v<T>> {};
 template <int I>
 struct launch_uniform<size_e<I>> : std::true_type {};
-template <int I>
-struct launch_uniform<distinct_e<I>> : std::true_type {};
-template <int I, ir_op Order>
-struct launch_uniform<order_e<I, Order>> : std::true_type {};
+template <int I, ir_op Fact>
+struct launch_uniform<contents_fact_e<I, Fact>> : std::true_type {};
 // within(x, lo, hi) reports bounds that are not launch-uniform itself (warden::within, W007): the
 // fact counts as uniform so that the given(...) around it adds no second error.
 template <int I, class Lo, class Hi>

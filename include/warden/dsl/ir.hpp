@@ -271,28 +271,24 @@ struct kernel_ir {
   }
 
   // Records an access in the current context; returns its position.
-  // Whether a fact stated so far says no two elements of parameter p are equal (distinct(p), alone
-  // or as a conjunct).
-  constexpr bool stated_distinct(int p) const {
+  // Whether fact `id` (a stated fact, alone or as a conjunct) is the contents fact `op`
+  // (contents_distinct, contents_sorted, ...) about parameter p, or about any parameter where p < 0.
+  constexpr bool states(int id, ir_op op, int p = -1) const {
+    if (id < 0) return false;
+    const ir_expr& e = exprs[static_cast<std::size_t>(id)];
+    if (e.op == op) return p < 0 || e.value == p;
+    if (e.op == ir_op::logical_and) return states(e.a, op, p) || states(e.b, op, p);
+    return false;
+  }
+  // Whether a fact stated so far is `op` about parameter p (any parameter where p < 0).
+  constexpr bool has_stated(ir_op op, int p = -1) const {
     for (int fact : stated)
-      if (states_distinct(fact, p)) return true;
+      if (states(fact, op, p)) return true;
     return false;
   }
-  // Whether fact `id` says parameter p is ordered (sorted(p) or non_decreasing(p), alone or as a
-  // conjunct).
-  constexpr bool states_order(int id, int p) const {
-    if (id < 0) return false;
-    const ir_expr& e = exprs[static_cast<std::size_t>(id)];
-    if (e.op == ir_op::contents_sorted || e.op == ir_op::contents_non_decreasing) return e.value == p;
-    if (e.op == ir_op::logical_and) return states_order(e.a, p) || states_order(e.b, p);
-    return false;
-  }
-  constexpr bool states_distinct(int id, int p) const {
-    if (id < 0) return false;
-    const ir_expr& e = exprs[static_cast<std::size_t>(id)];
-    if (e.op == ir_op::contents_distinct) return e.value == p;
-    if (e.op == ir_op::logical_and) return states_distinct(e.a, p) || states_distinct(e.b, p);
-    return false;
+  // Whether a fact stated so far orders parameter p (sorted(p) or non_decreasing(p)).
+  constexpr bool stated_order(int p = -1) const {
+    return has_stated(ir_op::contents_sorted, p) || has_stated(ir_op::contents_non_decreasing, p);
   }
 
   // Accesses first .. first + count - 1 are made by the program node at `site` (ir_access::origin).
@@ -314,7 +310,7 @@ struct kernel_ir {
         exprs[static_cast<std::size_t>(index)].op == ir_op::load) {
       const ir_access& through = accesses[static_cast<std::size_t>(exprs[static_cast<std::size_t>(index)].value)];
       if (through.memory == memory_kind::global && through.permuted_by < 0 && through.vector_bytes == 0 &&
-          stated_distinct(through.target)) {
+          has_stated(ir_op::contents_distinct, through.target)) {
         a.index = through.index;
         a.permuted_by = through.target;
       }

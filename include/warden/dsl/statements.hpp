@@ -94,12 +94,12 @@ inline constexpr bool measurable_contents =
                                           "which launch can measure before running and which cannot change while " \
                                           "the kernel runs; declare the parameter in<T>"))
 template <int I, class T, class Mode>
-constexpr dsl::order_e<I, dsl::ir_op::contents_sorted> sorted(dsl::buffer_handle<I, T, Mode>) {
+constexpr dsl::contents_fact_e<I, dsl::ir_op::contents_sorted> sorted(dsl::buffer_handle<I, T, Mode>) {
   WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::sorted");
   return {};
 }
 template <int I, class T, class Mode>
-constexpr dsl::order_e<I, dsl::ir_op::contents_non_decreasing> non_decreasing(dsl::buffer_handle<I, T, Mode>) {
+constexpr dsl::contents_fact_e<I, dsl::ir_op::contents_non_decreasing> non_decreasing(dsl::buffer_handle<I, T, Mode>) {
   WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::non_decreasing");
   return {};
 }
@@ -121,7 +121,7 @@ template <int I, class T, class Mode>
 constexpr auto permutation(dsl::buffer_handle<I, T, Mode> x) {
   WARDEN_DETAIL_CONTENTS_FACT_TARGET("warden::permutation");
   if constexpr (dsl::measurable_contents<T, Mode>) return distinct(x) && within(x, 0, x.size());
-  else return dsl::order_e<I, dsl::ir_op::contents_sorted>{};  // reported above: no second error
+  else return dsl::contents_fact_e<I, dsl::ir_op::contents_sorted>{};  // reported above: no second error
 }
 #undef WARDEN_DETAIL_CONTENTS_FACT_TARGET
 

@@ -53,7 +53,7 @@ inline void mark_loads_under(const dsl::kernel_ir& ir, int id, std::vector<char>
 }  // namespace launch_impl
 
 namespace launch_impl {
-inline void mark_distinct_facts(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
+inline void mark_stated_facts(const dsl::kernel_ir& ir, int id, std::vector<char>& marked) {
   if (id < 0) return;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   const auto p = static_cast<std::size_t>(e.value);
@@ -66,8 +66,8 @@ inline void mark_distinct_facts(const dsl::kernel_ir& ir, int id, std::vector<ch
     return;
   }
   if (e.op == dsl::ir_op::contents_within && p < marked.size()) marked[p] |= contents_range_wanted;
-  mark_distinct_facts(ir, e.a, marked);
-  mark_distinct_facts(ir, e.b, marked);
+  mark_stated_facts(ir, e.a, marked);
+  mark_stated_facts(ir, e.b, marked);
 }
 }  // namespace launch_impl
 
@@ -85,7 +85,7 @@ inline std::vector<char> contents_read_by_indices(const dsl::kernel_ir& ir, std:
     if (a.permuted_by >= 0 && static_cast<std::size_t>(a.permuted_by) < arity)
       marked[static_cast<std::size_t>(a.permuted_by)] |= contents_range_wanted;
   }
-  for (int fact : ir.stated) launch_impl::mark_distinct_facts(ir, fact, marked);
+  for (int fact : ir.stated) launch_impl::mark_stated_facts(ir, fact, marked);
   for (const dsl::ir_loop& l : ir.loops) {
     launch_impl::mark_loads_under(ir, l.lo, marked);
     launch_impl::mark_loads_under(ir, l.hi, marked);

@@ -55,7 +55,7 @@ struct presburger_instance {
 class presburger_question {
  public:
   presburger_question(const dsl::kernel_ir& ir, const launch_facts& facts) : ir_(ir), facts_(facts) {
-    for (int fact : ir.stated) relate_loads_ = relate_loads_ || stated_order(fact, -1) != no_order;
+    relate_loads_ = ir.stated_order();
   }
 
   // A new variable of the set, named after `base`; its index is its position in the points isl returns.
@@ -424,23 +424,12 @@ class presburger_question {
   // them, `lo[t] <= v && v < lo[t + 1]` over a non-decreasing lo holds for one t at most: two
   // threads t < u would have v < lo[t + 1] <= lo[u] <= v.
   enum order_kind : int { no_order = 0, non_decreasing_order = 1, sorted_order = 2 };
-  order_kind stated_order(int id, long long p) const {
-    if (id < 0) return no_order;
-    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
-    if ((e.op == dsl::ir_op::contents_sorted || e.op == dsl::ir_op::contents_non_decreasing) && (p < 0 || e.value == p))
-      return e.op == dsl::ir_op::contents_sorted ? sorted_order : non_decreasing_order;
-    if (e.op != dsl::ir_op::logical_and) return no_order;
-    const order_kind x = stated_order(e.a, p), y = stated_order(e.b, p);
-    return x > y ? x : y;
-  }
   void relate_load(const dsl::ir_access& a, const std::string& value, presburger_instance& in) {
     const std::optional<std::string> index = quiet_term(a.index, in);
     if (!index) return;
-    order_kind order = no_order;
-    for (int fact : ir_.stated) {
-      const order_kind o = stated_order(fact, a.target);
-      order = o > order ? o : order;
-    }
+    const order_kind order = ir_.has_stated(dsl::ir_op::contents_sorted, a.target)           ? sorted_order
+                             : ir_.has_stated(dsl::ir_op::contents_non_decreasing, a.target) ? non_decreasing_order
+                                                                                             : no_order;
     for (const recorded_load& l : loads_) {
       if (l.buffer != a.target) continue;
       const std::string &i = *index, &j = l.index, &x = value, &y = l.value;
@@ -450,10 +439,9 @@ class presburger_question {
         continue;
       }
       // i <= j: x <= y; i >= j: x >= y (and so i = j: x = y). Sorted: strictly, where i != j.
-      const char* le = order == sorted_order ? " < " : " <= ";
       require("(" + i + " > " + j + " or " + x + " <= " + y + ") and (" + i + " < " + j + " or " + y + " <= " + x + ")");
       if (order == sorted_order)
-        require("(" + i + " >= " + j + " or " + x + le + y + ") and (" + i + " <= " + j + " or " + y + le + x + ")");
+        require("(" + i + " >= " + j + " or " + x + " < " + y + ") and (" + i + " <= " + j + " or " + y + " < " + x + ")");
     }
     loads_.push_back({a.target, *index, value});
   }

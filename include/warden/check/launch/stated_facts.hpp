@@ -190,32 +190,33 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
     launch_impl::parameters_read(ir, fact, dsl::ir_op::param_size, sizes);
     for (std::size_t p : sizes)
       values += (values.empty() ? "" : ", ") + names[p] + ".size() = " + std::to_string(facts.sizes[p]);
-    // distinct(x): the first element that repeats an earlier one, or why x was not measured.
+    // Each contents fact the launch measured: the element that breaks it, or why x was not measured.
+    const auto contents_at = [&](std::size_t p) { return p < facts.contents.size() ? facts.contents[p] : std::nullopt; };
+    const auto not_measured = [&](std::size_t p) {
+      return names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
+    };
+    const auto note = [&](const std::string& what) {
+      if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+    };
+    // distinct(x): the first element that repeats an earlier one.
     std::vector<std::size_t> distinct;
     launch_impl::parameters_read(ir, fact, dsl::ir_op::contents_distinct, distinct);
     for (std::size_t p : distinct) {
-      const std::optional<contents_range> c = p < facts.contents.size() ? facts.contents[p] : std::nullopt;
-      std::string what;
-      if (c && c->distinct_known && !c->distinct)
-        what = names[p] + "[" + std::to_string(c->repeat_at) + "] repeats " + names[p] + "[" + std::to_string(c->repeat_of) + "]";
-      else if (!c || !c->distinct_known)
-        what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
-      if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+      const std::optional<contents_range> c = contents_at(p);
+      if (!c || !c->distinct_known) note(not_measured(p));
+      else if (!c->distinct)
+        note(names[p] + "[" + std::to_string(c->repeat_at) + "] repeats " + names[p] + "[" + std::to_string(c->repeat_of) + "]");
     }
     // sorted(x), non_decreasing(x): the first element that breaks the order.
     for (const dsl::ir_op op : {dsl::ir_op::contents_sorted, dsl::ir_op::contents_non_decreasing}) {
       std::vector<std::size_t> about;
       launch_impl::parameters_read(ir, fact, op, about);
       for (std::size_t p : about) {
-        const std::optional<contents_range> c = p < facts.contents.size() ? facts.contents[p] : std::nullopt;
-        std::string what;
-        if (!c || !c->order_known) {
-          what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
-        } else if (const long long at = op == dsl::ir_op::contents_sorted ? c->not_rising_at : c->falling_at; at >= 0) {
-          what = names[p] + "[" + std::to_string(at) + "] is " + (op == dsl::ir_op::contents_sorted ? "not above " : "below ") +
-                 names[p] + "[" + std::to_string(at - 1) + "]";
-        }
-        if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+        const std::optional<contents_range> c = contents_at(p);
+        if (!c || !c->order_known) note(not_measured(p));
+        else if (const long long at = op == dsl::ir_op::contents_sorted ? c->not_rising_at : c->falling_at; at >= 0)
+          note(names[p] + "[" + std::to_string(at) + "] is " + (op == dsl::ir_op::contents_sorted ? "not above " : "below ") + names[p] +
+               "[" + std::to_string(at - 1) + "]");
       }
     }
     // within(x, lo, hi) that is false: the least (greatest) element, where it first occurs, and
@@ -225,19 +226,16 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
     for (int id : ranges) {
       const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
       const auto p = static_cast<std::size_t>(e.value);
-      const std::optional<contents_range> c = p < facts.contents.size() ? facts.contents[p] : std::nullopt;
+      const std::optional<contents_range> c = contents_at(p);
       const std::optional<long long> lo = launch_impl::exact_value(ir, e.a, facts), hi = launch_impl::exact_value(ir, e.b, facts);
-      std::string what;
-      if (!c) {
-        what = names[p] + " was not measured (empty, being captured into a graph, or elements long long cannot hold)";
-      } else if (lo && c->lo < *lo) {
-        what = names[p] + "[" + std::to_string(c->lo_at) + "] = " + std::to_string(c->lo) + " (its least, first there) is below " +
-               render(ir, e.a, names);
-      } else if (hi && c->hi >= *hi) {
-        what = names[p] + "[" + std::to_string(c->hi_at) + "] = " + std::to_string(c->hi) + " (its greatest, first there) is not below " +
-               render(ir, e.b, names);
-      }
-      if (!what.empty()) values += (values.empty() ? "" : ", ") + what;
+      if (!c)
+        note(not_measured(p));
+      else if (lo && c->lo < *lo)
+        note(names[p] + "[" + std::to_string(c->lo_at) + "] = " + std::to_string(c->lo) + " (its least, first there) is below " +
+             render(ir, e.a, names));
+      else if (hi && c->hi >= *hi)
+        note(names[p] + "[" + std::to_string(c->hi_at) + "] = " + std::to_string(c->hi) + " (its greatest, first there) is not below " +
+             render(ir, e.b, names));
     }
     return "the stated fact " + render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
            " for this launch" + (values.empty() ? std::string() : " (" + values + ")") +
