@@ -13,7 +13,8 @@
 // unchanged data reads nothing. Host-accessible memory (pinned, managed), and device memory whose
 // address a non-const data() handed out (buffer::escaped()), are measured at every launch, since a
 // reference or pointer kept may have changed them since. Device memory is copied to the
-// host to be measured (after its last writer); on the cpu backend that is a memcpy.
+// host to be measured (after its last writer), on the cpu backend by a memcpy; on a GPU it is
+// measured there (launch/contents_on_device.hpp), and copied only where those passes hand over.
 
 #include <algorithm>
 #include <cstdint>
@@ -26,12 +27,21 @@
 #include "../check/launch/launch_request.hpp"
 #include "../memory/buffer.hpp"
 #include "../memory/transfer.hpp"
+#include "../runtime.hpp"
+#include "contents_on_device.hpp"
+#include "contents_steps.hpp"
 
 namespace warden::detail {
 
 // How many buffers this thread measured (tests read it: a repeated launch on unchanged data
 // measures nothing, a write makes the next launch measure again).
 inline std::uint64_t& contents_measured() {
+  static thread_local std::uint64_t count = 0;
+  return count;
+}
+
+// How many of those the device measured itself (launch/contents_on_device.hpp; the GPU tests read it).
+inline std::uint64_t& contents_measured_on_device() {
   static thread_local std::uint64_t count = 0;
   return count;
 }
@@ -113,6 +123,68 @@ bool scan_contents(const T* data, std::size_t n, bool distinct, bool order, cont
   return true;
 }
 
+// The memo from the device's three passes (launch/contents_steps.hpp), combined into `slot`;
+// false where the host must scan after all: an element or the span is too wide for the passes, or
+// a distinct fact asked and an element repeats (the launch refuses, naming the first repeat, which
+// only a scan in order finds).
+inline bool contents_from_slots(const long long* slot, bool distinct, bool order, contents_memo& out) {
+  out.measurable = false;
+  out.distinct_known = false;
+  out.order_known = false;
+  if (slot[slot_wide] != 0 || slot[slot_lo] > slot[slot_hi]) return false;
+  if (distinct && slot[slot_repeat_seen] != 0) return false;
+  out.measurable = true;
+  out.lo = slot[slot_lo], out.hi = slot[slot_hi], out.lo_at = slot[slot_lo_at], out.hi_at = slot[slot_hi_at];
+  if (order) {
+    out.order_known = true;
+    out.not_rising_at = slot[slot_not_rising_at] == LLONG_MAX ? -1 : slot[slot_not_rising_at];
+    out.falling_at = slot[slot_falling_at] == LLONG_MAX ? -1 : slot[slot_falling_at];
+  }
+  if (distinct) {
+    out.distinct_known = true;
+    out.distinct = true;
+  }
+  return true;
+}
+
+// The device's measurement run on the host, step for step (launch/contents_steps.hpp), with
+// `threads` running tallies over a grid-stride split of the elements, combined as the device's
+// warps and atomics combine them; the host's scan where the passes hand over to it. Tests compare
+// it with scan_contents (tests/unit/contents_on_device_test.cpp).
+template <class T>
+bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, bool order, contents_memo& out, std::size_t threads = 1) {
+  if (n == 0) return scan_contents(data, n, distinct, order, out);
+  std::vector<contents_tally> tally(threads);
+  contents_tally all;
+  const auto combine = [&](int first, int last) {
+    for (const contents_tally& t : tally)
+      for (int s = first; s < last; ++s) all.take(s, t.slot[s]);
+  };
+  for (std::size_t t = 0; t < threads; ++t)
+    for (std::size_t i = t; i < n; i += threads) contents_range_step(data, i, order, tally[t]);
+  combine(slot_lo, contents_slots);
+  if (all.slot[slot_wide] == 0) {
+    for (std::size_t t = 0; t < threads; ++t)
+      for (std::size_t i = t; i < n; i += threads) contents_places_step(data, i, all.slot[slot_lo], all.slot[slot_hi], tally[t]);
+    combine(slot_lo_at, slot_hi_at + 1);
+    if (distinct && contents_span_fits(all.slot[slot_lo], all.slot[slot_hi], n)) {
+      std::vector<unsigned> bits(contents_bitmap_words(n), 0u);
+      const auto set_bit = [&](std::size_t word, unsigned mask) {
+        const unsigned was = bits[word];
+        bits[word] |= mask;
+        return was;
+      };
+      for (std::size_t t = 0; t < threads; ++t)
+        for (std::size_t i = t; i < n; i += threads) contents_seen_step(data, i, all.slot[slot_lo], set_bit, tally[t]);
+      combine(slot_repeat_seen, slot_repeat_seen + 1);
+    } else if (distinct) {
+      all.take(slot_wide, 1);
+    }
+  }
+  if (contents_from_slots(all.slot, distinct, order, out)) return true;
+  return scan_contents(data, n, distinct, order, out);
+}
+
 // What the launch measured of `b` (with `distinct`, also whether two elements are equal), or
 // nullopt where it has nothing long long holds (empty, an unsigned 64-bit element above LLONG_MAX,
 // bool, floating point): its loads stay unbounded and a fact about it cannot be computed.
@@ -136,8 +208,18 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
         b.wait_for_host(false);
         scan_contents(b.data(), b.size(), distinct, order, memo);
       } else {
-        const host_array<T> copy = download(b);  // waits for the last writer
-        scan_contents(copy.data(), copy.size(), distinct, order, memo);
+        bool measured = false;
+#if defined(__CUDACC__) && WARDEN_CUDA_RUNTIME && !defined(__CUDA_ARCH__)
+        // On the GPU, three passes there and eight numbers back (launch/contents_on_device.hpp).
+        long long slot[contents_slots];
+        if (b.size() != 0 && cuda_device_available() && contents_slots_on_device(b, distinct, order, slot))
+          measured = contents_from_slots(slot, distinct, order, memo);
+        contents_measured_on_device() += measured;
+#endif
+        if (!measured) {
+          const host_array<T> copy = download(b);  // waits for the last writer
+          scan_contents(copy.data(), copy.size(), distinct, order, memo);
+        }
       }
       memo.valid = !S::is_host_accessible;
     }

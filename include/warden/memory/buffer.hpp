@@ -267,6 +267,11 @@ class buffer {
     if (other.link_) other.link_->owner.buffer = &other;
   }
 
+  // Whether the memory is the host's (a host-accessible pool, or host memory standing for device
+  // memory on the cpu backend): the device's contents passes (launch/contents_on_device.hpp) run
+  // only on memory that is not.
+  bool in_host_memory() const noexcept { return pool_ != nullptr && detail::pool_host_accessible(*pool_); }
+
  private:
   // operator[] returns a reference that may be read or written: wait for both, once.
   void host_access() const {

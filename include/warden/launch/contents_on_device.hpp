@@ -1,0 +1,142 @@
+#pragma once
+// The contents of a device buffer measured on the device (nvcc, a GPU answering): three passes
+// of launch/contents_steps.hpp's steps, each a grid-stride loop whose threads keep a running tally,
+// reduce it across the warp and add it to the answer with one atomic per warp; the answer (eight
+// long longs) is the only thing copied to the host. Before, the whole buffer was copied and
+// scanned on the host: 268 ms for 2^26 ints on an H200 against the kernel's 0.07 ms
+// (launch/binding.hpp). The steps run on the host in CI (contents_measured_by_steps); what only a
+// GPU runs is this file's loop, reduction and atomics.
+
+#include "../config.hpp"
+
+#if defined(__CUDACC__) && WARDEN_CUDA_RUNTIME
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "../access.hpp"
+#include "../cuda_check.hpp"
+#include "../memory/buffer.hpp"
+#include "../memory/capture_registry.hpp"
+#include "contents_steps.hpp"
+
+namespace warden::detail {
+
+inline constexpr int contents_block = 256;
+
+// The warp's tally into the answer: each slot combined across the 32 lanes, then one atomic.
+__device__ inline void contents_publish(contents_tally& t, long long* answer, int first, int last) {
+  for (int s = first; s < last; ++s) {
+    long long v = t.slot[s];
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const long long other = __shfl_down_sync(0xffffffffu, v, offset);
+      v = contents_slot_keeps_greatest(s) ? (other > v ? other : v) : (other < v ? other : v);
+    }
+    if ((threadIdx.x % 32) == 0 && v != contents_slot_start(s)) {
+      if (contents_slot_keeps_greatest(s)) atomicMax(answer + s, v);
+      else atomicMin(answer + s, v);
+    }
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(contents_block) contents_range_pass(const T* v, std::size_t n, bool order, long long* answer) {
+  contents_tally t;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    contents_range_step(v, i, order, t);
+  contents_publish(t, answer, slot_lo, contents_slots);
+}
+
+template <class T>
+__global__ void __launch_bounds__(contents_block) contents_places_pass(const T* v, std::size_t n, long long* answer) {
+  if (answer[slot_wide] != 0) return;
+  const long long lo = answer[slot_lo], hi = answer[slot_hi];
+  contents_tally t;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    contents_places_step(v, i, lo, hi, t);
+  contents_publish(t, answer, slot_lo_at, slot_hi_at + 1);
+}
+
+template <class T>
+__global__ void __launch_bounds__(contents_block) contents_seen_pass(const T* v, std::size_t n, unsigned* bits, long long* answer) {
+  if (answer[slot_wide] != 0) return;
+  const long long lo = answer[slot_lo], hi = answer[slot_hi];
+  if (!contents_span_fits(lo, hi, n)) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) answer[slot_wide] = 1;  // the host sorts instead
+    return;
+  }
+  contents_tally t;
+  const auto set_bit = [bits](std::size_t word, unsigned mask) { return atomicOr(bits + word, mask); };
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    contents_seen_step(v, i, lo, set_bit, t);
+  contents_publish(t, answer, slot_repeat_seen, slot_repeat_seen + 1);
+}
+
+// Every pass for element type T, named so that nvcc's device pass compiles them where a launch
+// may measure a T buffer (launch.hpp): the host path that launches them is not compiled there.
+template <class T>
+void name_contents_passes() {
+  (void)&contents_range_pass<T>;
+  (void)&contents_places_pass<T>;
+  (void)&contents_seen_pass<T>;
+}
+
+// The passes for every read-only buffer of integers a kernel K takes: what a launch of K may measure.
+template <class Param>
+void name_contents_passes_for() {
+  if constexpr (Param::is_buffer) {
+    using T = typename Param::value_type;
+    if constexpr (std::is_same_v<typename Param::mode, access::read> && std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                  sizeof(T) <= sizeof(long long))
+      name_contents_passes<T>();
+  }
+}
+template <class K, std::size_t... I>
+void name_contents_passes_of(std::index_sequence<I...>) {
+  (name_contents_passes_for<typename K::template param<I>>(), ...);
+}
+
+#if !defined(__CUDA_ARCH__)
+// The answer's slots for `b`'s n elements, measured on the device on b's stream after its last
+// writer; the host waits for the eight numbers. False, with nothing run, where b or the scratch the
+// passes need is host memory (the host scans it instead).
+template <class T, memory_space S>
+bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, long long (&slot)[contents_slots]) {
+  const std::size_t n = b.size();
+  if (b.in_host_memory()) return false;
+  b.wait_for_host(false);
+  const buffer_work_scope picking;  // as download: the passes and the wait on one uncaptured stream
+  const stream_ref s = b.stream();
+  int device = 0, sms = 1;
+  WARDEN_CUDA_CHECK(cudaGetDevice(&device));
+  WARDEN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t wanted = (n + contents_block - 1) / contents_block;
+  const unsigned blocks = static_cast<unsigned>(wanted < static_cast<std::size_t>(sms) * 8 ? wanted : static_cast<std::size_t>(sms) * 8);
+  for (int i = 0; i < contents_slots; ++i) slot[i] = contents_slot_start(i);
+  buffer<long long, S> answer(contents_slots, s);
+  buffer<unsigned, S> bits(distinct ? contents_bitmap_words(n) : 0, s);
+  if (answer.in_host_memory() || bits.in_host_memory()) return false;
+  long long* const a = answer.data(issued_write{});
+  const T* const v = b.data();
+  WARDEN_CUDA_CHECK(cudaMemcpyAsync(a, slot, sizeof slot, cudaMemcpyHostToDevice, s.native()));
+  contents_range_pass<T><<<blocks, contents_block, 0, s.native()>>>(v, n, order, a);
+  contents_places_pass<T><<<blocks, contents_block, 0, s.native()>>>(v, n, a);
+  if (distinct) {
+    unsigned* const words = bits.data(issued_write{});
+    WARDEN_CUDA_CHECK(cudaMemsetAsync(words, 0, bits.bytes(), s.native()));
+    contents_seen_pass<T><<<blocks, contents_block, 0, s.native()>>>(v, n, words, a);
+  }
+  WARDEN_CUDA_CHECK(cudaGetLastError());
+  WARDEN_CUDA_CHECK(cudaMemcpyAsync(slot, a, sizeof slot, cudaMemcpyDeviceToHost, s.native()));
+  WARDEN_CUDA_CHECK(cudaStreamSynchronize(s.native()));
+  return true;
+}
+#endif
+
+}  // namespace warden::detail
+
+#endif  // __CUDACC__ && WARDEN_CUDA_RUNTIME
