@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,7 +15,19 @@ namespace warden {
 
 class error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit error(const std::string& message) : std::runtime_error(message) {}
+  explicit error(const char* message) : std::runtime_error(message) {}
+  const char* what() const noexcept override { return noted_ ? noted_->c_str() : std::runtime_error::what(); }
+  // Appends `note` to the message: what the place that catches it on its way out knows and the
+  // place that threw did not (a launch's buffers as the program names them: launch/binding.hpp).
+  void add_note(std::string_view note) {
+    auto longer = std::make_shared<std::string>(what());
+    *longer += note;
+    noted_ = std::move(longer);
+  }
+
+ private:
+  std::shared_ptr<const std::string> noted_;  // shared: copying an exception must not throw
 };
 
 // An error with a code of the table (diagnostic/table.hpp): its message is made by the one

@@ -81,7 +81,7 @@ class graph {
     for (const detail::captured_use& u : uses_)
       if (u.link->owner.buffer == nullptr)
         throw capture_error("warden::graph::replay",
-                            "the buffer bound to " + u.what + " was freed after the capture; a graph runs on the "
+                            u.described() + " was freed after the capture; a graph runs on the "
                                                               "buffers it captured, so keep them alive as long as the graph");
 #if WARDEN_CUDA_RUNTIME
     if (exec_ != nullptr) {

@@ -122,7 +122,9 @@ void launch(const K& kernel, const launch_config& config, Args&&... args) {
       (void)&backend::program_entry<typename K::holder, slots_type>;
     else
       (void)&backend::program_entry_dynamic<typename K::program_type, typename K::block_type, slots_type>;
+#if WARDEN_CUDA_RUNTIME
     detail::name_contents_passes_of<K>(std::make_index_sequence<K::arity>{});  // what the launch may measure
+#endif
     (void)kernel, (void)config, ((void)args, ...);
 #else
 #if defined(__CUDACC__)

@@ -77,11 +77,11 @@ TEST_CASE("a moved-from buffer in a copy, a download, an upload or a host view i
   w::pinned_buffer<int> p(3);
   w::device_buffer<int> a2 = std::move(a);
   w::pinned_buffer<int> p2 = std::move(p);
-  CHECK_THROWS_WITH(w::copy(b, a), StartsWith("E110 [moved-from] warden::copy: the source (a warden::device_buffer) was moved from"));
-  CHECK_THROWS_WITH(w::copy(a, b), StartsWith("E110 [moved-from] warden::copy: the destination (a warden::device_buffer)"));
+  CHECK_THROWS_WITH(w::copy(b, a), StartsWith("E110 [moved-from] warden::copy: the source (a, a warden::device_buffer) was moved from"));
+  CHECK_THROWS_WITH(w::copy(a, b), StartsWith("E110 [moved-from] warden::copy: the destination (a, a warden::device_buffer)"));
   CHECK_THROWS_WITH(w::to_host(a), StartsWith("E110 [moved-from] warden::to_host: the source"));
   CHECK_THROWS_AS(w::to_host_async(a, w::default_stream), w::moved_from_error);
-  CHECK_THROWS_WITH(w::to_device(p), StartsWith("E110 [moved-from] warden::to_device: the range (a warden::pinned_buffer)"));
+  CHECK_THROWS_WITH(w::to_device(p), StartsWith("E110 [moved-from] warden::to_device: the range (p, a warden::pinned_buffer)"));
   CHECK_THROWS_AS(w::to_device_async(p, w::default_stream), w::moved_from_error);
   CHECK_THROWS_WITH(p[0], StartsWith("E110 [moved-from] warden::pinned_buffer: a buffer indexed on the host was moved from"));
   CHECK_THROWS_AS(w::view_of<w::access::read>(p), w::moved_from_error);

@@ -109,8 +109,8 @@ TEST_CASE("a replay after a captured buffer was freed is refused before anything
     g.replay();
     CHECK(host(u)[0] == expected_after(2));
   }
-  CHECK_THROWS_WITH(g.replay(), Catch::Matchers::StartsWith("E109 [graph-capture] warden::graph::replay: the buffer bound "
-                                                            "to next of step_k (launch 1 of the capture) was freed"));
+  CHECK_THROWS_WITH(g.replay(), Catch::Matchers::StartsWith("E109 [graph-capture] warden::graph::replay: scratch (bound "
+                                                            "to next of step_k in launch 1 of the capture) was freed"));
   CHECK_THROWS_AS(g.replay(), w::capture_error);
   CHECK(host(u)[0] == expected_after(2));  // the first launch, on u, did not run either
 }

@@ -379,7 +379,8 @@ TEST_CASE("E100: one buffer bound to a read and a writable parameter, before any
     CHECK(std::string(e.what()) ==
           "E100 [aliasing] saxpy_k: one buffer is bound to x (parameter 0, in) and to y (parameter 1, inout); a "
           "writable parameter needs a buffer of its own: bind another buffer, or, to work in place, write the kernel "
-          "with one inout parameter that it both reads and writes (the checker then checks its in-place races)");
+          "with one inout parameter that it both reads and writes (the checker then checks its in-place races) "
+          "(in the program: x is bound to y)");
   }
   CHECK(w::to_host(x) == std::vector<float>(100, 1.f));
 }

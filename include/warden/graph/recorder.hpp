@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "../detail/program_names.hpp"
+#include "../detail/source_location.hpp"
 #include "../memory/capture_link.hpp"
 
 namespace warden::detail {
@@ -21,7 +23,15 @@ namespace warden::detail {
 struct captured_use {
   std::shared_ptr<capture_link> link;
   bool writes = false;
-  std::string what;  // "x of saxpy (launch 3 of the capture)", for E109
+  std::string what;   // "the buffer bound to x of saxpy (launch 3 of the capture)", for E109
+  std::string bound;  // "bound to x of saxpy in launch 3 of the capture", after the program's name
+  source_location made_at{}, moved_at{};  // where the buffer was made and moved (buffer::program_name)
+  // What E109 calls the buffer: the program's name where its lines give one (read only then).
+  std::string described() const {
+    std::string name = program_name(moved_at);
+    if (name.empty()) name = program_name(made_at);
+    return name.empty() ? what : name + " (" + bound + ")";
+  }
 };
 
 class graph_recorder {
@@ -35,13 +45,13 @@ class graph_recorder {
   int begin_launch() { return ++launches_; }
 
   // One of its buffers. A buffer used by several launches is kept once, writing if any use writes.
-  void use(std::shared_ptr<capture_link> link, bool writes, std::string what) {
+  void use(captured_use use) {
     for (captured_use& u : uses_)
-      if (u.link == link) {
-        u.writes = u.writes || writes;
+      if (u.link == use.link) {
+        u.writes = u.writes || use.writes;
         return;
       }
-    uses_.push_back({std::move(link), writes, std::move(what)});
+    uses_.push_back(std::move(use));
   }
 
   // A cpu-backend launch, to run at each replay.

@@ -105,9 +105,14 @@ struct bound_launch {
     for (std::size_t i = 0; i < N; ++i) {
       const ordered_buffer& b = buffers[i];
       if (b.buffer == nullptr) continue;
-      std::string what = i < names.size() && !names[i].empty() ? std::string(names[i]) : "p" + std::to_string(i);
-      what += " of " + std::string(kernel) + " (launch " + std::to_string(launch) + " of the capture)";
-      capture.use(b.link(), checked[i].writable, std::move(what));
+      const std::string param = i < names.size() && !names[i].empty() ? std::string(names[i]) : "p" + std::to_string(i);
+      const std::string at = "launch " + std::to_string(launch) + " of the capture";
+      // E109 names the buffer as the program does (captured_use::described), read only then.
+      captured_use use{b.link(), checked[i].writable,
+                       "the buffer bound to " + param + " of " + std::string(kernel) + " (" + at + ")",
+                       "bound to " + param + " of " + std::string(kernel) + " in " + at};
+      b.made_where(use.made_at, use.moved_at);
+      capture.use(std::move(use));
     }
   }
   // Blocks the host until the buffers' earlier uses are done (the cpu backend runs on the host).
@@ -277,6 +282,65 @@ void bind_and_check_checks(const K& kernel, const dsl::kernel_ir& ir, backend::d
   check_as_bound();
 }
 
+// The program's name for a launch argument: a buffer's variable (buffer::program_name), a view's
+// buffer's, or "" (a value, or a buffer whose line declares no name).
+template <class Arg>
+std::string program_name_of(const Arg& arg, bool& is_view) {
+  is_view = false;
+  if constexpr (requires { arg.whole().program_name(); }) {
+    is_view = true;
+    return arg.whole().program_name();
+  } else if constexpr (requires { arg.program_name(); }) {
+    return arg.program_name();
+  } else {
+    (void)arg;
+    return {};
+  }
+}
+
+// A launch's refusal, with the buffers it names as the program names them: " (in the program:
+// scratch is bound to y, a view of samples to x)" for each parameter the message mentions whose
+// argument has a name of its own (issue 57, item 3). The checks know the kernel's parameters; only
+// the launch knows what was bound to them. Read only here, when a launch is refused; a failure to
+// read leaves the refusal as it was.
+template <class K, class... Args>
+void name_launch_buffers(error& refused, const K& kernel, const dsl::kernel_ir& ir, const Args&... args) noexcept {
+  try {
+    const std::string_view whole = refused.what();
+    // The detail after "CODE [tag] entity: ", where parameters are named.
+    const std::size_t colon = whole.find(": ");
+    const std::string_view text = colon == std::string_view::npos ? whole : whole.substr(colon + 2);
+    const check::launch_names names = check::launch_names_from_source(kernel.param_names, definition_of(kernel).source, ir);
+    // A mention: the parameter indexed, sized, described or bound (`y[`, `y.size()`,
+    // `y (parameter 1`, `bind y to`), not an English word that happens to be its name.
+    const auto mentioned = [&](const std::string& p) {
+      for (std::size_t at = text.find(p); at != std::string_view::npos; at = text.find(p, at + 1)) {
+        if (at > 0 && (dsl::source_text::ident_char(text[at - 1]) || text[at - 1] == '.')) continue;
+        const std::string_view after = text.substr(at + p.size());
+        const std::string_view before = text.substr(0, at);
+        if (after.starts_with("[") || after.starts_with(".size()") || after.starts_with(" (parameter") ||
+            before.ends_with("bind ") || before.ends_with("bound to "))
+          return true;
+      }
+      return false;
+    };
+    std::string note;
+    std::size_t i = 0;
+    const auto add = [&](const auto& arg) {
+      const std::string param = i < names.params.size() ? names.params[i] : std::string();
+      ++i;
+      bool is_view = false;
+      const std::string name = program_name_of(arg, is_view);
+      if (name.empty() || param.empty() || (name == param && !is_view) || !mentioned(param)) return;
+      note += note.empty() ? " (in the program: " + std::string(is_view ? "a view of " : "") + name + " is bound to " + param
+                           : ", " + std::string(is_view ? "a view of " : "") + name + " to " + param;
+    };
+    (add(args), ...);
+    if (!note.empty()) refused.add_note(note + ")");
+  } catch (...) {
+  }
+}
+
 // Binds the arguments and runs every launch-time check (check::check_launch), or finds that this
 // signature passed them before (`cache`, launch/check_cache.hpp); writes no memory, but reads
 // (measures) the contents of the read-only buffers whose values the kernel's indices take
@@ -286,7 +350,7 @@ void bind_and_check_checks(const K& kernel, const dsl::kernel_ir& ir, backend::d
 // With `refusal`: a launch the checks refuse (E100-E107) is bound all the same, and the refusal's
 // message left there (w::record_anyway, which only records: launch.hpp).
 template <class K, std::size_t... I, class... Args>
-auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
+auto bind_and_check_unnamed(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
              launch_check_cache<K::arity>* cache, stream_ref stream, std::string* refusal, std::index_sequence<I...>, Args&... args) {
   // The readings' overlap mask (check::argument_reading::overlaps) has a bit per earlier argument.
   static_assert(K::arity <= 64, "warden::launch: a kernel takes at most 64 parameters");
@@ -328,13 +392,27 @@ auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector
   if (refusal != nullptr) {
     try {
       bind_and_check_checks(kernel, ir, blocks, cache, key, wanted, any, bound, std::index_sequence<I...>{}, args...);
-    } catch (const error& refused) {
+    } catch (error& refused) {
+      name_launch_buffers(refused, kernel, ir, args...);
       *refusal = refused.what();
     }
   } else {
     bind_and_check_checks(kernel, ir, blocks, cache, key, wanted, any, bound, std::index_sequence<I...>{}, args...);
   }
   return bound;
+}
+
+// bind_and_check_unnamed, with a refusal's buffers named as the program names them.
+template <class K, std::size_t... I, class... Args>
+auto bind_and_check(const K& kernel, const dsl::kernel_ir& ir, const std::vector<char>& contents_read, backend::dims3 blocks,
+                    launch_check_cache<K::arity>* cache, stream_ref stream, std::string* refusal, std::index_sequence<I...> indices,
+                    Args&... args) {
+  try {
+    return bind_and_check_unnamed(kernel, ir, contents_read, blocks, cache, stream, refusal, indices, args...);
+  } catch (error& refused) {
+    name_launch_buffers(refused, kernel, ir, args...);
+    throw;
+  }
 }
 
 }  // namespace warden::detail

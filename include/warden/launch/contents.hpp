@@ -211,10 +211,18 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
         bool measured = false;
 #if defined(__CUDACC__) && WARDEN_CUDA_RUNTIME && !defined(__CUDA_ARCH__)
         // On the GPU, three passes there and eight numbers back (launch/contents_on_device.hpp).
-        long long slot[contents_slots];
-        if (b.size() != 0 && cuda_device_available() && contents_slots_on_device(b, distinct, order, slot))
-          measured = contents_from_slots(slot, distinct, order, memo);
-        contents_measured_on_device() += measured;
+        // A pass that cannot run (not compiled for this device: a launch that nvcc's device pass
+        // did not see, a cpu-backend one) leaves the measuring to the host.
+        if constexpr (measured_on_device<T>) {
+          long long slot[contents_slots];
+          try {
+            if (cuda_device_available() && contents_slots_on_device(b, distinct, order, slot))
+              measured = contents_from_slots(slot, distinct, order, memo);
+          } catch (const cuda_error&) {
+            cudaGetLastError();
+          }
+          contents_measured_on_device() += measured;
+        }
 #endif
         if (!measured) {
           const host_array<T> copy = download(b);  // waits for the last writer

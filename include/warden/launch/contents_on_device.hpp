@@ -18,6 +18,7 @@
 #include "../access.hpp"
 #include "../cuda_check.hpp"
 #include "../memory/buffer.hpp"
+#include "../error.hpp"
 #include "../memory/capture_registry.hpp"
 #include "contents_steps.hpp"
 
@@ -86,13 +87,18 @@ void name_contents_passes() {
 }
 
 // The passes for every read-only buffer of integers a kernel K takes: what a launch of K may measure.
+// The element types the passes run for: integers up to 64 bits, not bool and not the character
+// types (nvcc 13's kernel stub cannot pass a `const char8_t*`; such buffers are measured the host's way).
+template <class T>
+inline constexpr bool measured_on_device =
+    std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
+    !std::is_same_v<T, char32_t> && !std::is_same_v<T, wchar_t> && sizeof(T) <= sizeof(long long);
+
 template <class Param>
 void name_contents_passes_for() {
   if constexpr (Param::is_buffer) {
     using T = typename Param::value_type;
-    if constexpr (std::is_same_v<typename Param::mode, access::read> && std::is_integral_v<T> && !std::is_same_v<T, bool> &&
-                  sizeof(T) <= sizeof(long long))
-      name_contents_passes<T>();
+    if constexpr (std::is_same_v<typename Param::mode, access::read> && measured_on_device<T>) name_contents_passes<T>();
   }
 }
 template <class K, std::size_t... I>
@@ -107,18 +113,35 @@ void name_contents_passes_of(std::index_sequence<I...>) {
 template <class T, memory_space S>
 bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, long long (&slot)[contents_slots]) {
   const std::size_t n = b.size();
-  if (b.in_host_memory()) return false;
+  if (n == 0 || b.in_host_memory()) return false;
+  // Under a capture the passes would join the graph (or, allocating, break it): the host's way
+  // then refuses the download with E109, as it did before the passes.
+  if (capture_registry::instance().this_thread_captures()) return false;
   b.wait_for_host(false);
   const buffer_work_scope picking;  // as download: the passes and the wait on one uncaptured stream
   const stream_ref s = b.stream();
+  if (being_captured(s)) return false;
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(s.native(), &capturing) != cudaSuccess || capturing != cudaStreamCaptureStatusNone) {
+    cudaGetLastError();
+    return false;
+  }
   int device = 0, sms = 1;
   WARDEN_CUDA_CHECK(cudaGetDevice(&device));
   WARDEN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::size_t wanted = (n + contents_block - 1) / contents_block;
   const unsigned blocks = static_cast<unsigned>(wanted < static_cast<std::size_t>(sms) * 8 ? wanted : static_cast<std::size_t>(sms) * 8);
   for (int i = 0; i < contents_slots; ++i) slot[i] = contents_slot_start(i);
-  buffer<long long, S> answer(contents_slots, s);
-  buffer<unsigned, S> bits(distinct ? contents_bitmap_words(n) : 0, s);
+  // Scratch from the pool; where the device has no room for the bitmap (n bytes), the host's
+  // way needs none of it.
+  buffer<long long, S> answer;
+  buffer<unsigned, S> bits;
+  try {
+    answer = buffer<long long, S>(contents_slots, s);
+    bits = buffer<unsigned, S>(distinct ? contents_bitmap_words(n) : 0, s);
+  } catch (const out_of_memory&) {
+    return false;
+  }
   if (answer.in_host_memory() || bits.in_host_memory()) return false;
   long long* const a = answer.data(issued_write{});
   const T* const v = b.data();

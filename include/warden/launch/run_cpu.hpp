@@ -83,6 +83,11 @@ void refuse_mode_violation(std::string_view kernel, const dsl::kernel_ir& ir) {
 
 template <class K, class... Args>
 void run_cpu(const K& any_kernel, const launch_config& config, recording* record, Args&... args) {
+#if WARDEN_DEVICE_PASS && WARDEN_CUDA_RUNTIME
+  // On a GPU machine a cpu-backend launch's device buffers are device memory, which the launch
+  // measures on the device (launch/contents_on_device.hpp): the passes' device code is compiled here.
+  name_contents_passes_of<K>(std::make_index_sequence<K::arity>{});
+#endif
 #if !WARDEN_DEVICE_PASS  // the host pass compiles the run (config.hpp)
   const auto& kernel = definition_of(any_kernel);
   using indices = std::make_index_sequence<K::arity>;

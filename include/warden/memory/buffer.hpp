@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include "../detail/program_names.hpp"
 #include "../detail/source_location.hpp"
 #include <string>
 #include <type_traits>
@@ -88,8 +89,8 @@ class buffer {
 
   buffer(std::size_t n, memory_pool& pool, stream_ref stream = default_stream,
          detail::source_location where = detail::source_location::current())
-      : pool_(pool.core()), stream_(stream), size_(n) {
-    detail::check_pool_space<Space>(pool, "warden::buffer");
+      : pool_(pool.core()), stream_(stream), size_(n), made_at_(where) {
+    detail::check_pool_space<Space>(pool, "warden::buffer", where);
     if (n > static_cast<std::size_t>(-1) / sizeof(T))  // n * sizeof(T) would wrap to a small size
       throw out_of_memory("warden::buffer: " + std::to_string(n) + " elements of " + std::to_string(sizeof(T)) +
                               " bytes are more bytes than a size_t can count",
@@ -105,7 +106,11 @@ class buffer {
     }
   }
 
-  buffer(buffer&& other) noexcept {
+  // `where`: the line that moved it (`auto b = std::move(a);`), which names it if it declares
+  // something; a move inside a function (a factory's return) does not, and the buffer keeps the
+  // name of the line that made it. The moved-from buffer keeps its own, for E110 to name it.
+  buffer(buffer&& other, detail::source_location where = detail::source_location::current()) noexcept
+      : made_at_(other.made_at_), moved_at_(where) {
     swap(other);
     other.mark_moved_from();
   }
@@ -116,6 +121,12 @@ class buffer {
       swap(empty);  // this is empty; `empty` takes what release() left (a size, a pool) and drops it
       swap(other);  // and the moved-from buffer is empty: size() 0, no memory, no uses
       other.mark_moved_from();  // (and this one is moved-from only if `other` was)
+      // The target keeps its own name (`in = std::move(out)` in a swap leaves `in` named in);
+      // one made without a line (default-constructed) takes the source's.
+      if (made_at_.line() == 0) {
+        made_at_ = other.made_at_;
+        moved_at_ = other.moved_at_;
+      }
     }
     return *this;
   }
@@ -267,6 +278,17 @@ class buffer {
     if (other.link_) other.link_->owner.buffer = &other;
   }
 
+  // Where the buffer was made: the line that declares it, for messages to name it as the program
+  // does (detail/program_names.hpp); a buffer moved into another passes it on.
+  const detail::source_location& made_at() const noexcept { return made_at_; }
+  const detail::source_location& moved_at() const noexcept { return moved_at_; }
+  // The program's name for the buffer: the variable of the line that moved it here, else of the
+  // line that made it; "" where neither declares one (detail/program_names.hpp).
+  std::string program_name() const {
+    std::string name = detail::program_name(moved_at_);
+    return name.empty() ? detail::program_name(made_at_) : name;
+  }
+
   // Whether the memory is the host's (a host-accessible pool, or host memory standing for device
   // memory on the cpu backend): the device's contents passes (launch/contents_on_device.hpp) run
   // only on memory that is not.
@@ -276,7 +298,11 @@ class buffer {
   // operator[] returns a reference that may be read or written: wait for both, once.
   void host_access() const {
     if (host_synced_) return;
-    if (moved_from_) throw moved_from_error(type_name(), "a buffer indexed on the host was moved from: it owns no memory");
+    if (moved_from_) {
+      const std::string name = program_name();
+      throw moved_from_error(type_name(), (name.empty() ? std::string("a buffer") : name) +
+                                              " was indexed on the host after it was moved from: it owns no memory");
+    }
     wait_for_host(true);
     host_synced_ = true;
   }
@@ -332,6 +358,7 @@ class buffer {
   bool escaped_ = false;
   mutable detail::contents_memo memo_;
   bool moved_from_ = false;
+  detail::source_location made_at_{}, moved_at_{};
 };
 
 template <class T>

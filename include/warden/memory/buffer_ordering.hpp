@@ -8,6 +8,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "../detail/source_location.hpp"
 #include "../stream.hpp"
 
 namespace warden::detail {
@@ -23,6 +24,8 @@ struct buffer_ordering {
   void (*wait_for_host)(const void* buffer, bool writes);
   // The link a graph keeps to the buffer (buffer::capture_link).
   std::shared_ptr<capture_link> (*link)(const void* buffer);
+  // Where the buffer was made and moved (buffer::made_at, moved_at), for messages to name it.
+  void (*made_where)(const void* buffer, source_location& made, source_location& moved);
 };
 
 // One buffer, its type erased. Whether a use writes is the caller's to say.
@@ -34,6 +37,7 @@ struct ordered_buffer {
   void record_use(stream_ref s, bool writes) const { ops->record_use(buffer, s, writes); }
   void wait_for_host(bool writes) const { ops->wait_for_host(buffer, writes); }
   std::shared_ptr<capture_link> link() const { return ops->link(buffer); }
+  void made_where(source_location& made, source_location& moved) const { ops->made_where(buffer, made, moved); }
 };
 
 template <class B>
@@ -45,11 +49,16 @@ struct ordering_functions {
   }
   static void wait_for_host(const void* b, bool writes) { static_cast<const B*>(b)->wait_for_host(writes); }
   static std::shared_ptr<capture_link> link(const void* b) { return static_cast<const B*>(b)->capture_link(); }
+  static void made_where(const void* b, source_location& made, source_location& moved) {
+    made = static_cast<const B*>(b)->made_at();
+    moved = static_cast<const B*>(b)->moved_at();
+  }
 };
 
 template <class B>
 inline constexpr buffer_ordering ordering_of{&ordering_functions<B>::order_before, &ordering_functions<B>::record_use,
-                                             &ordering_functions<B>::wait_for_host, &ordering_functions<B>::link};
+                                             &ordering_functions<B>::wait_for_host, &ordering_functions<B>::link,
+                                             &ordering_functions<B>::made_where};
 
 // `buffer` as ordering sees it. Recording a use of a const buffer is bookkeeping, not a change of
 // its contents (buffer::record_read is const), hence the const_cast.

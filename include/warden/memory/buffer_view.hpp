@@ -35,12 +35,15 @@ class buffer_view {
 
   buffer_view(B& whole, std::size_t offset, std::size_t count, const char* call = "warden::view")
       : whole_(&whole), offset_(offset), count_(count) {
-    if (offset > whole.size() || count > whole.size() - offset)
+    if (offset > whole.size() || count > whole.size() - offset) {
+      const std::string name = whole.program_name();
       throw bounds_error(call, "a view of elements [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
-                                   std::to_string(count) + ") of a buffer of " + std::to_string(whole.size()) +
-                                   " elements reaches past its end; view at most " +
+                                   std::to_string(count) + ") of " + (name.empty() ? "a buffer" : name + ", a buffer") + " of " +
+                                   std::to_string(whole.size()) + " elements" + (name.empty() ? "" : ",") +
+                                   " reaches past its end; view at most " +
                                    std::to_string(offset <= whole.size() ? whole.size() - offset : 0) +
                                    " elements from there");
+    }
   }
 
   std::size_t size() const noexcept { return count_; }

@@ -64,6 +64,16 @@ class capture_registry {
     entries_.push_back({s, self, recorder});
     active_.fetch_add(1, std::memory_order_release);
   }
+  // Whether this thread runs a capture's body now (on any stream): CUDA's thread-local capture
+  // mode then forbids it calls such as cudaMalloc that the capture could not record.
+  bool this_thread_captures() {
+    if (active_.load(std::memory_order_acquire) == 0) return false;
+    std::lock_guard lock(mutex_);
+    const std::thread::id self = std::this_thread::get_id();
+    for (const entry& e : entries_)
+      if (e.thread == self) return true;
+    return false;
+  }
   void remove(graph_recorder* recorder) {
     std::lock_guard lock(mutex_);
     entries_.erase(std::find_if(entries_.begin(), entries_.end(), [&](const entry& e) { return e.recorder == recorder; }));

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "../config.hpp"
+#include "../detail/program_names.hpp"
 #include "../detail/source_location.hpp"
 #include "../error.hpp"
 #include "../stream.hpp"
@@ -215,11 +216,12 @@ namespace detail {
 // buffers may come from host pools: that is how the cpu backend runs.) Judged by the space the
 // pool stands for, so the cpu backend's default device pool, host memory, is refused as well.
 template <class Space>
-void check_pool_space(const memory_pool& pool, std::string_view who) {
+void check_pool_space(const memory_pool& pool, std::string_view who, const source_location& where = {}) {
   if constexpr (Space::is_host_accessible) {
     if (!pool.host_indexable())
-      throw space_error(who, "a " + std::string(Space::name) +
-                        " buffer from a pool of " + std::string(pool.stands_for()) + " memory (upstream " +
+      throw space_error(who, "a " + std::string(Space::name) + " buffer" +
+                        [&] { const std::string name = program_name(where); return name.empty() ? name : " (" + name + ")"; }() +
+                        " from a pool of " + std::string(pool.stands_for()) + " memory (upstream " +
                         std::string(pool.upstream_name()) +
                         (pool.host_accessible() ? ", host memory standing for device memory on the cpu backend" : "") +
                         "), which the host cannot index on a GPU; use a pool over " +

@@ -24,6 +24,7 @@
 
 #include "../config.hpp"
 #include "../detail/format_bytes.hpp"
+#include "../detail/program_names.hpp"
 #include "../detail/source_location.hpp"
 #include "../error.hpp"
 #include "../stream.hpp"
@@ -84,7 +85,11 @@ class pool_core {
     try {
       std::lock_guard lock(mutex_);
       out = allocate_locked(bytes, s, where, notices);
-    } catch (...) {  // out_of_memory, or bad_alloc while writing its message: the notes go out
+    } catch (out_of_memory& e) {  // the notes go out, and the message names what the request was for
+      notices.deliver();
+      if (const std::string name = detail::program_name(where); !name.empty()) e.add_note("; the request was for " + name);
+      throw;
+    } catch (...) {  // bad_alloc while writing the message: the notes go out
       notices.deliver();
       throw;
     }
@@ -100,8 +105,10 @@ class pool_core {
         what = e.what();
       } catch (...) {
       }
+      const std::string name = detail::program_name(where);
       throw observer_error("warden::memory_pool",
-                           "the pool's observer threw on an allocation of " + std::to_string(bytes) + " bytes (" + what +
+                           "the pool's observer threw on an allocation of " + std::to_string(bytes) + " bytes" +
+                               (name.empty() ? "" : " for " + name) + " (" + what +
                                "); the allocation was undone, nothing is leaked. To hold a pool to a budget, "
                                "pool.set_limit(bytes): an allocation past it throws out_of_memory",
                            thrown);

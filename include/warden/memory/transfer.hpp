@@ -93,10 +93,12 @@ inline bool source_taken_at_once(const void* p) {
 template <class B>
 void refuse_moved_from(const B& b, const char* call, const char* role) {
   if constexpr (requires { b.moved_from(); })
-    if (b.moved_from())
-      throw moved_from_error(call, std::string(role) + " (a " + B::type_name() +
+    if (b.moved_from()) {
+      const std::string name = b.program_name();
+      throw moved_from_error(call, std::string(role) + " (" + (name.empty() ? "" : name + ", ") + "a " + B::type_name() +
                                        ") was moved from, so it owns no memory; use the buffer it was moved into, "
                                        "or assign a new buffer to it first");
+    }
 }
 
 // A range the host is about to read from (an upload's source): a warden buffer (pinned, managed)
@@ -135,10 +137,11 @@ void copy(buffer<T, D>& dst, const buffer<T, S>& src) {
 
 template <std::ranges::contiguous_range R>
   requires std::ranges::sized_range<R>
-device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref stream = default_stream) {
+device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref stream = default_stream,
+                                                detail::source_location where = detail::source_location::current()) {
   using T = detail::range_value<R>;
   detail::host_reads(range, "warden::to_device");
-  device_buffer<T> result(std::ranges::size(range), stream);
+  device_buffer<T> result(std::ranges::size(range), stream, where);
   // The range may be reused at once: from pageable memory cudaMemcpyAsync returns once the source
   // is staged; from page-locked, managed or device memory (a span over a pinned_buffer, memory from
   // cudaMallocHost) the copy reads it later, so the host waits for the copy.
@@ -150,12 +153,13 @@ device_buffer<detail::range_value<R>> to_device(const R& range, stream_ref strea
 
 template <std::ranges::contiguous_range R>
   requires std::ranges::sized_range<R>
-device_buffer<detail::range_value<R>> to_device_async(const R& range, stream_ref stream) {
+device_buffer<detail::range_value<R>> to_device_async(const R& range, stream_ref stream,
+                                                      detail::source_location where = detail::source_location::current()) {
   using T = detail::range_value<R>;
   detail::host_reads(range, "warden::to_device_async");
   pinned_buffer<T> staging(std::ranges::size(range), stream);
   if (!staging.empty()) std::memcpy(staging.data(), std::ranges::data(range), staging.bytes());
-  device_buffer<T> result(staging.size(), stream);
+  device_buffer<T> result(staging.size(), stream, where);
   copy_async(result, staging, stream);
   return result;  // staging goes back to its pool in stream order, after the copy
 }
@@ -208,10 +212,11 @@ std::vector<T> to_host(const buffer<T, S>& src) {
 }
 
 // A std::vector<bool> (bits, no data()) to a device buffer of bool.
-inline device_buffer<bool> to_device(const std::vector<bool>& flags, stream_ref stream = default_stream) {
+inline device_buffer<bool> to_device(const std::vector<bool>& flags, stream_ref stream = default_stream,
+                                     detail::source_location where = detail::source_location::current()) {
   detail::host_array<bool> bytes(flags.size());
   for (std::size_t i = 0; i < flags.size(); ++i) bytes.data()[i] = flags[i];
-  device_buffer<bool> result(flags.size(), stream);
+  device_buffer<bool> result(flags.size(), stream, where);
   detail::copy_bytes(result.data(detail::issued_write{}), bytes.data(), result.bytes(), stream);
   detail::synchronize(stream);  // the bytes are freed on return: the copy must have taken them
   result.record_write(stream);
@@ -219,9 +224,10 @@ inline device_buffer<bool> to_device(const std::vector<bool>& flags, stream_ref 
 }
 
 template <class T, memory_space S>
-pinned_buffer<T> to_host_async(const buffer<T, S>& src, stream_ref stream) {
+pinned_buffer<T> to_host_async(const buffer<T, S>& src, stream_ref stream,
+                               detail::source_location where = detail::source_location::current()) {
   detail::refuse_moved_from(src, "warden::to_host_async", "the source");
-  pinned_buffer<T> result(src.size(), stream);
+  pinned_buffer<T> result(src.size(), stream, where);
   copy_async(result, src, stream);
   return result;
 }
