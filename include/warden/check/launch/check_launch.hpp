@@ -23,6 +23,111 @@
 
 namespace warden::check {
 
+namespace launch_impl {
+
+// How deep check_launch is in checking its own suggestions (one level: a fix is checked, the
+// fix's own message is not).
+inline int& checking_a_fix() {
+  static thread_local int depth = 0;
+  return depth;
+}
+
+// The code of the refusal `request` meets (its message's first word), or "" where it passes.
+inline std::string refusal_under(const launch_request& request) {
+  std::vector<argument_reading> scratch(request.arguments.size());
+  ++checking_a_fix();
+  struct leave {
+    ~leave() { --checking_a_fix(); }
+  } on_exit;
+  try {
+    check_launch(request, scratch);
+  } catch (const error& e) {
+    const std::string_view text = e.what();
+    return std::string(text.substr(0, text.find(' ')));
+  }
+  return {};
+}
+
+// `ir` with one more guard on access `site.access`: the bound its index (or column) leaves, as the
+// fix the message spells (`w::when(i + 1 < x.size(), ...)`); added to that access alone, so that a
+// launch it lets pass is one a guard around the whole statement lets pass too (a guard only takes
+// accesses away).
+inline dsl::kernel_ir with_bound_guard(const dsl::kernel_ir& ir, const overrun_site& site) {
+  dsl::kernel_ir out = ir;
+  dsl::ir_access a = out.accesses[static_cast<std::size_t>(site.access)];
+  const int index = site.column ? a.column : a.index;
+  int condition = -1;
+  if (site.reached < 0) {
+    condition = out.node(dsl::ir_op::greater_equal, index, out.constant(0, false));
+  } else {
+    long long extent = 0;
+    if (a.memory == dsl::memory_kind::shared)
+      if (const dsl::ir_tile* t = tile_of(out, a.target)) extent = site.column ? t->cols : t->rows;
+    const int limit = a.memory == dsl::memory_kind::global ? out.leaf(dsl::ir_op::param_size, a.target) : out.constant(extent, false);
+    condition = out.node(dsl::ir_op::less, index, limit);
+  }
+  const int begin = static_cast<int>(out.guard_pool.size());
+  for (int g = a.guard_begin; g < a.guard_end; ++g) out.guard_pool.push_back(out.guard_pool[static_cast<std::size_t>(g)]);
+  out.guard_pool.push_back({condition, false});
+  a.guard_begin = begin;
+  a.guard_end = static_cast<int>(out.guard_pool.size());
+  out.accesses[static_cast<std::size_t>(site.access)] = a;
+  return out;
+}
+
+// E101's message with each fix it offers checked on this launch before it is printed (issue 57,
+// item 1): the guard, by the launch's checks on the kernel with that guard; more room for a
+// buffer, by the checks with the buffer that long; for a tile, by the checks with the tile that
+// large. A fix the checks still refuse is not offered as one: the message says it would not be
+// enough, and with which code.
+inline std::string checked_overrun_fixes(const launch_request& launch, const overrun_site& site, std::string message) {
+  if (site.access < 0 || checking_a_fix() > 0) return message;
+  const dsl::ir_access& a = launch.ir->accesses[static_cast<std::size_t>(site.access)];
+  // The fixes are the message's tail (launch_impl::overrun_fix): "; <guard>[, or <room>]".
+  const std::size_t guard_at = message.rfind("; guard ");
+  if (guard_at == std::string::npos) return message;
+  std::size_t room_at = message.find(", or ", guard_at);
+  std::string guard = message.substr(guard_at + 2, (room_at == std::string::npos ? message.size() : room_at) - guard_at - 2);
+  std::string room = room_at == std::string::npos ? std::string() : message.substr(room_at + 5);
+  // The guard: on the kernel with that guard on the access.
+  {
+    const dsl::kernel_ir guarded = with_bound_guard(*launch.ir, site);
+    launch_request with_guard = launch;
+    with_guard.ir = &guarded;
+    if (const std::string code = refusal_under(with_guard); !code.empty())
+      guard = (guard.rfind("guard it, ", 0) == 0 ? "a guard, " + guard.substr(10) + "," : "guarding " + guard.substr(6)) +
+              " would not be enough for this launch (" + code + " with it)";
+  }
+  // More room: "bind x to at least N elements" (the buffer that long) or "give tile at least N
+  // rows" (the tile that large).
+  if (const std::size_t least = room.find(" at least "); least != std::string::npos) {
+    const long long wanted = std::stoll(room.substr(least + 10));
+    launch_request larger = launch;
+    dsl::kernel_ir resized;
+    std::vector<bound_argument> arguments(launch.arguments.begin(), launch.arguments.end());
+    if (a.memory == dsl::memory_kind::global) {
+      bound_argument& b = arguments[static_cast<std::size_t>(a.target)];
+      larger.arguments = arguments;
+      // "Bind x to at least N elements": a buffer of its own that long, at an address no other
+      // argument's memory reaches (a low one no allocation has), suitably aligned.
+      const long long element = b.size > 0 ? b.bytes / b.size : 0;
+      b.address = reinterpret_cast<const void*>(std::uintptr_t{256});
+      b.bytes = wanted * element;
+      b.size = wanted;
+    } else if (const dsl::ir_tile* t = tile_of(*launch.ir, a.target)) {
+      resized = *launch.ir;
+      dsl::ir_tile& grown = resized.tiles[static_cast<std::size_t>(t - launch.ir->tiles.data())];
+      (site.column ? grown.cols : grown.rows) = static_cast<int>(wanted);
+      larger.ir = &resized;
+    }
+    if (const std::string code = refusal_under(larger); !code.empty())
+      room = "more room (" + room.substr(least + 10) + ") would not be enough either (" + code + " with it)";
+  }
+  return message.substr(0, guard_at) + "; " + guard + (room.empty() ? std::string() : ", or " + room);
+}
+
+}  // namespace launch_impl
+
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<argument_reading> read) {
   const std::size_t arity = launch.arguments.size();
@@ -119,7 +224,9 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   if (launch.obligations != nullptr && !first_unmet_obligation(ir, facts, names, *launch.obligations).empty())
     throw obligation_error(launch.kernel, first_unmet_obligation(ir, facts, named(), *launch.obligations));
   // E101: every access within its buffer or tile, for this geometry and these values.
-  if (!first_overrun(ir, facts, names, kinds).empty()) throw bounds_error(launch.kernel, first_overrun(ir, facts, named(), kinds));
+  overrun_site site;
+  if (!first_overrun(ir, facts, names, kinds, &site).empty())
+    throw bounds_error(launch.kernel, launch_impl::checked_overrun_fixes(launch, site, first_overrun(ir, facts, named(), kinds)));
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 

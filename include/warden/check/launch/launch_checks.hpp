@@ -38,9 +38,17 @@ WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const la
 // E106: the first obligation of the kernel's proof that this launch does not meet.
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
                                                       const launch_names& names, const obligation_list& duties);
-// E101: the first access that may overrun its buffer or tile.
+// Where first_overrun found its overrun: the access, whether its column (a 2-D tile's) is what
+// leaves, and the element reached; the launch checks the fixes it offers against it (E101).
+struct overrun_site {
+  int access = -1;  // -1: none, or not an access (a shuffle's lane)
+  bool column = false;
+  long long reached = 0;
+};
+// E101: the first access that may overrun its buffer or tile (with `site`, where).
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                             const launch_names& names, const std::vector<std::string>& kinds);
+                                             const launch_names& names, const std::vector<std::string>& kinds,
+                                             overrun_site* site = nullptr);
 // An obligation's condition in the user's names (w::obligations_of).
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const launch_names& names);
 // Two accesses as the kernel writes them, `out[i % n + i / n * n] and out[...]` (w::obligations_of).

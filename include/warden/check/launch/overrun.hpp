@@ -110,11 +110,14 @@ inline bool moves_with_size(const dsl::kernel_ir& ir, const dsl::ir_access& a) {
 // The first access that may leave its buffer or tile, described for an E101 message; empty if none.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                 const launch_names& names, const std::vector<std::string>& kinds) {
+                                 const launch_names& names, const std::vector<std::string>& kinds, overrun_site* site) {
+  overrun_site ignored;
+  overrun_site& at = site != nullptr ? *site : ignored;
   interval_evaluator evaluator(ir, facts);
   const launch_numbers numbers = launch_impl::numbers_of(facts);
   const char* verbs[] = {"load", "store", "atomic update"};
   for (const dsl::ir_access& a : ir.accesses) {
+    at = {static_cast<int>(&a - ir.accesses.data()), false, 0};
     // Guards that no thread passes for this launch (they narrow some value to nothing): the
     // access never runs, and its index intervals, computed from empty ones, mean nothing.
     if (!evaluator.may_run(a.guard_begin, a.guard_end)) continue;
@@ -163,10 +166,10 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
           return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " reaches index " +
                  std::to_string(exact.row_lo < 0 ? exact.row_lo : exact.row_hi) + ", but " + target + " has " +
                  std::to_string(size) + " rows" +
-                 launch_impl::overrun_fix(render(ir, a.index, names), exact.row_lo < 0 ? exact.row_lo : exact.row_hi, target, "rows", size);
+                 launch_impl::overrun_fix(render(ir, a.index, names), at.reached = exact.row_lo < 0 ? exact.row_lo : exact.row_hi, target, "rows", size);
         if (!never && a.column >= 0 && (exact.col_lo < 0 || exact.col_hi >= cols))
           return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, render(ir, a.index, names), render(ir, a.column, names),
-                                             "reaches", exact.col_lo < 0 ? exact.col_lo : exact.col_hi, cols);
+                                             "reaches", (at.column = true, at.reached = exact.col_lo < 0 ? exact.col_lo : exact.col_hi), cols);
         continue;
       }
     }
@@ -182,7 +185,7 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + (v.possible ? " may reach index " : " reaches index ") +
                std::to_string(v.element) + ", but " + target + " has " + std::to_string(size) + " rows" +
                (v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "") +
-               launch_impl::overrun_fix(render(ir, a.index, names), v.element, target, "rows", size);
+               launch_impl::overrun_fix(render(ir, a.index, names), at.reached = v.element, target, "rows", size);
       }
     }
     // A global index the intervals cannot keep inside (`(last - offset) * n + first`, two terms
@@ -199,7 +202,7 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                std::to_string(v.element) + ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements" +
                (v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "") +
-               launch_impl::overrun_fix(render(ir, a.index, names), v.element, target, "elements", size,
+               launch_impl::overrun_fix(render(ir, a.index, names), at.reached = v.element, target, "elements", size,
                                         !launch_impl::moves_with_size(ir, a));
     }
     if (!rows_inside && !index.bounded() && ir.exprs[static_cast<std::size_t>(a.index)].is_float)
@@ -222,7 +225,7 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
                               ? ", but " + target + " (parameter " + std::to_string(a.target) + ", " +
                                     kinds[static_cast<std::size_t>(a.target)] + ") has " + std::to_string(size) + " elements"
                               : ", but " + target + " has " + std::to_string(size) + " rows";
-      const long long reached = index.lo < 0 ? index.lo : index.hi;
+      const long long reached = at.reached = index.lo < 0 ? index.lo : index.hi;
       return std::string(verbs[static_cast<int>(a.kind)]) + " " + text + " may reach index " + std::to_string(reached) + where +
              launch_impl::contents_note(ir, facts, names, a.index) +
              launch_impl::overrun_fix(render(ir, a.index, names), reached, target,
@@ -243,23 +246,24 @@ WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const lau
         if (exact.all_known) {
           if (exact.row_lo > exact.row_hi || (exact.col_lo >= 0 && exact.col_hi < cols)) continue;
           return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, row, col, "reaches",
-                                             exact.col_lo < 0 ? exact.col_lo : exact.col_hi, cols);
+                                             (at.column = true, at.reached = exact.col_lo < 0 ? exact.col_lo : exact.col_hi), cols);
         }
         const launch_impl::outside_verdict v = launch_impl::element_outside(ir, facts, a, cols, a.column);
         if (v.answer == launch_impl::pair_answer::apart) continue;
         if (v.answer == launch_impl::pair_answer::meet && !(v.possible && column.bounded()))
           return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, row, col, v.possible ? "may reach" : "reaches",
-                                             v.element, cols,
+                                             (at.column = true, at.reached = v.element), cols,
                                              v.possible ? " (data it reads taken as any value its type or measured contents allow)" : "");
       }
       if (column.bounded() && (column.lo < 0 || column.hi >= cols))
         return launch_impl::column_overrun(verbs[static_cast<int>(a.kind)], target, render(ir, a.index, names), render(ir, a.column, names),
-                                           "may reach", column.lo < 0 ? column.lo : column.hi, cols);
+                                           "may reach", (at.column = true, at.reached = column.lo < 0 ? column.lo : column.hi), cols);
       if (!column.bounded())
         return std::string(verbs[static_cast<int>(a.kind)]) + " " + target + "(" + render(ir, a.index, names) + ", " +
                render(ir, a.column, names) + "): the column may leave [0, " + std::to_string(cols) + ")";
     }
   }
+  at = {};
   // A shuffle's lane operand (delta, mask or lane) must name a lane of the warp.
   for (const dsl::ir_shuffle& s : ir.shuffles) {
     const interval lane = evaluator.index_interval(s.lane, s.guard_begin, s.guard_end);

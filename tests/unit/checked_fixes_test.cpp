@@ -1,0 +1,146 @@
+// E101's fixes checked before they are printed (issue 57, item 1; check/launch/check_launch.hpp,
+// checked_overrun_fixes): the guard by the launch's checks on the kernel with it, more room by the
+// checks with the buffer or tile that large. Each mistaken kernel here is refused; the test then
+// reads each fix from the message's own words and applies it mechanically: room, by binding a
+// buffer of the length the message gives; the guard, by finding it in a twin kernel's source as
+// the message spells it and launching that twin. A fix the message offers must give a launch that
+// runs, records clean and matches the reference; a fix it says would not be enough must be refused.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace w = warden;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::vector<float> iota_floats(int n) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  return v;
+}
+
+std::string e101_of(auto&& launch) {
+  try {
+    launch();
+  } catch (const w::bounds_error& e) {
+    return e.what();
+  }
+  return "(not refused with E101)";
+}
+
+// The fixes as the message words them.
+struct offered {
+  std::string guard;            // "w::when(i + 1 < x.size(), ...)", or "" where not offered
+  std::string buffer;           // "x" in "bind x to at least N elements"
+  long long room = -1;          // N, or -1 where not offered
+  bool guard_refused = false;   // "a guard, ..., would not be enough"
+  bool room_refused = false;    // "more room (...) would not be enough"
+};
+offered fixes_in(const std::string& message) {
+  offered f;
+  std::smatch m;
+  if (std::regex_search(message, m, std::regex("; guard it, (w::when\\(.*, \\.\\.\\.\\))"))) f.guard = m[1];
+  if (std::regex_search(message, m, std::regex("; a guard, (w::when\\(.*, \\.\\.\\.\\)), would not be enough"))) {
+    f.guard = m[1];
+    f.guard_refused = true;
+  }
+  if (std::regex_search(message, m, std::regex(", or bind (\\w+) to at least (\\d+) elements( \\(in the program: [^)]*\\))?$"))) {
+    f.buffer = m[1];
+    f.room = std::stoll(m[2]);
+  }
+  if (std::regex_search(message, m, std::regex("more room \\((\\d+) elements\\) would not be enough"))) {
+    f.room = std::stoll(m[1]);
+    f.room_refused = true;
+  }
+  return f;
+}
+
+// Whether a kernel's source spells the guard as the message does.
+template <class K>
+bool spells(const K& kernel, const std::string& guard) {
+  const std::string_view source = w::dsl::definition_of(kernel).source;
+  return source.find(guard.substr(0, guard.size() - 5)) != std::string_view::npos;  // without ", ...)"
+}
+
+}  // namespace
+
+// One neighbour past the end: both fixes work.
+WARDEN_KERNEL(next_one_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = x[i + 1]);
+}));
+WARDEN_KERNEL(next_one_guarded_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), w::when(i + 1 < x.size(), out[i] = x[i + 1]));
+}));
+
+// Two neighbours: the first overrun's guard or one more element leaves the second one out.
+WARDEN_KERNEL(next_two_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), out[i] = x[i + 1] + x[i + 2]);
+}));
+WARDEN_KERNEL(next_two_guarded_once_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
+  auto i = k.global_id();
+  return w::when(i < out.size(), w::when(i + 1 < x.size(), out[i] = x[i + 1] + x[i + 2]));
+}));
+
+TEST_CASE("E101's fixes that work are offered, and followed they run and match the reference", "[fix][E101][checked]") {
+  auto x = w::to_device(iota_floats(256));
+  auto out = w::to_device(std::vector<float>(256, -1.f));
+  const std::string why = e101_of([&] { w::launch(w::on_cpu, next_one_k, w::grid_for(256), x, out); });
+  const offered f = fixes_in(why);
+  INFO(why);
+  REQUIRE(f.guard == "w::when(i + 1 < x.size(), ...)");
+  REQUIRE_FALSE(f.guard_refused);
+  REQUIRE(f.buffer == "x");
+  REQUIRE(f.room == 257);
+  REQUIRE_FALSE(f.room_refused);
+  // Room, as the message gives it.
+  auto longer = w::to_device(iota_floats(static_cast<int>(f.room)));
+  const w::recording roomy = w::record(next_one_k, w::grid_for(256), longer, out);
+  CHECK(roomy.clean());
+  const std::vector<float> got = w::to_host(out);
+  for (int i = 0; i < 256; ++i) CHECK(got[static_cast<std::size_t>(i)] == static_cast<float>(i + 1));
+  // The guard, as the message spells it, in the twin's source.
+  REQUIRE(spells(next_one_guarded_k, f.guard));
+  auto out2 = w::to_device(std::vector<float>(256, -1.f));
+  CHECK(w::record(next_one_guarded_k, w::grid_for(256), x, out2).clean());
+  CHECK(w::to_host(out2)[254] == 255.f);
+}
+
+TEST_CASE("E101's fixes that would not be enough are not offered as fixes, and followed they are refused", "[fix][E101][checked]") {
+  auto x = w::to_device(iota_floats(256));
+  auto out = w::to_device(std::vector<float>(256, -1.f));
+  const std::string why = e101_of([&] { w::launch(w::on_cpu, next_two_k, w::grid_for(256), x, out); });
+  const offered f = fixes_in(why);
+  INFO(why);
+  CHECK_THAT(why, Contains("load x[i + 1] reaches index 256"));
+  REQUIRE(f.guard_refused);
+  REQUIRE(f.guard == "w::when(i + 1 < x.size(), ...)");
+  REQUIRE(f.room_refused);
+  REQUIRE(f.room == 257);
+  CHECK_THAT(why, Contains("would not be enough for this launch (E101 with it)"));
+  // Followed anyway, each is refused, as the message said.
+  auto longer = w::to_device(iota_floats(static_cast<int>(f.room)));
+  CHECK_THAT(e101_of([&] { w::launch(w::on_cpu, next_two_k, w::grid_for(256), longer, out); }), Contains("x[i + 2]"));
+  REQUIRE(spells(next_two_guarded_once_k, f.guard));
+  CHECK_THAT(e101_of([&] { w::launch(w::on_cpu, next_two_guarded_once_k, w::grid_for(256), x, out); }), Contains("x[i + 2]"));
+  CHECK(w::to_host(out) == std::vector<float>(256, -1.f));  // nothing ran
+}
+
+TEST_CASE("more room for a view is checked as a buffer of its own of that length", "[fix][E101][checked]") {
+  w::device_buffer<float> whole(512);
+  w::copy(whole, w::to_device(iota_floats(512)));
+  auto out = w::to_device(std::vector<float>(256, -1.f));
+  const std::string why = e101_of([&] { w::launch(w::on_cpu, next_one_k, w::grid_for(256), w::view(whole, 0, 256), out); });
+  INFO(why);
+  const offered f = fixes_in(why);
+  CHECK_FALSE(f.guard_refused);  // the guard works
+  CHECK(f.room == 257);          // and so does a longer view, here (nothing else is bound to the rest)
+  CHECK_FALSE(f.room_refused);
+}
