@@ -83,7 +83,7 @@ TEST_CASE("a moved-from buffer in a copy, a download, an upload or a host view i
   CHECK_THROWS_AS(w::to_host_async(a, w::default_stream), w::moved_from_error);
   CHECK_THROWS_WITH(w::to_device(p), StartsWith("E110 [moved-from] warden::to_device: the range (p, a warden::pinned_buffer)"));
   CHECK_THROWS_AS(w::to_device_async(p, w::default_stream), w::moved_from_error);
-  CHECK_THROWS_WITH(p[0], StartsWith("E110 [moved-from] warden::pinned_buffer: a buffer indexed on the host was moved from"));
+  CHECK_THROWS_WITH(p[0], StartsWith("E110 [moved-from] warden::pinned_buffer: p was indexed on the host after it was moved from"));
   CHECK_THROWS_AS(w::view_of<w::access::read>(p), w::moved_from_error);
   // The buffers they went to are whole.
   w::copy(b, a2);

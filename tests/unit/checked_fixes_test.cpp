@@ -5,6 +5,8 @@
 // buffer of the length the message gives; the guard, by finding it in a twin kernel's source as
 // the message spells it and launching that twin. A fix the message offers must give a launch that
 // runs, records clean and matches the reference; a fix it says would not be enough must be refused.
+// More room is the least length the checks accept, which may be past one beyond the element the
+// message names (other accesses, other threads reach further).
 #include <warden/warden.hpp>
 
 #include <catch2/catch.hpp>
@@ -113,7 +115,7 @@ TEST_CASE("E101's fixes that work are offered, and followed they run and match t
   CHECK(w::to_host(out2)[254] == 255.f);
 }
 
-TEST_CASE("E101's fixes that would not be enough are not offered as fixes, and followed they are refused", "[fix][E101][checked]") {
+TEST_CASE("E101's guard that would not be enough is not offered, and the room offered is the length that is", "[fix][E101][checked]") {
   auto x = w::to_device(iota_floats(256));
   auto out = w::to_device(std::vector<float>(256, -1.f));
   const std::string why = e101_of([&] { w::launch(w::on_cpu, next_two_k, w::grid_for(256), x, out); });
@@ -122,15 +124,50 @@ TEST_CASE("E101's fixes that would not be enough are not offered as fixes, and f
   CHECK_THAT(why, Contains("load x[i + 1] reaches index 256"));
   REQUIRE(f.guard_refused);
   REQUIRE(f.guard == "w::when(i + 1 < x.size(), ...)");
-  REQUIRE(f.room_refused);
-  REQUIRE(f.room == 257);
   CHECK_THAT(why, Contains("would not be enough for this launch (E101 with it)"));
-  // Followed anyway, each is refused, as the message said.
-  auto longer = w::to_device(iota_floats(static_cast<int>(f.room)));
-  CHECK_THAT(e101_of([&] { w::launch(w::on_cpu, next_two_k, w::grid_for(256), longer, out); }), Contains("x[i + 2]"));
+  // 257 elements (one past the element reached) would leave x[i + 2] out: the checks found 258.
+  REQUIRE_FALSE(f.room_refused);
+  REQUIRE(f.room == 258);
+  // The guard, followed anyway, is refused, as the message said.
   REQUIRE(spells(next_two_guarded_once_k, f.guard));
+  CHECK_THAT(e101_of([&] { w::launch(w::on_cpu, next_two_k, w::grid_for(256), w::to_device(iota_floats(257)), out); }),
+             Contains("x[i + 2]"));
   CHECK_THAT(e101_of([&] { w::launch(w::on_cpu, next_two_guarded_once_k, w::grid_for(256), x, out); }), Contains("x[i + 2]"));
   CHECK(w::to_host(out) == std::vector<float>(256, -1.f));  // nothing ran
+  // The room, followed, runs and matches.
+  auto longer = w::to_device(iota_floats(static_cast<int>(f.room)));
+  CHECK(w::record(next_two_k, w::grid_for(256), longer, out).clean());
+  const std::vector<float> got = w::to_host(out);
+  for (int i = 0; i < 256; ++i) CHECK(got[static_cast<std::size_t>(i)] == static_cast<float>(2 * i + 3));
+}
+
+// A load and a store of one element in one statement (`y[i] = a * x[i] + y[i]`): the guard covers
+// both, and the room is the length every thread needs, not one past the first element outside.
+WARDEN_KERNEL(axpy_grid_of_x_k, w::kernel<w::block<64>, w::in<float>, w::inout<float>, w::value<float>>([](auto k, auto x, auto y, auto a) {
+  auto i = k.global_id();
+  return w::when(i < x.size(), y[i] = a * x[i] + y[i]);
+}));
+WARDEN_KERNEL(axpy_grid_of_x_guarded_k, w::kernel<w::block<64>, w::in<float>, w::inout<float>, w::value<float>>([](auto k, auto x, auto y, auto a) {
+  auto i = k.global_id();
+  return w::when(i < x.size(), w::when(i < y.size(), y[i] = a * x[i] + y[i]));
+}));
+
+TEST_CASE("E101's fixes for a statement that loads and stores one element: both offered, both work", "[fix][E101][checked]") {
+  auto x = w::to_device(std::vector<float>(100, 1.f));
+  auto y = w::to_device(std::vector<float>(50, 2.f));
+  const std::string why = e101_of([&] { w::launch(w::on_cpu, axpy_grid_of_x_k, w::grid_for(100), x, y, 2.f); });
+  const offered f = fixes_in(why);
+  INFO(why);
+  REQUIRE(f.guard == "w::when(i < y.size(), ...)");
+  REQUIRE_FALSE(f.guard_refused);
+  REQUIRE(f.room == 100);
+  REQUIRE(f.buffer == "y");
+  auto roomy = w::to_device(std::vector<float>(static_cast<std::size_t>(f.room), 2.f));
+  CHECK(w::record(axpy_grid_of_x_k, w::grid_for(100), x, roomy, 2.f).clean());
+  CHECK(w::to_host(roomy) == std::vector<float>(100, 4.f));
+  REQUIRE(spells(axpy_grid_of_x_guarded_k, f.guard));
+  CHECK(w::record(axpy_grid_of_x_guarded_k, w::grid_for(100), x, y, 2.f).clean());
+  CHECK(w::to_host(y) == std::vector<float>(50, 4.f));
 }
 
 TEST_CASE("more room for a view is checked as a buffer of its own of that length", "[fix][E101][checked]") {

@@ -428,7 +428,7 @@ TEST_CASE("E101: a data-dependent index is bounded by the data the launch measur
     CHECK(std::string(e.what()) ==
           "E101 [out-of-bounds] signed_bins_k: atomic update histogram[in[i] % 8] may reach index -7, but histogram "
           "(parameter 1, atomic) has 8 elements; in holds -7 to 7 (-7 at element 0, 7 at element 14); guard it, "
-          "w::when(in[i] % 8 >= 0, ...)");
+          "w::when(in[i] % 8 >= 0, ...) (in the program: signed_in is bound to in, hist to histogram)");
   }
   CHECK(w::to_host(hist)[3] == 64);
 }

@@ -157,7 +157,7 @@ TEST_CASE("the reader names the variable a line declares or assigns, and nothing
   CHECK_FALSE(w::detail::inside_warden("/work/app/main.cpp"));
 }
 
-TEST_CASE("without a column the line must declare one variable; with one, the buffer must be what it declares", "[names][reader]") {
+TEST_CASE("without a column the line must declare one variable, with one the buffer must be what it declares", "[names][reader]") {
   using w::detail::declared_name;
   // No column (clang 14's builtins): one declaration on the line, at any depth, or none named.
   CHECK(declared_name("  auto samples = w::to_device(std::vector<float>{1, 2, 3});", 0) == "samples");

@@ -298,45 +298,18 @@ std::string program_name_of(const Arg& arg, bool& is_view) {
   }
 }
 
-// A launch's refusal, with the buffers it names as the program names them: " (in the program:
-// scratch is bound to y, a view of samples to x)" for each parameter the message mentions whose
-// argument has a name of its own (issue 57, item 3). The checks know the kernel's parameters; only
-// the launch knows what was bound to them. Read only here, when a launch is refused; a failure to
-// read leaves the refusal as it was.
+// A launch's refusal, with the buffers it names as the program names them (the note is written
+// once, in check::note_argument_names; only the arguments' names are read here, per argument type).
 template <class K, class... Args>
 void name_launch_buffers(error& refused, const K& kernel, const dsl::kernel_ir& ir, const Args&... args) noexcept {
   try {
-    const std::string_view whole = refused.what();
-    // The detail after "CODE [tag] entity: ", where parameters are named.
-    const std::size_t colon = whole.find(": ");
-    const std::string_view text = colon == std::string_view::npos ? whole : whole.substr(colon + 2);
-    const check::launch_names names = check::launch_names_from_source(kernel.param_names, definition_of(kernel).source, ir);
-    // A mention: the parameter indexed, sized, described or bound (`y[`, `y.size()`,
-    // `y (parameter 1`, `bind y to`), not an English word that happens to be its name.
-    const auto mentioned = [&](const std::string& p) {
-      for (std::size_t at = text.find(p); at != std::string_view::npos; at = text.find(p, at + 1)) {
-        if (at > 0 && (dsl::source_text::ident_char(text[at - 1]) || text[at - 1] == '.')) continue;
-        const std::string_view after = text.substr(at + p.size());
-        const std::string_view before = text.substr(0, at);
-        if (after.starts_with("[") || after.starts_with(".size()") || after.starts_with(" (parameter") ||
-            before.ends_with("bind ") || before.ends_with("bound to "))
-          return true;
-      }
-      return false;
-    };
-    std::string note;
-    std::size_t i = 0;
-    const auto add = [&](const auto& arg) {
-      const std::string param = i < names.params.size() ? names.params[i] : std::string();
-      ++i;
-      bool is_view = false;
-      const std::string name = program_name_of(arg, is_view);
-      if (name.empty() || param.empty() || (name == param && !is_view) || !mentioned(param)) return;
-      note += note.empty() ? " (in the program: " + std::string(is_view ? "a view of " : "") + name + " is bound to " + param
-                           : ", " + std::string(is_view ? "a view of " : "") + name + " to " + param;
-    };
-    (add(args), ...);
-    if (!note.empty()) refused.add_note(note + ")");
+    const check::argument_name arguments[] = {check::argument_name{}, [&] {
+      check::argument_name n;
+      n.name = program_name_of(args, n.view);
+      return n;
+    }()...};
+    check::note_argument_names(refused, kernel.param_names, definition_of(kernel).source, ir,
+                               std::span<const check::argument_name>(arguments + 1, sizeof...(Args)));
   } catch (...) {
   }
 }

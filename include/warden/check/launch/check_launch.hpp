@@ -48,13 +48,10 @@ inline std::string refusal_under(const launch_request& request) {
   return {};
 }
 
-// `ir` with one more guard on access `site.access`: the bound its index (or column) leaves, as the
-// fix the message spells (`w::when(i + 1 < x.size(), ...)`); added to that access alone, so that a
-// launch it lets pass is one a guard around the whole statement lets pass too (a guard only takes
-// accesses away).
-inline dsl::kernel_ir with_bound_guard(const dsl::kernel_ir& ir, const overrun_site& site) {
+// `ir` with the bound guard of `site` on access `access` (the same element as site's).
+inline dsl::kernel_ir with_bound_guard_on(const dsl::kernel_ir& ir, const overrun_site& site, int access) {
   dsl::kernel_ir out = ir;
-  dsl::ir_access a = out.accesses[static_cast<std::size_t>(site.access)];
+  dsl::ir_access a = out.accesses[static_cast<std::size_t>(access)];
   const int index = site.column ? a.column : a.index;
   int condition = -1;
   if (site.reached < 0) {
@@ -71,10 +68,49 @@ inline dsl::kernel_ir with_bound_guard(const dsl::kernel_ir& ir, const overrun_s
   out.guard_pool.push_back({condition, false});
   a.guard_begin = begin;
   a.guard_end = static_cast<int>(out.guard_pool.size());
-  out.accesses[static_cast<std::size_t>(site.access)] = a;
+  out.accesses[static_cast<std::size_t>(access)] = a;
   return out;
 }
 
+// Whether expressions x and y of `ir` are the same tree (two spellings of `y[i]` in one statement).
+inline bool same_tree(const dsl::kernel_ir& ir, int x, int y) {
+  if (x == y) return true;
+  if (x < 0 || y < 0) return false;
+  const dsl::ir_expr &a = ir.exprs[static_cast<std::size_t>(x)], &b = ir.exprs[static_cast<std::size_t>(y)];
+  return a.op == b.op && a.value == b.value && a.is_float == b.is_float && a.unsigned_bits == b.unsigned_bits &&
+         a.signed_bits == b.signed_bits && (a.op == dsl::ir_op::load || a.op == dsl::ir_op::tile_load ? x == y : true) &&
+         same_tree(ir, a.a, b.a) && same_tree(ir, a.b, b.b);
+}
+
+// Whether accesses a and b sit under the same guards and loops (each access keeps its own copy).
+inline bool same_context(const dsl::kernel_ir& ir, const dsl::ir_access& a, const dsl::ir_access& b) {
+  if (a.guard_end - a.guard_begin != b.guard_end - b.guard_begin || a.loop_end - a.loop_begin != b.loop_end - b.loop_begin) return false;
+  for (int g = 0; g < a.guard_end - a.guard_begin; ++g) {
+    const dsl::ir_guard &x = ir.guard_pool[static_cast<std::size_t>(a.guard_begin + g)], &y = ir.guard_pool[static_cast<std::size_t>(b.guard_begin + g)];
+    if (x.negated != y.negated || !same_tree(ir, x.condition, y.condition)) return false;
+  }
+  for (int l = 0; l < a.loop_end - a.loop_begin; ++l)
+    if (ir.loop_pool[static_cast<std::size_t>(a.loop_begin + l)] != ir.loop_pool[static_cast<std::size_t>(b.loop_begin + l)]) return false;
+  return true;
+}
+
+// `ir` with one more guard on access `site.access`: the bound its index (or column) leaves, as the
+// fix the message spells (`w::when(i + 1 < x.size(), ...)`). Added to that access and to those of
+// the same element in the same context (the load and the store of `y[i] = a * x[i] + y[i]`), the
+// accesses any guard around the statement covers; a guard around the whole statement covers more
+// and only takes accesses away, so a launch this lets pass, the literal fix lets pass too.
+inline dsl::kernel_ir with_bound_guard(const dsl::kernel_ir& ir, const overrun_site& site) {
+  dsl::kernel_ir out = with_bound_guard_on(ir, site, site.access);
+  const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(site.access)];
+  for (std::size_t other = 0; other < ir.accesses.size(); ++other) {
+    const dsl::ir_access& b = ir.accesses[other];
+    if (static_cast<int>(other) == site.access || b.memory != a.memory || b.target != a.target || b.phase != a.phase ||
+        !same_context(ir, a, b) || !same_tree(ir, a.index, b.index) || !same_tree(ir, a.column, b.column))
+      continue;
+    out = with_bound_guard_on(out, site, static_cast<int>(other));
+  }
+  return out;
+}
 // E101's message with each fix it offers checked on this launch before it is printed (issue 57,
 // item 1): the guard, by the launch's checks on the kernel with that guard; more room for a
 // buffer, by the checks with the buffer that long; for a tile, by the checks with the tile that
@@ -98,30 +134,55 @@ inline std::string checked_overrun_fixes(const launch_request& launch, const ove
       guard = (guard.rfind("guard it, ", 0) == 0 ? "a guard, " + guard.substr(10) + "," : "guarding " + guard.substr(6)) +
               " would not be enough for this launch (" + code + " with it)";
   }
-  // More room: "bind x to at least N elements" (the buffer that long) or "give tile at least N
-  // rows" (the tile that large).
+  // More room: "bind x to at least N elements" (a buffer of its own that long) or "give tile at
+  // least N rows" (the tile that large). Where N, the first element past the end, is not enough
+  // for a buffer (other threads reach further), the least length that is, found by doubling and
+  // halving with the checks themselves; said not to be enough where no length up to 2^40 is.
   if (const std::size_t least = room.find(" at least "); least != std::string::npos) {
     const long long wanted = std::stoll(room.substr(least + 10));
-    launch_request larger = launch;
-    dsl::kernel_ir resized;
     std::vector<bound_argument> arguments(launch.arguments.begin(), launch.arguments.end());
-    if (a.memory == dsl::memory_kind::global) {
-      bound_argument& b = arguments[static_cast<std::size_t>(a.target)];
-      larger.arguments = arguments;
-      // "Bind x to at least N elements": a buffer of its own that long, at an address no other
-      // argument's memory reaches (a low one no allocation has), suitably aligned.
-      const long long element = b.size > 0 ? b.bytes / b.size : 0;
-      b.address = reinterpret_cast<const void*>(std::uintptr_t{256});
-      b.bytes = wanted * element;
-      b.size = wanted;
-    } else if (const dsl::ir_tile* t = tile_of(*launch.ir, a.target)) {
-      resized = *launch.ir;
-      dsl::ir_tile& grown = resized.tiles[static_cast<std::size_t>(t - launch.ir->tiles.data())];
-      (site.column ? grown.cols : grown.rows) = static_cast<int>(wanted);
-      larger.ir = &resized;
+    const auto refused_with = [&](long long n) {
+      launch_request larger = launch;
+      dsl::kernel_ir resized;
+      if (a.memory == dsl::memory_kind::global) {
+        // A buffer of its own that long, at an address no other argument's memory reaches (a low
+        // one no allocation has), suitably aligned.
+        std::vector<bound_argument> args = arguments;
+        bound_argument& b = args[static_cast<std::size_t>(a.target)];
+        const long long element = b.size > 0 ? b.bytes / b.size : 0;
+        b.address = reinterpret_cast<const void*>(std::uintptr_t{256});
+        b.bytes = n * element;
+        b.size = n;
+        larger.arguments = args;
+        return refusal_under(larger);
+      }
+      if (const dsl::ir_tile* t = tile_of(*launch.ir, a.target)) {
+        resized = *launch.ir;
+        dsl::ir_tile& grown = resized.tiles[static_cast<std::size_t>(t - launch.ir->tiles.data())];
+        (site.column ? grown.cols : grown.rows) = static_cast<int>(n);
+        larger.ir = &resized;
+      }
+      return refusal_under(larger);
+    };
+    if (const std::string code = refused_with(wanted); !code.empty()) {
+      long long enough = -1;
+      if (a.memory == dsl::memory_kind::global) {
+        long long refused = wanted;
+        for (long long n = wanted * 2; n > 0 && n <= (1LL << 40); n *= 2) {
+          if (refused_with(n).empty()) {
+            enough = n;
+            break;
+          }
+          refused = n;
+        }
+        while (enough > 0 && enough - refused > 1) {
+          const long long mid = refused + (enough - refused) / 2;
+          (refused_with(mid).empty() ? enough : refused) = mid;
+        }
+      }
+      room = enough > 0 ? room.substr(0, least + 10) + std::to_string(enough) + " elements"
+                        : "more room (" + room.substr(least + 10) + ") would not be enough either (" + code + " with it)";
     }
-    if (const std::string code = refusal_under(larger); !code.empty())
-      room = "more room (" + room.substr(least + 10) + ") would not be enough either (" + code + " with it)";
   }
   return message.substr(0, guard_at) + "; " + guard + (room.empty() ? std::string() : ", or " + room);
 }
@@ -227,6 +288,43 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   overrun_site site;
   if (!first_overrun(ir, facts, names, kinds, &site).empty())
     throw bounds_error(launch.kernel, launch_impl::checked_overrun_fixes(launch, site, first_overrun(ir, facts, named(), kinds)));
+}
+
+// " (in the program: scratch is bound to y, a view of samples to x)": each parameter the message
+// mentions (indexed, sized, described or bound: `y[`, `y.size()`, `y (parameter 1`, `bind y to`,
+// not an English word that is its name) whose argument has a name of its own (issue 57, item 3).
+// The checks know the kernel's parameters; only the launch knows what was bound to them. Called
+// only when a launch is refused; a failure to read leaves the refusal as it was.
+WARDEN_RUNTIME_API void note_argument_names(error& refused, std::span<const std::string_view> param_names, std::string_view source,
+                                            const dsl::kernel_ir& ir, std::span<const argument_name> arguments) noexcept {
+  try {
+    const std::string_view whole = refused.what();
+    // The detail after "CODE [tag] entity: ", where parameters are named.
+    const std::size_t colon = whole.find(": ");
+    const std::string_view text = colon == std::string_view::npos ? whole : whole.substr(colon + 2);
+    const launch_names names = launch_names_from_source(param_names, source, ir);
+    const auto mentioned = [&](const std::string& p) {
+      for (std::size_t at = text.find(p); at != std::string_view::npos; at = text.find(p, at + 1)) {
+        if (at > 0 && (dsl::source_text::ident_char(text[at - 1]) || text[at - 1] == '.')) continue;
+        const std::string_view after = text.substr(at + p.size());
+        const std::string_view before = text.substr(0, at);
+        if (after.starts_with("[") || after.starts_with(".size()") || after.starts_with(" (parameter") || before.ends_with("bind ") ||
+            before.ends_with("bound to "))
+          return true;
+      }
+      return false;
+    };
+    std::string note;
+    for (std::size_t i = 0; i < arguments.size() && i < names.params.size(); ++i) {
+      const std::string& param = names.params[i];
+      const argument_name& a = arguments[i];
+      if (a.name.empty() || param.empty() || (a.name == param && !a.view) || !mentioned(param)) continue;
+      const std::string what = (a.view ? "a view of " : "") + a.name;
+      note += note.empty() ? " (in the program: " + what + " is bound to " + param : ", " + what + " to " + param;
+    }
+    if (!note.empty()) refused.add_note(note + ")");
+  } catch (...) {
+  }
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 

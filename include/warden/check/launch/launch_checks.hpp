@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../config.hpp"
+#include "../../error.hpp"
 #include "../../dsl/ir.hpp"
 #include "../../dsl/obligation.hpp"
 #include "launch_names.hpp"
@@ -38,13 +39,6 @@ WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const la
 // E106: the first obligation of the kernel's proof that this launch does not meet.
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
                                                       const launch_names& names, const obligation_list& duties);
-// Where first_overrun found its overrun: the access, whether its column (a 2-D tile's) is what
-// leaves, and the element reached; the launch checks the fixes it offers against it (E101).
-struct overrun_site {
-  int access = -1;  // -1: none, or not an access (a shuffle's lane)
-  bool column = false;
-  long long reached = 0;
-};
 // E101: the first access that may overrun its buffer or tile (with `site`, where).
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
                                              const launch_names& names, const std::vector<std::string>& kinds,
@@ -66,6 +60,15 @@ WARDEN_RUNTIME_API std::string tile_access_text(const dsl::kernel_ir& ir, const 
 // depends on the grid and `read` alone.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<argument_reading> read);
+// What a launch's argument is in the program (buffer::program_name): its name, "" where none, and
+// whether it is a view of that buffer.
+struct argument_name {
+  std::string name;
+  bool view = false;
+};
+// A launch's refusal with the buffers it names as the program names them (launch/binding.hpp).
+WARDEN_RUNTIME_API void note_argument_names(error& refused, std::span<const std::string_view> param_names, std::string_view source,
+                                            const dsl::kernel_ir& ir, std::span<const argument_name> arguments) noexcept;
 }
 
 }  // namespace warden::check

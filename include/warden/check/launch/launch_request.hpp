@@ -60,6 +60,14 @@ inline std::vector<std::string> parameter_names(std::span<const std::string_view
 
 // One argument of a launch as the checks read it. launch builds the list once per launch, from
 // the arguments and the parameters' kinds; E100, E101 and the facts of every other check read it.
+// Where first_overrun found its overrun: the access, whether its column (a 2-D tile's) is what
+// leaves, and the element reached; the launch checks the fixes it offers against it (E101).
+struct overrun_site {
+  int access = -1;  // -1: none, or not an access (a shuffle's lane)
+  bool column = false;
+  long long reached = 0;
+};
+
 struct bound_argument {
   std::string_view kind;           // the parameter's kind: in, out, inout, atomic, value
   bool is_buffer = false;
