@@ -201,7 +201,7 @@ TEST_CASE("views that overlap, one written, are E100, and a view past its buffer
     FAIL("a view past its buffer's end was made");
   } catch (const w::bounds_error& e) {
     CHECK_THAT(e.what(), StartsWith("E101"));
-    CHECK_THAT(e.what(), Catch::Matchers::Contains("[60, 60 + 5) of a buffer of 64 elements"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("[60, 60 + 5) of rows, a buffer of 64 elements,"));
   }
   CHECK_THROWS_AS(w::view(rows, 65, 0), w::bounds_error);
   CHECK_NOTHROW(w::view(rows, 64, 0));
