@@ -157,7 +157,7 @@ WARDEN_KERNEL(fixed_span_k, w::kernel<w::block<32>, w::out<int>, w::value<int>>(
 }).named("fixed_span_k", "a", "n"));
 }  // namespace
 
-TEST_CASE("a view binds elements [offset, offset + count) of a buffer as the kernel's whole parameter", "[bad-input][view]") {
+TEST_CASE("a view binds elements offset to offset + count - 1 of a buffer as the kernel's whole parameter", "[bad-input][view]") {
   std::vector<int> start(100);
   for (int i = 0; i < 100; ++i) start[static_cast<std::size_t>(i)] = i;
   auto x = w::to_device(start);

@@ -48,7 +48,7 @@ WARDEN_KERNEL(keys_k, w::kernel<w::block<32>, w::in<int>, w::out<int>>(keys_body
 
 }  // namespace
 
-TEST_CASE("permutation(perm): a JDS unsort runs, a repeat or a value outside [0, n) is refused", "[launch][contents][facts]") {
+TEST_CASE("permutation(perm): a JDS unsort runs, a repeat or a value outside 0 to n - 1 is refused", "[launch][contents][facts]") {
   using code = w::diagnostic::code;
   STATIC_REQUIRE(w::testing::code_of<w::block<32>, w::in<int>, w::in<float>, w::out<float>>(unsort_body) == code::none);
   std::vector<int> order(100);

@@ -502,7 +502,7 @@ WARDEN_KERNEL(shuffle_by_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>
   return w::shuffle_down(k, a[i], delta, [&](auto, auto other) { return a[i] = other; });
 }));
 
-TEST_CASE("E101: a shuffle's lane operand outside [0, 32) is refused before the launch", "[kernel][shuffle][launch]") {
+TEST_CASE("E101: a shuffle's lane operand outside lanes 0 to 31 is refused before the launch", "[kernel][shuffle][launch]") {
   auto a = w::to_device(iota(32));
   try {
     w::launch(shuffle_by_k, w::grid_for(32), a, 40);
