@@ -10,6 +10,7 @@
 #include <warden/warden.hpp>
 
 #include <catch2/catch.hpp>
+#include "../support/verdict_probe.hpp"
 
 #include <regex>
 #include <string>
@@ -26,14 +27,8 @@ std::vector<float> iota_floats(int n) {
   return v;
 }
 
-std::string e101_of(auto&& launch) {
-  try {
-    launch();
-  } catch (const w::bounds_error& e) {
-    return e.what();
-  }
-  return "(not refused with E101)";
-}
+// The E101 a launch throws, or "(launched)".
+std::string e101_of(auto&& launch) { return w::testing::refusal_of<w::bounds_error>(launch); }
 
 // The fixes as the message words them.
 struct offered {

@@ -8,6 +8,7 @@
 #include <warden/warden.hpp>
 
 #include <catch2/catch.hpp>
+#include "../support/verdict_probe.hpp"
 
 #include <string>
 #include <vector>
@@ -27,14 +28,8 @@ constexpr auto unsort_names_body = [](auto k, auto perm, auto sums, auto dst) {
   return w::given(w::permutation(perm), w::when(ix < perm.size() && ix < sums.size(), dst[perm[ix]] = sums[ix]));
 };
 
-std::string message_of(auto&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
+// What a call throws (a warden error), or "(launched)".
+std::string message_of(auto&& f) { return w::testing::refusal_of(f); }
 
 }  // namespace
 

@@ -147,13 +147,12 @@ inline bool contents_from_slots(const long long* slot, bool distinct, bool order
   return true;
 }
 
-// The device's measurement run on the host, step for step (launch/contents_steps.hpp), with
+// The device's three passes run on the host, step for step (launch/contents_steps.hpp), with
 // `threads` running tallies over a grid-stride split of the elements, combined as the device's
-// warps and atomics combine them; the host's scan where the passes hand over to it. Tests compare
-// it with scan_contents (tests/unit/contents_on_device_test.cpp).
+// warps and atomics combine them, into `slot` (what the device's answer holds after the passes).
 template <class T>
-bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, bool order, contents_memo& out, std::size_t threads = 1) {
-  if (n == 0) return scan_contents(data, n, distinct, order, out);
+void contents_slots_by_steps(const T* data, std::size_t n, bool distinct, bool order, long long (&slot)[contents_slots],
+                             std::size_t threads = 1) {
   std::vector<contents_tally> tally(threads);
   contents_tally all;
   const auto combine = [&](int first, int last) {
@@ -181,7 +180,18 @@ bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, boo
       all.take(slot_wide, 1);
     }
   }
-  if (contents_from_slots(all.slot, distinct, order, out)) return true;
+  for (int s = 0; s < contents_slots; ++s) slot[s] = all.slot[s];
+}
+
+// The device's measurement run on the host (contents_slots_by_steps), then what the launch makes
+// of the answer: the memo, or the host's scan where the passes hand over to it. Tests compare it
+// with scan_contents (tests/unit/contents_on_device_test.cpp).
+template <class T>
+bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, bool order, contents_memo& out, std::size_t threads = 1) {
+  if (n == 0) return scan_contents(data, n, distinct, order, out);
+  long long slot[contents_slots];
+  contents_slots_by_steps(data, n, distinct, order, slot, threads);
+  if (contents_from_slots(slot, distinct, order, out)) return true;
   return scan_contents(data, n, distinct, order, out);
 }
 
@@ -216,7 +226,7 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
         if constexpr (measured_on_device<T>) {
           long long slot[contents_slots];
           try {
-            if (cuda_device_available() && contents_slots_on_device(b, distinct, order, slot))
+            if (cuda_device_available() && contents_slots_on_device(b, distinct, order, slot, device_contents_passes{}))
               measured = contents_from_slots(slot, distinct, order, memo);
           } catch (const cuda_error&) {
             cudaGetLastError();

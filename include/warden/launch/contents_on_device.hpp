@@ -4,12 +4,14 @@
 // reduce it across the warp and add it to the answer with one atomic per warp; the answer (eight
 // long longs) is the only thing copied to the host. Before, the whole buffer was copied and
 // scanned on the host: 268 ms for 2^26 ints on an H200 against the kernel's 0.07 ms
-// (launch/binding.hpp). The steps run on the host in CI (contents_measured_by_steps); what only a
-// GPU runs is this file's loop, reduction and atomics.
+// (launch/binding.hpp). The steps run on the host in CI (contents_measured_by_steps), and so does
+// the host's part here, contents_slots_on_device, against the CUDA runtime stand-in with passes
+// emulated through the runtime (tests/unit/contents_standin_test.cpp); what only a GPU runs is the
+// kernels: their loop, reduction and atomics.
 
 #include "../config.hpp"
 
-#if defined(__CUDACC__) && WARDEN_CUDA_RUNTIME
+#if WARDEN_CUDA_RUNTIME
 
 #include <cstddef>
 #include <type_traits>
@@ -25,6 +27,8 @@
 namespace warden::detail {
 
 inline constexpr int contents_block = 256;
+
+#if defined(__CUDACC__)
 
 // The warp's tally into the answer: each slot combined across the 32 lanes, then one atomic.
 __device__ inline void contents_publish(contents_tally& t, long long* answer, int first, int last) {
@@ -106,12 +110,28 @@ void name_contents_passes_of(std::index_sequence<I...>) {
   (name_contents_passes_for<typename K::template param<I>>(), ...);
 }
 
+#endif  // __CUDACC__
+
 #if !defined(__CUDA_ARCH__)
+// The three passes as nvcc issues them, over `blocks` blocks on stream `s`; `words` is null where
+// no distinct fact asks.
+#if defined(__CUDACC__)
+struct device_contents_passes {
+  template <class T>
+  void operator()(const T* v, std::size_t n, bool order, long long* answer, unsigned* words, unsigned blocks, cudaStream_t s) const {
+    contents_range_pass<T><<<blocks, contents_block, 0, s>>>(v, n, order, answer);
+    contents_places_pass<T><<<blocks, contents_block, 0, s>>>(v, n, answer);
+    if (words != nullptr) contents_seen_pass<T><<<blocks, contents_block, 0, s>>>(v, n, words, answer);
+  }
+};
+#endif
+
 // The answer's slots for `b`'s n elements, measured on the device on b's stream after its last
-// writer; the host waits for the eight numbers. False, with nothing run, where b or the scratch the
-// passes need is host memory (the host scans it instead).
-template <class T, memory_space S>
-bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, long long (&slot)[contents_slots]) {
+// writer by `passes` (device_contents_passes under nvcc); the host waits for the eight numbers.
+// False, with nothing run, where b or the scratch the passes need is host memory, the device has
+// no room for the scratch, or a capture is under way (the host's way then measures, or refuses).
+template <class T, memory_space S, class Passes>
+bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, long long (&slot)[contents_slots], Passes passes) {
   const std::size_t n = b.size();
   if (n == 0 || b.in_host_memory()) return false;
   // Under a capture the passes would join the graph (or, allocating, break it): the host's way
@@ -130,7 +150,8 @@ bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, 
   WARDEN_CUDA_CHECK(cudaGetDevice(&device));
   WARDEN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::size_t wanted = (n + contents_block - 1) / contents_block;
-  const unsigned blocks = static_cast<unsigned>(wanted < static_cast<std::size_t>(sms) * 8 ? wanted : static_cast<std::size_t>(sms) * 8);
+  const std::size_t most = static_cast<std::size_t>(sms > 0 ? sms : 1) * 8;
+  const unsigned blocks = static_cast<unsigned>(wanted < most ? wanted : most);
   for (int i = 0; i < contents_slots; ++i) slot[i] = contents_slot_start(i);
   // Scratch from the pool; where the device has no room for the bitmap (n bytes), the host's
   // way needs none of it.
@@ -144,15 +165,10 @@ bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, 
   }
   if (answer.in_host_memory() || bits.in_host_memory()) return false;
   long long* const a = answer.data(issued_write{});
-  const T* const v = b.data();
+  unsigned* const words = distinct ? bits.data(issued_write{}) : nullptr;
   WARDEN_CUDA_CHECK(cudaMemcpyAsync(a, slot, sizeof slot, cudaMemcpyHostToDevice, s.native()));
-  contents_range_pass<T><<<blocks, contents_block, 0, s.native()>>>(v, n, order, a);
-  contents_places_pass<T><<<blocks, contents_block, 0, s.native()>>>(v, n, a);
-  if (distinct) {
-    unsigned* const words = bits.data(issued_write{});
-    WARDEN_CUDA_CHECK(cudaMemsetAsync(words, 0, bits.bytes(), s.native()));
-    contents_seen_pass<T><<<blocks, contents_block, 0, s.native()>>>(v, n, words, a);
-  }
+  if (words != nullptr) WARDEN_CUDA_CHECK(cudaMemsetAsync(words, 0, bits.bytes(), s.native()));
+  passes(b.data(), n, order, a, words, blocks, s.native());
   WARDEN_CUDA_CHECK(cudaGetLastError());
   WARDEN_CUDA_CHECK(cudaMemcpyAsync(slot, a, sizeof slot, cudaMemcpyDeviceToHost, s.native()));
   WARDEN_CUDA_CHECK(cudaStreamSynchronize(s.native()));
@@ -162,4 +178,4 @@ bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, 
 
 }  // namespace warden::detail
 
-#endif  // __CUDACC__ && WARDEN_CUDA_RUNTIME
+#endif  // WARDEN_CUDA_RUNTIME

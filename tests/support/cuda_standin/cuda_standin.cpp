@@ -903,6 +903,18 @@ cudaError_t CUDARTAPI cudaGetDeviceProperties(cudaDeviceProp* prop, int device) 
   prop->major = 9;
   prop->minor = 0;
   prop->unifiedAddressing = 1;
+  prop->multiProcessorCount = rt().options.multiprocessors;
+  return cudaSuccess;
+}
+
+// The attributes warden reads (the multiprocessors, which size the contents passes' grid); any
+// other is cudaErrorInvalidValue, as an attribute the stand-in does not know would mislead.
+cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  STANDIN_ENTER("cudaDeviceGetAttribute");
+  if (value == nullptr) return fail(cudaErrorInvalidValue);
+  if (device < 0 || device >= rt().options.devices) return fail(cudaErrorInvalidDevice);
+  if (attr != cudaDevAttrMultiProcessorCount) return fail(cudaErrorInvalidValue);
+  *value = rt().options.multiprocessors;
   return cudaSuccess;
 }
 

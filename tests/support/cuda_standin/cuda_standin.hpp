@@ -58,6 +58,7 @@ struct options {
                                                      // as the driver's may (then misuse of the old
                                                      // handle cannot be told from use of the new one)
   std::string device_name = "warden CUDA runtime stand-in";  // cudaGetDeviceProperties's name
+  int multiprocessors = 4;  // cudaDevAttrMultiProcessorCount, cudaDeviceProp::multiProcessorCount
   int driver_version = 13000;                                  // what cudaDriverGetVersion reports
 };
 
