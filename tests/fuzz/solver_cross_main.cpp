@@ -95,7 +95,19 @@ bool witness_holds(const w::dsl::kernel_ir& ir, const w::check::launch_facts& fa
   const li::thread_point pa = at(v.thread1, v.trips1), pc = at(v.thread2, v.trips2);
   if (!runs_there(a, pa) || !runs_there(c, pc)) return false;
   const auto ea = li::exact_value(ir, a.index, facts, &pa), ec = li::exact_value(ir, c.index, facts, &pc);
-  return ea && ec && *ea == v.element && *ec == v.element;
+  if (!ea || !ec || *ea != v.element || *ec != v.element) return false;
+  if (pa.block[0] != pc.block[0]) return true;
+  // One block: the two runs' trips must be at a relation no barrier orders.
+  const w::check::context ca = w::check::context_of(a), cc = w::check::context_of(c);
+  const int common = w::check::common_loops(ir, ca, cc);
+  const auto trip = [&](int depth, const li::thread_point& p) {
+    const int l = ir.loop_pool[static_cast<std::size_t>(a.loop_begin + depth)];
+    const w::dsl::ir_loop& loop = ir.loops[static_cast<std::size_t>(l)];
+    return (p.loop_value[static_cast<std::size_t>(l)] - *li::exact_value(ir, loop.lo, facts, &p)) / *li::exact_value(ir, loop.step, facts, &p);
+  };
+  for (int d = 0; d < common; ++d)
+    if (trip(d, pa) != trip(d, pc)) return !w::check::ordered_different_iterations(ir, ca, cc, d);
+  return !w::check::ordered_same_iteration(ir, ca, cc);
 }
 
 void print_access(const w::dsl::kernel_ir& ir, const w::dsl::ir_access& a) {

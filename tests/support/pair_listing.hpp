@@ -8,9 +8,9 @@
 // What it lists: every thread of the grid, every trip of the loops around the access, the guards
 // as the kernel evaluates them (one that reads data is taken to hold, so the listing may only grow).
 // It gives up, and the obligation stands, where an index or a loop bound reads data, a local or a
-// function, or the listing would pass its budget. Barriers are not taken into account: two threads
-// of one block that meet in different barrier phases count as meeting, so the answer "apart" is
-// exact, and "meet" may be one the obligation would have refused anyway.
+// function, or the listing would pass its budget. Two threads of one block meet only at trips that
+// no barrier orders (check/order.hpp), as the solver asks: the relation of their common loops' trips
+// (the same in all: -1; the first that differs: its depth) decides, run by run.
 
 #include <optional>
 #include <string>
@@ -122,40 +122,66 @@ bool list_global_access(const dsl::kernel_ir& ir, const launch_facts& facts, con
 }
 
 // Do two different threads of this launch touch one element through accesses `first` and
-// `second` (the same access for W010 on one store)?
+// `second` (the same access for W010 on one store), where no barrier orders them?
 inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second,
                                         long long budget = max_listed_instances) {
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(first)];
   const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(second)];
-  // Each element a reaches, with the first thread there and a second one if any.
-  struct owners {
-    long long one = -1, two = -1;
+  const context ca = context_of(a), cc = context_of(c);
+  const int common = common_loops(ir, ca, cc);
+  const long long threads_per_block = static_cast<long long>(facts.block[0]) * facts.block[1] * facts.block[2];
+  struct run {
+    long long thread;              // linear global id
+    std::vector<long long> trips;  // of the common loops, outermost first
   };
-  std::unordered_map<long long, owners> touched;
+  const auto trips_of = [&](const std::vector<long long>& trip) {
+    std::vector<long long> out;
+    for (int d = 0; d < common; ++d) out.push_back(trip[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(a.loop_begin + d)])]);
+    return out;
+  };
+  // Whether runs x and y, of different threads, meet: different blocks, or one block at a
+  // relation of their trips that no barrier orders.
+  const auto unordered = [&](const run& x, const run& y) {
+    if (x.thread / threads_per_block != y.thread / threads_per_block) return true;
+    for (int d = 0; d < common; ++d)
+      if (x.trips[static_cast<std::size_t>(d)] != y.trips[static_cast<std::size_t>(d)]) return !ordered_different_iterations(ir, ca, cc, d);
+    return !ordered_same_iteration(ir, ca, cc);
+  };
+  std::unordered_map<long long, std::vector<run>> touched;
   pair_verdict v;
   v.answer = pair_answer::apart;
-  // One access (W010 on one store): the first meeting in the listing's order, threads in order.
-  if (!list_global_access(ir, facts, a, budget, [&](long long thread, long long element) {
-        owners& o = touched[element];
-        if (o.one < 0) o.one = thread;
-        else if (o.one != thread && o.two < 0) o.two = thread;
-        if (first == second && o.two >= 0) {
-          v = {pair_answer::meet, o.one, o.two, element};
-          return false;
+  long long listed = 0;
+  // The runs of a, by element; one access against itself meets at the first unordered pair.
+  const bool listed_a = each_run(ir, facts, a, [&](long long block, long long thread, const thread_point& at, const std::vector<long long>& trip) {
+    const std::optional<long long> element = exact_value(ir, a.index, facts, &at);
+    if (!element || ++listed > budget) return run_visit::give_up;
+    const run here{block * threads_per_block + thread, trips_of(trip)};
+    std::vector<run>& there = touched[*element];
+    if (first == second)
+      for (const run& other : there)
+        if (other.thread != here.thread && unordered(other, here)) {
+          v = {pair_answer::meet, other.thread, here.thread, *element};
+          return run_visit::stop;
         }
-        return true;
-      }))
-    return {};
+    there.push_back(here);
+    return run_visit::go_on;
+  });
+  if (!listed_a) return {};
   if (first == second) return v;
-  auto meets = [&](long long thread, long long element) {  // false: found, stop listing
-    const auto it = touched.find(element);
-    if (it == touched.end()) return true;
-    const long long other = it->second.one != thread ? it->second.one : it->second.two;
-    if (other < 0) return true;
-    v = {pair_answer::meet, other, thread, element};
-    return false;
-  };
-  if (!list_global_access(ir, facts, c, budget, meets)) return {};
+  const bool listed_c = each_run(ir, facts, c, [&](long long block, long long thread, const thread_point& at, const std::vector<long long>& trip) {
+    const std::optional<long long> element = exact_value(ir, c.index, facts, &at);
+    if (!element || ++listed > 2 * budget) return run_visit::give_up;
+    const auto it = touched.find(*element);
+    if (it == touched.end()) return run_visit::go_on;
+    const run here{block * threads_per_block + thread, trips_of(trip)};
+    for (const run& other : it->second)
+      if (other.thread != here.thread && unordered(other, here)) {
+        v = {pair_answer::meet, other.thread, here.thread, *element};
+        return run_visit::stop;
+      }
+    return run_visit::go_on;
+  });
+  if (!listed_c) return {};
   return v;
 }
 

@@ -12,9 +12,11 @@
 // written (one that reads data is taken to hold, so the set only grows); the two indices equal.
 // Undecided where an index or a loop bound reads data, a local the kernel assigns, a function, or
 // multiplies two values that both vary; the caller refuses such a launch and says why.
-// Barriers are not taken into account: two threads of one block that meet in different barrier
-// phases count as meeting, so the answer "apart" is exact, and "meet" may be one the obligation
-// would have refused anyway.
+// Barriers order the threads of one block (global memory too), so the pair is asked as the tile
+// rules ask theirs (tile_questions.hpp): two threads of different blocks at any trips, or two
+// threads of one block at each relation of their common loops' trips that no barrier orders
+// (order.hpp): a B+tree level that stores `offset[b]` in one barrier phase of each trip and reads it
+// in the next is apart, not met across trips.
 
 #include <optional>
 #include <string>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "../../dsl/ir.hpp"
+#include "../order.hpp"
 #include "integer_set.hpp"
 #include "launch_names.hpp"
 #include "launch_request.hpp"
@@ -185,23 +188,54 @@ inline bool same_runs(const dsl::kernel_ir& ir, const dsl::ir_access& a, const d
          (!reads_local(ir, a.index) && !reads_local(ir, c.index) && dsl::render(ir, a.index, {}) == dsl::render(ir, c.index, {}));
 }
 
-// Do two different threads of this launch touch one element through accesses `first` and
-// `second` (the same access for W010 on one store)?
-inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
+// The thread of `in` within its block, numbered as the block counts (x fastest).
+inline std::string block_linear_term(const presburger_instance& in, const launch_facts& facts) {
+  const long long scale[3] = {1, facts.block.x, static_cast<long long>(facts.block.x) * facts.block.y};
+  std::string term;
+  for (int d = 0; d < 3; ++d)
+    if (in.thread[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(scale[d]) + " * " + in.thread[d];
+  return term.empty() ? "0" : "(" + term + ")";
+}
+
+// The block of `in`, numbered as the grid counts (x fastest).
+inline std::string grid_linear_term(const presburger_instance& in, const launch_facts& facts) {
+  const long long scale[3] = {1, facts.grid.x, static_cast<long long>(facts.grid.x) * facts.grid.y};
+  std::string term;
+  for (int d = 0; d < 3; ++d)
+    if (in.block[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(scale[d]) + " * " + in.block[d];
+  return term.empty() ? "0" : "(" + term + ")";
+}
+
+inline void same_block(presburger_question& q, const presburger_instance& x, const presburger_instance& y) {
+  for (int d = 0; d < 3; ++d)
+    if (x.block[d] != "0") q.require(x.block[d] + " = " + y.block[d]);
+}
+
+// How two threads of a pair question relate: in different blocks (any trips), or in one block at
+// the trips of their `common` loops that `relation` names (-1: the same in every one; d: the same
+// outside common loop d, different in it), as tile_pair_meeting relates a tile's pair.
+inline constexpr int different_blocks = -2;
+
+// Do two different threads, related as `relation` says, touch one element through accesses
+// `first` and `second`?
+inline pair_verdict global_pair_meeting_at(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second, int relation) {
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(first)];
   const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(second)];
   pair_verdict v;
   presburger_question q(ir, facts);
   presburger_instance one = q.thread("a"), two = q.thread("b");
-  // Two different threads: their linear ids differ (none can where the launch has one thread).
-  // One access against itself: the pair is unordered, so the first thread is the lower, one
-  // inequality instead of a disjunction per coordinate.
-  const std::string x = linear_term(one, facts), y = linear_term(two, facts);
-  if (x == "0") {
+  // Different threads: the blocks' numbers differ, or the threads' within one block. One access
+  // against itself (or two with the same runs): the pair is unordered, so the first is the lower,
+  // one inequality instead of a disjunction per coordinate.
+  const bool symmetric = first == second || same_runs(ir, a, c);
+  const std::string x = relation == different_blocks ? grid_linear_term(one, facts) : block_linear_term(one, facts);
+  const std::string y = relation == different_blocks ? grid_linear_term(two, facts) : block_linear_term(two, facts);
+  if (x == "0") {  // one block in the grid, or one thread in the block
     v.answer = pair_answer::apart;
     return v;
   }
-  q.require(first == second || same_runs(ir, a, c) ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
+  if (relation != different_blocks) same_block(q, one, two);
+  q.require(symmetric ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
   const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer);
   if (!i) {
     v.why = q.why_not();
@@ -211,6 +245,15 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
   if (!j) {
     v.why = q.why_not();
     return v;
+  }
+  if (relation != different_blocks) {
+    const auto trips_of = [&](int d, const char* relate) {
+      const auto l = static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(a.loop_begin + d)]);
+      q.require(one.trip[l] + relate + two.trip[l]);
+    };
+    const int same_upto = relation < 0 ? common_loops(ir, context_of(a), context_of(c)) : relation;
+    for (int d = 0; d < same_upto; ++d) trips_of(d, " = ");
+    if (relation >= 0) trips_of(relation, " != ");
   }
   const std::string element = q.variable("element");
   q.require(element + " = " + *i + " and " + element + " = " + *j);
@@ -223,6 +266,32 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
   v.trips2 = trips_at(ir, q, two, c, d.point);
   v.possible = q.over_approximated();
   return v;
+}
+
+// Do two different threads of this launch touch one element through accesses `first` and
+// `second` (the same access for W010 on one store), where no barrier orders them? Threads of
+// different blocks, then those of one block at each relation of their trips that no barrier
+// orders; the first meeting, else undecided if any question was, else apart.
+inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
+  const context ca = context_of(ir.accesses[static_cast<std::size_t>(first)]);
+  const context cc = context_of(ir.accesses[static_cast<std::size_t>(second)]);
+  const int common = common_loops(ir, ca, cc);
+  pair_verdict undecided;
+  bool any_undecided = false;
+  for (int relation = different_blocks; relation < common; ++relation) {
+    if (relation == -1 && ordered_same_iteration(ir, ca, cc)) continue;
+    if (relation >= 0 && ordered_different_iterations(ir, ca, cc, relation)) continue;
+    pair_verdict v = global_pair_meeting_at(ir, facts, first, second, relation);
+    if (v.answer == pair_answer::meet) return v;
+    if (v.answer == pair_answer::undecided && !any_undecided) {
+      undecided = std::move(v);
+      any_undecided = true;
+    }
+  }
+  if (any_undecided) return undecided;
+  pair_verdict apart;
+  apart.answer = pair_answer::apart;
+  return apart;
 }
 
 // One run of global access `a` whose element lies outside [0, size), for E101 where the

@@ -82,20 +82,6 @@ inline bool tile_index_written(const dsl::kernel_ir& ir, const launch_facts& fac
   return q.quiet_term(a.index, one) && (a.column < 0 || q.quiet_term(a.column, one));
 }
 
-// The thread of `in` within its block, numbered as the block counts (x fastest).
-inline std::string block_linear_term(const presburger_instance& in, const launch_facts& facts) {
-  const long long scale[3] = {1, facts.block.x, static_cast<long long>(facts.block.x) * facts.block.y};
-  std::string term;
-  for (int d = 0; d < 3; ++d)
-    if (in.thread[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(scale[d]) + " * " + in.thread[d];
-  return term.empty() ? "0" : "(" + term + ")";
-}
-
-inline void same_block(presburger_question& q, const presburger_instance& x, const presburger_instance& y) {
-  for (int d = 0; d < 3; ++d)
-    if (x.block[d] != "0") q.require(x.block[d] + " = " + y.block[d]);
-}
-
 // Two different threads of one block at accesses `first` and `second` of one tile, at trips
 // related as `relation` says (-1: the same in every one of the `common` loops; d: the same outside
 // common loop d, different in it), at one element. Apart, meet (with the witness) or undecided
