@@ -12,6 +12,7 @@
 
 #include <warden/check/launch/interval_evaluator.hpp>
 #include <warden/check/launch/launch_checks.hpp>
+#include <warden/check/launch/written_ranges.hpp>
 #include <warden/check/rules.hpp>
 
 #include "random_program.hpp"
@@ -53,6 +54,28 @@ w::check::launch_facts facts_of(const w::fuzz::program& p, const launch_shape& l
   facts.grid = {l.grid, 1, 1};
   facts.values = {std::nullopt, std::nullopt, w::fuzz::received(p.n_type, l.n), std::nullopt};
   facts.sizes = {w::fuzz::buffer_size, w::fuzz::buffer_size, 0, 0};
+  return facts;
+}
+
+// What launch knows with the buffers' contents measured as the interpreter starts them, and the
+// range of the written buffer (inout) widened by what the program stores into it
+// (check/launch/written_ranges.hpp): the launch's reading of a load of a buffer the kernel writes.
+w::check::launch_facts measured_facts_of(const w::dsl::kernel_ir& ir, const w::fuzz::program& p, const launch_shape& l,
+                                         const w::fuzz::interpreter& start) {
+  w::check::launch_facts facts = facts_of(p, l);
+  facts.contents.resize(4);
+  const auto range_of = [](const std::vector<long long>& v) {
+    w::check::contents_range r;
+    r.lo = r.hi = v.front();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] < r.lo) r.lo = v[i], r.lo_at = static_cast<long long>(i);
+      if (v[i] > r.hi) r.hi = v[i], r.hi_at = static_cast<long long>(i);
+    }
+    return r;
+  };
+  facts.contents[1] = range_of(start.in());
+  const std::vector<std::optional<w::check::contents_range>> before = {range_of(start.inout()), std::nullopt, std::nullopt, std::nullopt};
+  w::check::widen_written_contents(ir, facts, before, {1, 0, 0, 0});
   return facts;
 }
 
@@ -131,6 +154,8 @@ int main(int argc, char** argv) {
   long reopened = 0, accepted = 0, accepted_extended = 0, accepted_with_obligations = 0, rejected = 0, false_positive = 0, out_of_bounds = 0, unsound = 0, by_code[w::diagnostic::code_count + 1] = {};
   long merge_compared = 0, merge_mismatch = 0;
   long followed_runs = 0, followed_overruns = 0;  // launches of programs indexing through a followed local
+  long measured_only = 0;  // launches in bounds that only the measured contents (and inout's widened range) let through
+  long written_only = 0;   // of those, launches that inout's range let through
   // Refusals of racy programs that name a pair of accesses, and those whose pair some run makes a
   // conflicting pair (recording::meets; issue 56, item 4: the pair a message names must meet).
   long named_pairs = 0, named_pairs_met = 0, unmet_by_code[w::diagnostic::code_count + 1] = {};
@@ -181,19 +206,29 @@ int main(int argc, char** argv) {
     for (const launch_shape& l : shapes) {
       if (one_block && l.grid > 1) continue;
       if (refused_before_running(ir, verdict, p, l)) continue;  // launch throws before running
-      auto result = w::fuzz::interpreter(p, l.grid, l.n, seed + static_cast<unsigned>(k), l.p).run();
+      w::fuzz::interpreter machine(p, l.grid, l.n, seed + static_cast<unsigned>(k), l.p);
+      const w::check::launch_facts measured = measured_facts_of(ir, p, l, machine);
+      auto result = machine.run();
       if (result.too_long && !result.out_of_bounds) continue;  // cut short: neither side judged
       followed_runs += followed;
       followed_overruns += followed && result.out_of_bounds;
-      if (result.out_of_bounds) {  // launch must throw E101 before running it
-        const std::vector<std::string> names = {"inout", "in", "n", "p"}, kinds = {"buffer", "buffer", "value", "value"};
-        if (w::check::first_overrun(ir, facts_of(p, l), names, kinds).empty()) {
-          ++unsound;
-          std::printf("UNSOUND: program %ld (seed %u, block %d, grid %d, n %lld) runs out of bounds, and launch sees no overrun\n",
-                      k, seed, p.block, l.grid, l.n);
-          print_program(ir);
-        }
+      const std::vector<std::string> names = {"inout", "in", "n", "p"}, kinds = {"buffer", "buffer", "value", "value"};
+      if (result.out_of_bounds) {  // launch must throw E101 before running it, with or without the contents
+        for (const bool with_contents : {false, true})
+          if (w::check::first_overrun(ir, with_contents ? measured : facts_of(p, l), names, kinds).empty()) {
+            ++unsound;
+            std::printf("UNSOUND: program %ld (seed %u, block %d, grid %d, n %lld) runs out of bounds, and launch sees no overrun%s\n",
+                        k, seed, p.block, l.grid, l.n, with_contents ? " (contents measured, inout's range widened by its stores)" : "");
+            print_program(ir);
+          }
         continue;
+      }
+      // A launch the contents let through (loads of in and inout bounded by what they hold).
+      if (!w::check::first_overrun(ir, facts_of(p, l), names, kinds).empty() && w::check::first_overrun(ir, measured, names, kinds).empty()) {
+        ++measured_only;
+        w::check::launch_facts in_only = measured;
+        in_only.contents[0].reset();
+        written_only += !w::check::first_overrun(ir, in_only, names, kinds).empty() && measured.contents[0] && measured.contents[0]->widened;
       }
       judged = true;
       if (verdict.first >= 0 && verdict.second >= 0 && !pair_met) {
@@ -237,6 +272,8 @@ int main(int argc, char** argv) {
   }
   std::printf("launches of programs whose indices read a local's held value: %ld, of which %ld overrun (each refused E101)\n",
               followed_runs, followed_overruns);
+  std::printf("launches in bounds that only the measured contents and inout's widened range let through: %ld, of which inout's range: %ld\n",
+              measured_only, written_only);
   std::printf("programs %ld  accepted %ld  rejected %ld  false-positive %ld  out-of-bounds %ld  accepted-but-racy %ld\n",
               programs, accepted, rejected, false_positive, out_of_bounds, unsound);
   std::printf("racy programs refused naming a pair: %ld, of which a run reproduces the pair: %ld\n", named_pairs, named_pairs_met);

@@ -97,6 +97,9 @@ struct program {
   // A loop or local opened at the level of an enclosing one, as `for_range(k, ...)` with an outer
   // scope's context writes it (W032: the checker must refuse it; the run shadows the outer one).
   bool reopened = false;
+  // A walk through inout (generator::walk): inout starts with values 0 .. 7, so that what the
+  // kernel stores into it, not what it held, decides whether its loads stay inside.
+  bool small_inout = false;
   std::vector<stmt> body;
 };
 
@@ -135,6 +138,10 @@ class generator {
     for (int i = 0; i < n; ++i) p.body.push_back(statement(0));
     if (halo) p.body.insert(p.body.begin() + pick(static_cast<int>(p.body.size()) + 1), halo_tile(0));
     else if (pick(8) == 0) p.body.insert(p.body.begin() + pick(static_cast<int>(p.body.size()) + 1), sweep(0));
+    else if (pick(6) == 0) {
+      p.body.insert(p.body.begin() + pick(static_cast<int>(p.body.size()) + 1), walk(0));
+      p.small_inout = true;
+    }
     p.extended = extended_;
     p.reopened = reopened_;
     return p;
@@ -536,6 +543,55 @@ class generator {
   // tile. Only the last trip can meet what follows the loop (tile_listing.hpp): an access there
   // races with the last trip's threads, not with an earlier trip's. Sometimes the barrier closes
   // the trip instead, or there is none.
+  // A walk through a buffer the kernel writes, as a B+tree descends (check/launch/written_ranges.hpp):
+  // for a few trips { when(t == 0, inout[b] = V); [sync]; [in[inout[b] * s + t]]; [sync] }, then
+  // perhaps in[inout[b] * s + t] after the loop. V: a constant (some past in's end), in[b] % m,
+  // in[inout[b]] (a chain through the written buffer), inout[b] + 1 (a range that keeps growing),
+  // in[b]. The barriers are left out now and then: the store then races with the loads (refused).
+  stmt walk(int depth) {
+    stmt loop;
+    loop.kind = stmt_kind::loop;
+    loop.level = depth + 1;
+    loop.trips = 1 + pick(3);
+    auto t = leaf(node::thread);
+    auto slot = [&] {
+      auto e = leaf(node::load_inout);
+      e->a = leaf(node::block);
+      return e;
+    };
+    auto read = [&] {
+      stmt r;
+      r.kind = stmt_kind::sink;
+      r.value = load_in_at(bin(dsl::ir_op::add, bin(dsl::ir_op::mul, slot(), c(1 + pick(2))), t));
+      return r;
+    };
+    stmt pick_slot;
+    pick_slot.kind = stmt_kind::when;
+    pick_slot.condition = bin(dsl::ir_op::equal, t, c(0));
+    stmt st;
+    st.kind = stmt_kind::store_inout;
+    st.index = leaf(node::block);
+    switch (pick(5)) {
+      case 0: st.value = c(pick(70)); break;
+      case 1: st.value = bin(dsl::ir_op::mod, load_in_at(leaf(node::block)), c(1 + pick(8))); break;
+      case 2: st.value = load_in_at(slot()); break;
+      case 3: st.value = bin(dsl::ir_op::add, slot(), c(1)); break;
+      default: st.value = load_in_at(leaf(node::block)); break;
+    }
+    pick_slot.body.push_back(st);
+    loop.body.push_back(pick_slot);
+    if (pick(4) != 0) loop.body.push_back(stmt{});  // sync
+    if (pick(2) == 0) loop.body.push_back(read());
+    if (pick(4) != 0) loop.body.push_back(stmt{});  // sync
+    if (pick(2) == 0) return loop;
+    stmt around;  // the loop, then a read after it
+    around.kind = stmt_kind::when;
+    around.condition = bin(dsl::ir_op::less, c(0), c(1));
+    around.body.push_back(loop);
+    around.body.push_back(read());
+    return around;
+  }
+
   stmt sweep(int depth) {
     stmt s;
     s.kind = stmt_kind::scope;
@@ -766,10 +822,15 @@ class lowering {
     using dsl::memory_kind;
     switch (s.kind) {
       case stmt_kind::store_inout: case stmt_kind::store_tile: {
-        describe(*s.value);
+        const int value = describe(*s.value);
         const int at = describe(*s.index);
-        if (s.kind == stmt_kind::store_tile) b_.made_by(b_.access(access_kind::store, memory_kind::shared, tile_id(s.tile), at), 1, &s);
-        else b_.made_by(b_.access(access_kind::store, memory_kind::global, 0, at), 1, &s);
+        if (s.kind == stmt_kind::store_tile) {
+          b_.made_by(b_.access(access_kind::store, memory_kind::shared, tile_id(s.tile), at), 1, &s);
+        } else {
+          const int store = b_.access(access_kind::store, memory_kind::global, 0, at);
+          b_.accesses[static_cast<std::size_t>(store)].value = value;  // as store_s records it (dsl/stmt.hpp)
+          b_.made_by(store, 1, &s);
+        }
         return;
       }
       case stmt_kind::stride_loop: {
@@ -896,6 +957,8 @@ class interpreter {
       buf->resize(buffer_size);
       for (auto& v : *buf) v = static_cast<long long>(rng() % buffer_size);
     }
+    if (p.small_inout)
+      for (auto& v : inout_) v %= 8;
   }
 
   // The buffers: their initial contents before run(), their final ones after.

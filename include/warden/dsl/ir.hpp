@@ -94,6 +94,10 @@ struct ir_access {
   // race rules decide on e what they would on p[e], provided every access to the buffer goes
   // through p (W012 otherwise). The bounds (E101) use what p holds. -1: none.
   int permuted_by = -1;
+  // A global scalar store: the expression of the value it stores (before its conversion to the
+  // element type), from which launch bounds what a buffer the kernel writes can hold
+  // (check/launch/written_ranges.hpp); -1 for every other access.
+  int value = -1;
   // A store of a floating-point value into an integral element, which C++ would truncate (W008):
   // described so that the checker reports it with the parameter's name (check/modes.hpp).
   bool narrowing = false;

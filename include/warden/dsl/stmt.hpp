@@ -83,8 +83,9 @@ struct store_s : stmt_node {
   }
   constexpr void describe(kernel_ir& b) const {
     const int v = value.describe(b);  // the value is computed (and its loads happen) before the store
-    (void)v;
-    b.made_by(b.access(access_kind::store, memory_kind::global, I, index.describe(b), -1, sizeof(T)), 1, this);
+    const int id = b.access(access_kind::store, memory_kind::global, I, index.describe(b), -1, sizeof(T));
+    b.accesses[static_cast<std::size_t>(id)].value = v;
+    b.made_by(id, 1, this);
   }
 };
 

@@ -122,14 +122,16 @@ struct bound_launch {
   }
 };
 
-// The contents of a read-only buffer argument that the kernel's indices read (`measure`:
-// check::contents_wanted bits), measured into what the checks read of it (launch/contents.hpp).
+// The contents of a buffer argument that the kernel's indices read (`measure`:
+// check::contents_wanted bits), measured into what the checks read of it (launch/contents.hpp):
+// a read-only buffer's hold for the whole run; a writable one's are where its range starts, which
+// the checks widen by what the kernel stores (check/launch/written_ranges.hpp).
 template <class Param, class Arg>
 void measure_argument(Arg& arg, check::bound_argument& checked, char measure) {
-  if constexpr (Param::is_buffer) {
-    if constexpr (std::is_same_v<typename Param::mode, access::read> && !requires { arg.whole(); })  // not a view
+  if constexpr (Param::is_buffer && std::is_integral_v<typename Param::value_type> && !std::is_same_v<typename Param::value_type, bool>) {
+    if constexpr (!requires { arg.whole(); })  // not a view
       if (measure != 0)
-        checked.contents = contents_of(arg, (measure & check::contents_distinct_wanted) != 0,
+        checked.contents = contents_of(std::as_const(arg), (measure & check::contents_distinct_wanted) != 0,
                                        (measure & check::contents_order_wanted) != 0);
   }
 }

@@ -20,6 +20,7 @@
 #include "obligations.hpp"
 #include "overrun.hpp"
 #include "stated_facts.hpp"
+#include "written_ranges.hpp"
 
 namespace warden::check {
 
@@ -273,6 +274,15 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
     else if (read[i].has_number) facts.values[i] = read[i].number;
     else facts.beyond[i] = read[i].beyond;
     if (read[i].has_contents && !launch.arguments[i].writable) facts.contents[i] = read[i].contents;
+  }
+  {  // A writable buffer's measured contents, widened by the kernel's stores (written_ranges.hpp).
+    std::vector<std::optional<contents_range>> before(arity);
+    std::vector<char> writable(arity, 0);
+    for (std::size_t i = 0; i < arity; ++i) {
+      writable[i] = launch.arguments[i].is_buffer && launch.arguments[i].writable;
+      if (writable[i] && read[i].has_contents) before[i] = read[i].contents;
+    }
+    widen_written_contents(ir, facts, before, writable);
   }
   // Each check again in the source's names when it refuses (the same check, the same verdict).
   // E107: the facts the kernel states (given(...)) hold for this launch.

@@ -75,8 +75,9 @@ inline void mark_stated_facts(const dsl::kernel_ir& ir, int id, std::vector<char
 // or step, or shuffle lane reads a scalar integral load of that parameter, or an access goes
 // through it (dsl::ir_access::permuted_by), or a stated fact reads within(it, lo, hi);
 // contents_order_wanted where one reads sorted(it) or non_decreasing(it); contents_distinct_wanted where a stated fact reads
-// distinct(it). Whether the parameter is read-only is the binding's to decide (a writable buffer's
-// contents change while the kernel runs).
+// distinct(it); and contents_range_wanted for the loads in what the kernel stores into a buffer
+// marked so. A writable buffer is measured as it is before the kernel runs, and the checks widen
+// its range by the kernel's stores (written_ranges.hpp).
 inline std::vector<char> contents_read_by_indices(const dsl::kernel_ir& ir, std::size_t arity) {
   std::vector<char> marked(arity, 0);
   for (const dsl::ir_access& a : ir.accesses) {
@@ -92,6 +93,21 @@ inline std::vector<char> contents_read_by_indices(const dsl::kernel_ir& ir, std:
     launch_impl::mark_loads_under(ir, l.step, marked);
   }
   for (const dsl::ir_shuffle& s : ir.shuffles) launch_impl::mark_loads_under(ir, s.lane, marked);
+  // A buffer the kernel writes whose loads an index reads is bounded by what it holds and what is
+  // stored into it (written_ranges.hpp): the loads those stored values read are measured too,
+  // as far as such stores chain.
+  for (bool more = true; more;) {
+    more = false;
+    for (const dsl::ir_access& a : ir.accesses) {
+      const auto p = static_cast<std::size_t>(a.target);
+      if (a.memory != dsl::memory_kind::global || a.kind != dsl::access_kind::store || a.value < 0 || p >= arity ||
+          (marked[p] & contents_range_wanted) == 0)
+        continue;
+      const std::vector<char> before = marked;
+      launch_impl::mark_loads_under(ir, a.value, marked);
+      more = more || marked != before;
+    }
+  }
   return marked;
 }
 

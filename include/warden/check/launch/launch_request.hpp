@@ -33,6 +33,10 @@ struct contents_range {
   // the one before it (-1: none), and the first below it (-1: none).
   bool order_known = false;
   long long not_rising_at = -1, falling_at = -1;
+  // A buffer the kernel writes (written_ranges.hpp): [lo, hi] holds every value it can hold while
+  // the kernel runs, and [measured_lo, measured_hi] (at lo_at, hi_at) what it held before.
+  bool widened = false;
+  long long measured_lo = 0, measured_hi = 0;
   friend constexpr bool operator==(const contents_range&, const contents_range&) = default;
 };
 

@@ -50,9 +50,16 @@ inline void contents_under(const dsl::kernel_ir& ir, const launch_facts& facts, 
 }
 
 // "m_col_index holds 0 to 700 (0 at element 534, 700 at element 12)": a measured range, for E101.
+// A buffer the kernel writes: "cur holds 0 to 0 before the launch (...) and may hold 0 to 48 once
+// the kernel stores into it" (written_ranges.hpp).
 inline std::string contents_text(const std::string& name, const contents_range& c) {
-  return name + " holds " + std::to_string(c.lo) + " to " + std::to_string(c.hi) + " (" + std::to_string(c.lo) + " at element " +
-         std::to_string(c.lo_at) + ", " + std::to_string(c.hi) + " at element " + std::to_string(c.hi_at) + ")";
+  const long long lo = c.widened ? c.measured_lo : c.lo, hi = c.widened ? c.measured_hi : c.hi;
+  std::string text = name + " holds " + std::to_string(lo) + " to " + std::to_string(hi) + (c.widened ? " before the launch" : "") +
+                     " (" + std::to_string(lo) + " at element " + std::to_string(c.lo_at) + ", " + std::to_string(hi) + " at element " +
+                     std::to_string(c.hi_at) + ")";
+  if (c.widened)
+    text += " and may hold " + std::to_string(c.lo) + " to " + std::to_string(c.hi) + " once the kernel stores into it";
+  return text;
 }
 
 // For an E101 message on index `id`: what the launch measured of the contents it reads, and where
