@@ -27,7 +27,7 @@ namespace {
 struct emulated_passes {
   int* calls;
   template <class T>
-  void operator()(const T* v, std::size_t n, bool order, long long* answer, unsigned* words, unsigned blocks, cudaStream_t s) const {
+  void operator()(const T* v, std::size_t n, const d::contents_order& order, long long* answer, unsigned* words, unsigned blocks, cudaStream_t s) const {
     ++*calls;
     REQUIRE(blocks >= 1);
     REQUIRE(standin::is_device_pointer(v));
@@ -55,9 +55,9 @@ struct emulated_passes {
 template <class T>
 std::optional<d::contents_memo> measured_on_device(const w::device_buffer<T>& b, bool distinct, bool order, int& calls) {
   long long slot[d::contents_slots];
-  if (!d::contents_slots_on_device(b, distinct, order, slot, emulated_passes{&calls})) return std::nullopt;
+  if (!d::contents_slots_on_device(b, distinct, d::contents_order{order}, slot, emulated_passes{&calls})) return std::nullopt;
   d::contents_memo memo;
-  if (!d::contents_from_slots(slot, distinct, order, memo)) return std::nullopt;
+  if (!d::contents_from_slots(slot, distinct, d::contents_order{order}, memo)) return std::nullopt;
   return memo;
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("the device's contents answer, through the stand-in, is the host scan'
       const auto memo = measured_on_device(b, true, order, calls);
       REQUIRE(memo.has_value());
       d::contents_memo scanned;
-      REQUIRE(d::scan_contents(perm.data(), n, true, order, scanned));
+      REQUIRE(d::scan_contents(perm.data(), n, true, d::contents_order{order}, scanned));
       CHECK(memo->lo == scanned.lo);
       CHECK(memo->hi == scanned.hi);
       CHECK(memo->lo_at == scanned.lo_at);
@@ -100,13 +100,13 @@ TEST_CASE("the host measures instead where the device's passes cannot run: empty
   int calls = 0;
   long long slot[d::contents_slots];
   w::device_buffer<int> empty;
-  CHECK_FALSE(d::contents_slots_on_device(empty, true, false, slot, emulated_passes{&calls}));
+  CHECK_FALSE(d::contents_slots_on_device(empty, true, {}, slot, emulated_passes{&calls}));
 
   // Under a capture (here of another stream): nothing is issued, nothing allocated.
   w::stream s;
   const auto b = w::to_device(std::vector<int>{3, 1, 2});
   bool measured = true;
-  (void)w::capture(s, [&] { measured = d::contents_slots_on_device(b, true, false, slot, emulated_passes{&calls}); });
+  (void)w::capture(s, [&] { measured = d::contents_slots_on_device(b, true, {}, slot, emulated_passes{&calls}); });
   CHECK_FALSE(measured);
 
   // No room for the bitmap (n bytes) in the device pool: the host's way, which needs none.
@@ -124,7 +124,7 @@ TEST_CASE("the host measures instead where the device's passes cannot run: empty
       } catch (const w::out_of_memory&) {
         room = false;
       }
-  const bool with_room = d::contents_slots_on_device(big, true, false, slot, emulated_passes{&calls});
+  const bool with_room = d::contents_slots_on_device(big, true, {}, slot, emulated_passes{&calls});
   fillers.clear();
   pool.set_limit(limit);
   CHECK_FALSE(with_room);
