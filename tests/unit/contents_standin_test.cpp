@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include <climits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -129,5 +130,34 @@ TEST_CASE("the host measures instead where the device's passes cannot run: empty
   pool.set_limit(limit);
   CHECK_FALSE(with_room);
   CHECK(calls == 0);
+  CHECK(standin::misuses().empty());
+}
+
+TEST_CASE("an order per row and below a bound reaches the device's passes as stated, and answers as the host's scan", "[contents][standin][rows]") {
+  standin::reset();
+  int calls = 0;
+  // Rows of 7: each rising from 0, padded with INT_MAX from its sixth element; row 2 repeats a key.
+  std::vector<int> keys(7 * 50);
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i % 7 < 5 ? static_cast<int>(i % 7) : INT_MAX;
+  keys[7 * 2 + 3] = keys[7 * 2 + 2];
+  const auto b = w::to_device(keys);
+  for (const d::contents_order order : {d::contents_order{true, 7, true, INT_MAX}, d::contents_order{true, 7, false, 0},
+                                        d::contents_order{true, 0, false, 0}}) {
+    long long slot[d::contents_slots];
+    REQUIRE(d::contents_slots_on_device(b, false, order, slot, emulated_passes{&calls}));
+    d::contents_memo memo, scanned;
+    REQUIRE(d::contents_from_slots(slot, false, order, memo));
+    REQUIRE(d::scan_contents(keys.data(), keys.size(), false, order, scanned));
+    CHECK(memo.not_rising_at == scanned.not_rising_at);
+    CHECK(memo.falling_at == scanned.falling_at);
+  }
+  long long slot[d::contents_slots];
+  REQUIRE(d::contents_slots_on_device(b, false, d::contents_order{true, 7, true, INT_MAX}, slot, emulated_passes{&calls}));
+  CHECK(slot[d::slot_not_rising_at] == 7 * 2 + 3);  // the repeat below the padding, and nothing before it
+  CHECK(slot[d::slot_falling_at] == LLONG_MAX);
+  REQUIRE(d::contents_slots_on_device(b, false, d::contents_order{true, 0, false, 0}, slot, emulated_passes{&calls}));
+  CHECK(slot[d::slot_not_rising_at] == 6);  // the whole buffer: the padding repeats first
+  CHECK(slot[d::slot_falling_at] == 7);     // and row 1's start falls
+  CHECK(calls == 5);
   CHECK(standin::misuses().empty());
 }
