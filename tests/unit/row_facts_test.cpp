@@ -215,3 +215,22 @@ TEST_CASE("an equality search per row needs the keys strictly rising below the p
   const w::recording anyway = w::record_anyway(equal_nd_k, grid, l, k, found, row_length);
   CHECK_FALSE(anyway.conflicts().empty());
 }
+
+TEST_CASE("the rows are measured for each launch's n: a memo for rows of 6 answers no launch with rows of 9",
+          "[launch][contents][facts][rows]") {
+  auto l = w::to_device(nodes());
+  auto k = w::to_device(queries);
+  auto found = w::to_device(std::vector<int>(queries.size() * 3, -1));
+  const auto q = static_cast<int>(queries.size());
+  const std::uint64_t before = w::detail::contents_measured();
+  w::launch(w::on_cpu, row_bucket_k, w::grid(q, 3), l, k, found, 6);
+  w::launch(w::on_cpu, row_bucket_k, w::grid(q, 3), l, k, found, 6);
+  CHECK(w::detail::contents_measured() == before + 1);  // unchanged data, the same rows: measured once
+  // Rows of 9 split the nodes: row 0 holds node 0 and node 1's first three keys, and falls at 6.
+  CHECK_THAT(w::testing::refusal_of([&] { w::launch(w::on_cpu, row_bucket_k, w::grid(q, 2), l, k, found, 9); }),
+             Catch::Matchers::Contains("(n = 9, lo[6] is below lo[5] (row 0 of 9 elements))"));
+  CHECK(w::detail::contents_measured() == before + 2);
+  // Rows of 3 hold here too (3 8 20, 41 MAX MAX, 1 2 9, ...): it runs, measured once more.
+  w::launch(w::on_cpu, row_bucket_k, w::grid(q, 6), l, k, found, 3);
+  CHECK(w::detail::contents_measured() == before + 3);
+}
