@@ -287,7 +287,8 @@ struct kernel_ir {
       if (states(fact, op, p)) return true;
     return false;
   }
-  // Whether a fact stated so far orders parameter p (sorted(p) or non_decreasing(p)).
+  // Whether a fact stated so far orders parameter p (sorted(p) or non_decreasing(p), over the whole
+  // buffer or per row, with or without a bound: one op each, rows and bound its children).
   constexpr bool stated_order(int p = -1) const {
     return has_stated(ir_op::contents_sorted, p) || has_stated(ir_op::contents_non_decreasing, p);
   }
