@@ -118,6 +118,26 @@ std::vector<int> reference(const std::vector<int>& lo, Test test) {
 
 TEST_CASE("a bucket search per row over rows that are each non-decreasing runs, and finds the host's buckets",
           "[launch][contents][facts][rows]") {
+  using code = w::diagnostic::code;
+  // At compile time the stores of one block meet unless the data say otherwise. Where the store's
+  // element reads no launch number (found[r * 16 + q], at most 16 keys), only the guard over
+  // loads of an ordered buffer leaves the pair to the launch (check/rules.hpp,
+  // guarded_by_ordered_load): with the fact per row it is left there, without it W010.
+  STATIC_REQUIRE(w::testing::code_of<B16, In, In, Out, N>([](auto k, auto lo, auto keys, auto found, auto n) {
+                   auto t = k.thread_id();
+                   auto q = k.block_id();
+                   auto r = k.block_id_y();
+                   return w::given(w::non_decreasing(lo).rows(n),
+                                   w::when(t + 1 < n && r * n + n <= lo.size() && q < keys.size() && q < 16 && r * 16 + q < found.size(),
+                                           w::when(lo[r * n + t] <= keys[q] && keys[q] < lo[r * n + t + 1], found[r * 16 + q] = t)));
+                 }) == code::none);
+  STATIC_REQUIRE(w::testing::code_of<B16, In, In, Out, N>([](auto k, auto lo, auto keys, auto found, auto n) {
+                   auto t = k.thread_id();
+                   auto q = k.block_id();
+                   auto r = k.block_id_y();
+                   return w::when(t + 1 < n && r * n + n <= lo.size() && q < keys.size() && q < 16 && r * 16 + q < found.size(),
+                                  w::when(lo[r * n + t] <= keys[q] && keys[q] < lo[r * n + t + 1], found[r * 16 + q] = t));
+                 }) == code::W010);
   const std::vector<int> lo = nodes();
   auto l = w::to_device(lo);
   auto k = w::to_device(queries);
