@@ -55,7 +55,7 @@ void BM_fact_measured(benchmark::State& state) {
   unsort_data d(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
     d.perm.contents_memo().valid = false;  // as after a write
-    auto r = w::detail::contents_of(d.perm, true, false);
+    auto r = w::detail::contents_of(d.perm, true);
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -66,7 +66,7 @@ void BM_fact_downloaded(benchmark::State& state) {
   for (auto _ : state) {
     const auto copy = w::detail::download(d.perm);
     w::detail::contents_memo memo;
-    w::detail::scan_contents(copy.data(), copy.size(), true, false, memo);
+    w::detail::scan_contents(copy.data(), copy.size(), true, {}, memo);
     benchmark::DoNotOptimize(memo);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

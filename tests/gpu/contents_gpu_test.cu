@@ -20,7 +20,12 @@ constexpr auto keys_gpu_body = [](auto k, auto keys, auto out) {
   auto i = k.global_id();
   return w::given(w::sorted(keys), w::when(i < keys.size() && i < out.size(), out[i] = keys[i]));
 };
+constexpr auto rows_gpu_body = [](auto k, auto keys, auto out, auto n) {
+  auto i = k.global_id();
+  return w::given(w::sorted(keys).rows(n).below(2147483647), w::when(i < keys.size() && i < out.size(), out[i] = keys[i]));
+};
 }  // namespace
+WARDEN_KERNEL(rows_gpu_k, w::kernel<w::block<256>, w::in<int>, w::out<int>, w::value<int>>(rows_gpu_body).named("copy_rows", "keys", "out", "n"));
 WARDEN_KERNEL(unsort_gpu_k, w::kernel<w::block<256>, w::in<int>, w::in<float>, w::out<float>>(unsort_gpu_body)
                                 .named("unsort", "perm", "sums", "dst"));
 WARDEN_KERNEL(keys_gpu_k, w::kernel<w::block<256>, w::in<long long>, w::out<long long>>(keys_gpu_body).named("copy_keys", "keys", "out"));
@@ -83,4 +88,29 @@ TEST_CASE("sorted(keys) measured on the device, 64-bit keys: equal neighbours re
   w::copy(dkeys, w::to_device(keys));
   CHECK_THAT(refusal([&] { w::launch(keys_gpu_k, w::grid_for(n), dkeys, out); }),
              Catch::Matchers::Contains("keys[700001] is not above keys[700000]"));
+}
+
+TEST_CASE("sorted(keys).rows(n).below(INT_MAX) measured on the device: padded rows run, a repeat below the padding is refused with its row",
+          "[gpu][contents][facts][rows]") {
+  // Rows of 33 keys (rows straddle the warps and the blocks), each rising from its own start and
+  // padded with INT_MAX; each row starts below the last one's end.
+  const int row = 33;
+  const std::size_t n = std::size_t{row} * 40'000;
+  std::vector<int> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int at = static_cast<int>(i % row);
+    keys[i] = at < 20 + static_cast<int>(i / row % 7) ? 5 * at - static_cast<int>(i / row % 3) : 2147483647;
+  }
+  auto dkeys = w::to_device(keys);
+  auto out = w::to_device(std::vector<int>(n, 0));
+  const auto on_device = w::detail::contents_measured_on_device();
+  w::launch(rows_gpu_k, w::grid_for(n), dkeys, out, row);
+  CHECK(w::to_host(out) == keys);
+  CHECK(w::detail::contents_measured_on_device() == on_device + 1);
+  keys[row * 30'001 + 7] = keys[row * 30'001 + 6];
+  keys[row * 35'000 + 3] = keys[row * 35'000 + 2];
+  w::copy(dkeys, w::to_device(keys));
+  CHECK_THAT(refusal([&] { w::launch(rows_gpu_k, w::grid_for(n), dkeys, out, row); }),
+             Catch::Matchers::Contains("keys[990040] is not above keys[990039] (row 30001 of 33 elements)"));
+  CHECK(w::detail::contents_measured_on_device() == on_device + 2);
 }

@@ -148,7 +148,7 @@ TEST_CASE("contents measurement: distinct and order against brute force", "[laun
     std::vector<int> v(n);
     for (auto& x : v) x = static_cast<int>(base + next() % span);
     w::detail::contents_memo m;
-    REQUIRE(w::detail::scan_contents(v.data(), n, true, true, m));
+    REQUIRE(w::detail::scan_contents(v.data(), n, true, w::detail::contents_order{true}, m));
     long long repeat_at = -1, repeat_of = -1, not_rising = -1, falling = -1;
     for (std::size_t i = 0; i < n && repeat_at < 0; ++i)
       for (std::size_t j = 0; j < i; ++j)

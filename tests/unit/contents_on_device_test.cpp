@@ -79,8 +79,8 @@ void compare_on_random_buffers(int rounds) {
       for (const bool order : {false, true})
         for (const std::size_t threads : thread_counts) {
           d::contents_memo by_scan, by_steps;
-          const bool scanned = d::scan_contents(v.data(), n, distinct, order, by_scan);
-          const bool stepped = d::contents_measured_by_steps(v.data(), n, distinct, order, by_steps, threads);
+          const bool scanned = d::scan_contents(v.data(), n, distinct, d::contents_order{order}, by_scan);
+          const bool stepped = d::contents_measured_by_steps(v.data(), n, distinct, d::contents_order{order}, by_steps, threads);
           INFO("T of " << sizeof(T) << " bytes, n " << n << ", shape " << shape << ", distinct " << distinct << ", order " << order
                        << ", threads " << threads);
           REQUIRE(scanned == stepped);
@@ -116,7 +116,7 @@ TEST_CASE("the bitmap pass answers alone for distinct data, and hands repeats an
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
   d::contents_memo memo;
-  REQUIRE(d::contents_measured_by_steps(perm.data(), perm.size(), true, false, memo, 64));
+  REQUIRE(d::contents_measured_by_steps(perm.data(), perm.size(), true, {}, memo, 64));
   CHECK(memo.distinct_known);
   CHECK(memo.distinct);
   CHECK(memo.lo == 0);
@@ -128,19 +128,19 @@ TEST_CASE("the bitmap pass answers alone for distinct data, and hands repeats an
   for (int s = 0; s < d::contents_slots; ++s) slot[s] = d::contents_slot_start(s);
   slot[d::slot_lo] = 0, slot[d::slot_hi] = 999, slot[d::slot_lo_at] = memo.lo_at, slot[d::slot_hi_at] = memo.hi_at;
   d::contents_memo from_slots;
-  CHECK(d::contents_from_slots(slot, true, true, from_slots));
+  CHECK(d::contents_from_slots(slot, true, d::contents_order{true}, from_slots));
   CHECK(from_slots.distinct);
   CHECK(from_slots.not_rising_at == -1);
   // ... and not where an element repeats (the scan names the first repeat) or is too wide.
   slot[d::slot_repeat_seen] = 1;
-  CHECK_FALSE(d::contents_from_slots(slot, true, false, from_slots));
-  CHECK(d::contents_from_slots(slot, false, false, from_slots));  // no distinct fact asked: the range stands
+  CHECK_FALSE(d::contents_from_slots(slot, true, {}, from_slots));
+  CHECK(d::contents_from_slots(slot, false, {}, from_slots));  // no distinct fact asked: the range stands
   slot[d::slot_wide] = 1;
-  CHECK_FALSE(d::contents_from_slots(slot, false, false, from_slots));
+  CHECK_FALSE(d::contents_from_slots(slot, false, {}, from_slots));
 
   // A span wider than 8n: no bitmap, the scan sorts.
   const std::vector<long long> sparse = {0, 1'000'000, 5, 1'000'000};
-  REQUIRE(d::contents_measured_by_steps(sparse.data(), sparse.size(), true, false, memo, 2));
+  REQUIRE(d::contents_measured_by_steps(sparse.data(), sparse.size(), true, {}, memo, 2));
   CHECK_FALSE(memo.distinct);
   CHECK(memo.repeat_at == 3);
   CHECK(memo.repeat_of == 1);

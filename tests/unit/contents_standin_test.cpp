@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <cuda_standin.hpp>
 
+#include <climits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -27,7 +28,7 @@ namespace {
 struct emulated_passes {
   int* calls;
   template <class T>
-  void operator()(const T* v, std::size_t n, bool order, long long* answer, unsigned* words, unsigned blocks, cudaStream_t s) const {
+  void operator()(const T* v, std::size_t n, const d::contents_order& order, long long* answer, unsigned* words, unsigned blocks, cudaStream_t s) const {
     ++*calls;
     REQUIRE(blocks >= 1);
     REQUIRE(standin::is_device_pointer(v));
@@ -55,9 +56,9 @@ struct emulated_passes {
 template <class T>
 std::optional<d::contents_memo> measured_on_device(const w::device_buffer<T>& b, bool distinct, bool order, int& calls) {
   long long slot[d::contents_slots];
-  if (!d::contents_slots_on_device(b, distinct, order, slot, emulated_passes{&calls})) return std::nullopt;
+  if (!d::contents_slots_on_device(b, distinct, d::contents_order{order}, slot, emulated_passes{&calls})) return std::nullopt;
   d::contents_memo memo;
-  if (!d::contents_from_slots(slot, distinct, order, memo)) return std::nullopt;
+  if (!d::contents_from_slots(slot, distinct, d::contents_order{order}, memo)) return std::nullopt;
   return memo;
 }
 
@@ -76,7 +77,7 @@ TEST_CASE("the device's contents answer, through the stand-in, is the host scan'
       const auto memo = measured_on_device(b, true, order, calls);
       REQUIRE(memo.has_value());
       d::contents_memo scanned;
-      REQUIRE(d::scan_contents(perm.data(), n, true, order, scanned));
+      REQUIRE(d::scan_contents(perm.data(), n, true, d::contents_order{order}, scanned));
       CHECK(memo->lo == scanned.lo);
       CHECK(memo->hi == scanned.hi);
       CHECK(memo->lo_at == scanned.lo_at);
@@ -100,13 +101,13 @@ TEST_CASE("the host measures instead where the device's passes cannot run: empty
   int calls = 0;
   long long slot[d::contents_slots];
   w::device_buffer<int> empty;
-  CHECK_FALSE(d::contents_slots_on_device(empty, true, false, slot, emulated_passes{&calls}));
+  CHECK_FALSE(d::contents_slots_on_device(empty, true, {}, slot, emulated_passes{&calls}));
 
   // Under a capture (here of another stream): nothing is issued, nothing allocated.
   w::stream s;
   const auto b = w::to_device(std::vector<int>{3, 1, 2});
   bool measured = true;
-  (void)w::capture(s, [&] { measured = d::contents_slots_on_device(b, true, false, slot, emulated_passes{&calls}); });
+  (void)w::capture(s, [&] { measured = d::contents_slots_on_device(b, true, {}, slot, emulated_passes{&calls}); });
   CHECK_FALSE(measured);
 
   // No room for the bitmap (n bytes) in the device pool: the host's way, which needs none.
@@ -124,10 +125,39 @@ TEST_CASE("the host measures instead where the device's passes cannot run: empty
       } catch (const w::out_of_memory&) {
         room = false;
       }
-  const bool with_room = d::contents_slots_on_device(big, true, false, slot, emulated_passes{&calls});
+  const bool with_room = d::contents_slots_on_device(big, true, {}, slot, emulated_passes{&calls});
   fillers.clear();
   pool.set_limit(limit);
   CHECK_FALSE(with_room);
   CHECK(calls == 0);
+  CHECK(standin::misuses().empty());
+}
+
+TEST_CASE("an order per row and below a bound reaches the device's passes as stated, and answers as the host's scan", "[contents][standin][rows]") {
+  standin::reset();
+  int calls = 0;
+  // Rows of 7: each rising from 0, padded with INT_MAX from its sixth element; row 2 repeats a key.
+  std::vector<int> keys(7 * 50);
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i % 7 < 5 ? static_cast<int>(i % 7) : INT_MAX;
+  keys[7 * 2 + 3] = keys[7 * 2 + 2];
+  const auto b = w::to_device(keys);
+  for (const d::contents_order order : {d::contents_order{true, 7, true, INT_MAX}, d::contents_order{true, 7, false, 0},
+                                        d::contents_order{true, 0, false, 0}}) {
+    long long slot[d::contents_slots];
+    REQUIRE(d::contents_slots_on_device(b, false, order, slot, emulated_passes{&calls}));
+    d::contents_memo memo, scanned;
+    REQUIRE(d::contents_from_slots(slot, false, order, memo));
+    REQUIRE(d::scan_contents(keys.data(), keys.size(), false, order, scanned));
+    CHECK(memo.not_rising_at == scanned.not_rising_at);
+    CHECK(memo.falling_at == scanned.falling_at);
+  }
+  long long slot[d::contents_slots];
+  REQUIRE(d::contents_slots_on_device(b, false, d::contents_order{true, 7, true, INT_MAX}, slot, emulated_passes{&calls}));
+  CHECK(slot[d::slot_not_rising_at] == 7 * 2 + 3);  // the repeat below the padding, and nothing before it
+  CHECK(slot[d::slot_falling_at] == LLONG_MAX);
+  REQUIRE(d::contents_slots_on_device(b, false, d::contents_order{true, 0, false, 0}, slot, emulated_passes{&calls}));
+  CHECK(slot[d::slot_not_rising_at] == 6);  // the whole buffer: the padding repeats first
+  CHECK(slot[d::slot_falling_at] == 7);     // and row 1's start falls
+  CHECK(calls == 5);
   CHECK(standin::misuses().empty());
 }

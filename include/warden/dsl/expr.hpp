@@ -107,11 +107,45 @@ struct size_e : expr_node {
   constexpr int describe(kernel_ir& b) const { return b.leaf(ir_op::param_size, I); }
 };
 
+// An order fact over rows, or up to a bound (contents_order_e): the part not given.
+struct no_bound_e {};
+
+// sorted(x) or non_decreasing(x) of buffer parameter I (op Fact, value I) that holds only within
+// rows of n elements (.rows(n): element e is in row e / n; a B+tree's nodes, each row sorted and
+// the rows unrelated), and for sorted(x), strictly only where the earlier element is below hi
+// (.below(hi): padding at or above hi, INT_MAX repeated to the row's end, may repeat). n and hi
+// are the node's children a and b (-1: not given), launch-uniform as within's bounds are, so that
+// the launch measures the fact for the n and hi of that launch (E107 where it is false).
+template <int I, ir_op Fact, class Rows, class Below>
+struct contents_order_e : expr_node {
+  Rows row_length;
+  Below bound;
+  WARDEN_EXEC_CHECK_DISABLE
+  template <class C>
+  constexpr WARDEN_HOST_DEVICE bool eval(const C&) const {
+    return true;
+  }
+  constexpr int describe(kernel_ir& b) const {
+    int n = -1, hi = -1;
+    if constexpr (!std::is_same_v<Rows, no_bound_e>) n = row_length.describe(b);
+    if constexpr (!std::is_same_v<Below, no_bound_e>) hi = bound.describe(b);
+    const int id = b.node(Fact, n, hi);
+    b.exprs[static_cast<std::size_t>(id)].value = I;
+    return id;
+  }
+  template <class N>
+    requires(std::is_same_v<Rows, no_bound_e>)
+  constexpr auto rows(N&& n) const;
+  template <class H>
+    requires(Fact == ir_op::contents_sorted && std::is_same_v<Below, no_bound_e>)
+  constexpr auto below(H&& hi) const;
+};
+
 // A stated fact about the contents of buffer parameter I, one leaf of the IR (op Fact, value I):
 // distinct(x) (no two elements equal: a permutation, keys without repeats), sorted(x) (each
 // element above the one before it), non_decreasing(x) (none below the one before it). Launch
 // measures it before running and refuses a launch where it is false (E107), so every thread of a
-// launch that runs may take it as true.
+// launch that runs may take it as true. The order facts take .rows(n) and (sorted) .below(hi).
 template <int I, ir_op Fact>
 struct contents_fact_e : expr_node {
   WARDEN_EXEC_CHECK_DISABLE
@@ -120,6 +154,16 @@ struct contents_fact_e : expr_node {
     return true;
   }
   constexpr int describe(kernel_ir& b) const { return b.leaf(Fact, I); }
+  template <class N>
+    requires(Fact == ir_op::contents_sorted || Fact == ir_op::contents_non_decreasing)
+  constexpr auto rows(N&& n) const {
+    return contents_order_e<I, Fact, no_bound_e, no_bound_e>{}.rows(std::forward<N>(n));
+  }
+  template <class H>
+    requires(Fact == ir_op::contents_sorted)
+  constexpr auto below(H&& hi) const {
+    return contents_order_e<I, Fact, no_bound_e, no_bound_e>{}.below(std::forward<H>(hi));
+  }
 };
 template <int I>
 using distinct_e = contents_fact_e<I, ir_op::contents_distinct>;
@@ -426,6 +470,36 @@ template <int I>
 struct launch_uniform<size_e<I>> : std::true_type {};
 template <int I, ir_op Fact>
 struct launch_uniform<contents_fact_e<I, Fact>> : std::true_type {};
+// rows(n) and below(hi) report a part that is not launch-uniform themselves (W007).
+template <int I, ir_op Fact, class Rows, class Below>
+struct launch_uniform<contents_order_e<I, Fact, Rows, Below>> : std::true_type {};
+
+// Fix: give the row length and the bound as integral value<T> parameters, buffer sizes, extents
+// or integer constants.
+template <int I, ir_op Fact, class Rows, class Below>
+template <class N>
+  requires(std::is_same_v<Rows, no_bound_e>)
+constexpr auto contents_order_e<I, Fact, Rows, Below>::rows(N&& n) const {
+  auto e = as_expr(std::forward<N>(n));
+  static_assert(launch_uniform<decltype(e)>::value,
+                WARDEN_DIAGNOSTIC_MESSAGE(W007, "warden::sorted(x).rows / non_decreasing(x).rows",
+                                          "the row length of an order fact may read only what the launch fixes "
+                                          "(integral value<T> parameters, buffer sizes, block and grid extents, "
+                                          "integer constants), so that launch can measure the rows before running"));
+  return contents_order_e<I, Fact, decltype(e), Below>{{}, e, bound};
+}
+template <int I, ir_op Fact, class Rows, class Below>
+template <class H>
+  requires(Fact == ir_op::contents_sorted && std::is_same_v<Below, no_bound_e>)
+constexpr auto contents_order_e<I, Fact, Rows, Below>::below(H&& hi) const {
+  auto e = as_expr(std::forward<H>(hi));
+  static_assert(launch_uniform<decltype(e)>::value,
+                WARDEN_DIAGNOSTIC_MESSAGE(W007, "warden::sorted(x).below",
+                                          "the bound of sorted(x).below(hi) may read only what the launch fixes "
+                                          "(integral value<T> parameters, buffer sizes, block and grid extents, "
+                                          "integer constants), so that launch can measure the order before running"));
+  return contents_order_e<I, Fact, Rows, decltype(e)>{{}, row_length, e};
+}
 // within(x, lo, hi) reports bounds that are not launch-uniform itself (warden::within, W007): the
 // fact counts as uniform so that the given(...) around it adds no second error.
 template <int I, class Lo, class Hi>

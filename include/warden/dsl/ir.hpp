@@ -27,6 +27,7 @@ enum class ir_op : unsigned char {
                                                         // found no two equal elements; value = parameter
   contents_sorted,                                      // sorted(x): each element above the one before
   contents_non_decreasing,                              // non_decreasing(x): none below the one before
+                                                        // (both: a = rows(n), b = below(hi), -1 where not given)
   contents_within,                                      // within(x, lo, hi): every element in [lo, hi);
                                                         // a = lo, b = hi (launch-uniform), value = parameter
   add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
@@ -290,7 +291,8 @@ struct kernel_ir {
       if (states(fact, op, p)) return true;
     return false;
   }
-  // Whether a fact stated so far orders parameter p (sorted(p) or non_decreasing(p)).
+  // Whether a fact stated so far orders parameter p (sorted(p) or non_decreasing(p), over the whole
+  // buffer or per row, with or without a bound: one op each, rows and bound its children).
   constexpr bool stated_order(int p = -1) const {
     return has_stated(ir_op::contents_sorted, p) || has_stated(ir_op::contents_non_decreasing, p);
   }
@@ -447,8 +449,22 @@ constexpr void render_to(detail::text_buffer& out, const kernel_ir& ir, int id, 
     case ir_op::param_value: name(out, static_cast<int>(e.value)); return;
     case ir_op::param_size: name(out, static_cast<int>(e.value)); out << ".size()"; return;
     case ir_op::contents_distinct: out << "distinct("; name(out, static_cast<int>(e.value)); out << ')'; return;
-    case ir_op::contents_sorted: out << "sorted("; name(out, static_cast<int>(e.value)); out << ')'; return;
-    case ir_op::contents_non_decreasing: out << "non_decreasing("; name(out, static_cast<int>(e.value)); out << ')'; return;
+    case ir_op::contents_sorted:
+    case ir_op::contents_non_decreasing:
+      out << (e.op == ir_op::contents_sorted ? "sorted(" : "non_decreasing(");
+      name(out, static_cast<int>(e.value));
+      out << ')';
+      if (e.a >= 0) {
+        out << ".rows(";
+        render_to(out, ir, e.a, name, user);
+        out << ')';
+      }
+      if (e.b >= 0) {
+        out << ".below(";
+        render_to(out, ir, e.b, name, user);
+        out << ')';
+      }
+      return;
     case ir_op::contents_within:
       out << "within(";
       name(out, static_cast<int>(e.value));

@@ -75,6 +75,10 @@ constexpr dsl::distinct_e<I> distinct(dsl::buffer_handle<I, T, Mode>) {
 // the first element that breaks them, where false (E107):
 //  - sorted(x): each element above the one before it (keys without repeats, in order);
 //  - non_decreasing(x): none below the one before it (CSR row pointers, sorted keys with repeats);
+//  - either with .rows(n): only within rows of n elements, element e in row e / n, the rows
+//    unrelated (B+tree nodes); sorted(x).below(hi): strictly rising only where the earlier element
+//    is below hi, so padding at or above hi may repeat (INT_MAX to a node's end). n and hi read
+//    only what the launch fixes (W007 otherwise); a launch with n below 1 is refused (E107);
 //  - within(x, lo, hi): every element in [lo, hi), lo and hi read only what the launch fixes;
 //  - permutation(x): x holds each of 0 .. x.size() - 1 once (distinct(x) and within(x, 0, x.size())).
 // The checker takes them as it takes every stated fact: a scatter y[p[e]] through a permutation is

@@ -125,15 +125,35 @@ struct bound_launch {
 // The contents of a buffer argument that the kernel's indices read (`measure`:
 // check::contents_wanted bits), measured into what the checks read of it (launch/contents.hpp):
 // a read-only buffer's hold for the whole run; a writable one's are where its range starts, which
-// the checks widen by what the kernel stores (check/launch/written_ranges.hpp).
+// the checks widen by what the kernel stores (check/launch/written_ranges.hpp). `order`: the rows
+// and bound of the order a stated fact asks (check::stated_orders).
 template <class Param, class Arg>
-void measure_argument(Arg& arg, check::bound_argument& checked, char measure) {
+void measure_argument(Arg& arg, check::bound_argument& checked, char measure, const contents_order& order) {
   if constexpr (Param::is_buffer && std::is_integral_v<typename Param::value_type> && !std::is_same_v<typename Param::value_type, bool>) {
     if constexpr (!requires { arg.whole(); })  // not a view
       if (measure != 0)
         checked.contents = contents_of(std::as_const(arg), (measure & check::contents_distinct_wanted) != 0,
-                                       (measure & check::contents_order_wanted) != 0);
+                                       (measure & check::contents_order_wanted) != 0 ? order : contents_order{});
   }
+}
+
+// What the launch fixes before it measures anything: geometry, sizes and integral values, from
+// which the orders' row lengths and bounds are computed (launch-uniform, dsl::launch_uniform).
+template <std::size_t N>
+check::launch_facts launch_numbers_of(const std::array<check::bound_argument, N>& arguments, dims3 block, dims3 grid) {
+  check::launch_facts facts;
+  facts.block = block;
+  facts.grid = grid;
+  facts.values.resize(N);
+  facts.beyond.resize(N);
+  facts.sizes.resize(N);
+  facts.contents.resize(N);
+  for (std::size_t i = 0; i < N; ++i) {
+    if (arguments[i].is_buffer) facts.sizes[i] = arguments[i].size;
+    else if (arguments[i].value) facts.values[i] = arguments[i].value;
+    else facts.beyond[i] = arguments[i].beyond;
+  }
+  return facts;
 }
 
 // What the checks and stream ordering read of one argument, its contents left unmeasured
@@ -275,7 +295,13 @@ void bind_and_check_checks(const K& kernel, const dsl::kernel_ir& ir, backend::d
     }
   }
   if (any) {
-    (measure_argument<typename K::template param<I>>(args, bound.checked[I], wanted[I]), ...);
+    std::vector<contents_order> orders(K::arity);
+    bool ordered = false;
+    for (char w : wanted) ordered |= (w & check::contents_order_wanted) != 0;
+    if (ordered)
+      orders = check::stated_orders(ir, launch_numbers_of(bound.checked, {K::block_type::x, K::block_type::y, K::block_type::z}, blocks),
+                                    K::arity);
+    (measure_argument<typename K::template param<I>>(args, bound.checked[I], wanted[I], orders[I]), ...);
     if (cache != nullptr) {
       for (std::size_t i = 0; i < K::arity; ++i) key.arguments[i] = check::read_argument(bound.checked, i);
       if (cache->passed(key)) return;

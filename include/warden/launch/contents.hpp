@@ -47,13 +47,15 @@ inline std::uint64_t& contents_measured_on_device() {
 }
 
 // The least and greatest of n elements, with `distinct` the first element equal to an earlier one,
-// and with `order` the first element not above (below) the one before it, into `out`; false where
+// and where `order` is wanted the first element not above (below) the one before it in its row
+// (contents_steps.hpp: contents_follows_in_row, contents_breaks_strict), into `out`; false where
 // an element does not fit long long.
 template <class T>
-bool scan_contents(const T* data, std::size_t n, bool distinct, bool order, contents_memo& out) {
+bool scan_contents(const T* data, std::size_t n, bool distinct, const contents_order& order, contents_memo& out) {
   out.measurable = false;
   out.distinct_known = false;
   out.order_known = false;
+  out.order = order;
   if (n == 0) return false;
   long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -71,11 +73,13 @@ bool scan_contents(const T* data, std::size_t n, bool distinct, bool order, cont
   }
   out.measurable = true;
   out.lo = lo, out.hi = hi, out.lo_at = lo_at, out.hi_at = hi_at;
-  if (order) {
+  if (order.wanted) {
     out.order_known = true;
     out.not_rising_at = out.falling_at = -1;
+    // An element that falls breaks the strict order too, so none comes after the first fall.
     for (std::size_t i = 1; i < n && out.falling_at < 0; ++i) {
-      if (out.not_rising_at < 0 && !(data[i - 1] < data[i])) out.not_rising_at = static_cast<long long>(i);
+      if (!contents_follows_in_row(i, order)) continue;
+      if (out.not_rising_at < 0 && contents_breaks_strict(data[i - 1], data[i], order)) out.not_rising_at = static_cast<long long>(i);
       if (data[i] < data[i - 1]) out.falling_at = static_cast<long long>(i);
     }
   }
@@ -127,15 +131,16 @@ bool scan_contents(const T* data, std::size_t n, bool distinct, bool order, cont
 // false where the host must scan after all: an element or the span is too wide for the passes, or
 // a distinct fact asked and an element repeats (the launch refuses, naming the first repeat, which
 // only a scan in order finds).
-inline bool contents_from_slots(const long long* slot, bool distinct, bool order, contents_memo& out) {
+inline bool contents_from_slots(const long long* slot, bool distinct, const contents_order& order, contents_memo& out) {
   out.measurable = false;
   out.distinct_known = false;
   out.order_known = false;
+  out.order = order;
   if (slot[slot_wide] != 0 || slot[slot_lo] > slot[slot_hi]) return false;
   if (distinct && slot[slot_repeat_seen] != 0) return false;
   out.measurable = true;
   out.lo = slot[slot_lo], out.hi = slot[slot_hi], out.lo_at = slot[slot_lo_at], out.hi_at = slot[slot_hi_at];
-  if (order) {
+  if (order.wanted) {
     out.order_known = true;
     out.not_rising_at = slot[slot_not_rising_at] == LLONG_MAX ? -1 : slot[slot_not_rising_at];
     out.falling_at = slot[slot_falling_at] == LLONG_MAX ? -1 : slot[slot_falling_at];
@@ -151,7 +156,7 @@ inline bool contents_from_slots(const long long* slot, bool distinct, bool order
 // `threads` running tallies over a grid-stride split of the elements, combined as the device's
 // warps and atomics combine them, into `slot` (what the device's answer holds after the passes).
 template <class T>
-void contents_slots_by_steps(const T* data, std::size_t n, bool distinct, bool order, long long (&slot)[contents_slots],
+void contents_slots_by_steps(const T* data, std::size_t n, bool distinct, const contents_order& order, long long (&slot)[contents_slots],
                              std::size_t threads = 1) {
   std::vector<contents_tally> tally(threads);
   contents_tally all;
@@ -187,7 +192,8 @@ void contents_slots_by_steps(const T* data, std::size_t n, bool distinct, bool o
 // of the answer: the memo, or the host's scan where the passes hand over to it. Tests compare it
 // with scan_contents (tests/unit/contents_on_device_test.cpp).
 template <class T>
-bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, bool order, contents_memo& out, std::size_t threads = 1) {
+bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, const contents_order& order, contents_memo& out,
+                                std::size_t threads = 1) {
   if (n == 0) return scan_contents(data, n, distinct, order, out);
   long long slot[contents_slots];
   contents_slots_by_steps(data, n, distinct, order, slot, threads);
@@ -195,11 +201,12 @@ bool contents_measured_by_steps(const T* data, std::size_t n, bool distinct, boo
   return scan_contents(data, n, distinct, order, out);
 }
 
-// What the launch measured of `b` (with `distinct`, also whether two elements are equal), or
-// nullopt where it has nothing long long holds (empty, an unsigned 64-bit element above LLONG_MAX,
-// bool, floating point): its loads stay unbounded and a fact about it cannot be computed.
+// What the launch measured of `b` (with `distinct`, also whether two elements are equal; with
+// `order` wanted, where its rows stop rising), or nullopt where it has nothing long long holds
+// (empty, an unsigned 64-bit element above LLONG_MAX, bool, floating point): its loads stay
+// unbounded and a fact about it cannot be computed.
 template <class T, memory_space S>
-std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool distinct, bool order = false) {
+std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool distinct, const contents_order& order = {}) {
   // A bool is measured by no one: the device indexes with its byte, whatever it holds.
   if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool> || sizeof(T) > sizeof(long long)) {
     (void)b, (void)distinct, (void)order;
@@ -210,7 +217,7 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
     // without a call warden sees: measured at every launch.
     const bool reusable = !S::is_host_accessible && !b.escaped() && memo.valid && memo.writes == b.writes() &&
                           (!distinct || memo.distinct_known || !memo.measurable) &&
-                          (!order || memo.order_known || !memo.measurable);
+                          (!order.wanted || (memo.order_known && memo.order == order) || !memo.measurable);
     if (!reusable) {
       ++contents_measured();
       memo.writes = b.writes();
@@ -249,8 +256,9 @@ std::optional<check::contents_range> contents_of(const buffer<T, S>& b, bool dis
       r.repeat_at = memo.repeat_at;
       r.repeat_of = memo.repeat_of;
     }
-    if (order && memo.order_known) {
+    if (order.wanted && memo.order_known) {
       r.order_known = true;
+      r.order = memo.order;
       r.not_rising_at = memo.not_rising_at;
       r.falling_at = memo.falling_at;
     }

@@ -46,7 +46,7 @@ __device__ inline void contents_publish(contents_tally& t, long long* answer, in
 }
 
 template <class T>
-__global__ void __launch_bounds__(contents_block) contents_range_pass(const T* v, std::size_t n, bool order, long long* answer) {
+__global__ void __launch_bounds__(contents_block) contents_range_pass(const T* v, std::size_t n, contents_order order, long long* answer) {
   contents_tally t;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
@@ -118,7 +118,8 @@ void name_contents_passes_of(std::index_sequence<I...>) {
 #if defined(__CUDACC__)
 struct device_contents_passes {
   template <class T>
-  void operator()(const T* v, std::size_t n, bool order, long long* answer, unsigned* words, unsigned blocks, cudaStream_t s) const {
+  void operator()(const T* v, std::size_t n, const contents_order& order, long long* answer, unsigned* words, unsigned blocks,
+                  cudaStream_t s) const {
     contents_range_pass<T><<<blocks, contents_block, 0, s>>>(v, n, order, answer);
     contents_places_pass<T><<<blocks, contents_block, 0, s>>>(v, n, answer);
     if (words != nullptr) contents_seen_pass<T><<<blocks, contents_block, 0, s>>>(v, n, words, answer);
@@ -131,7 +132,8 @@ struct device_contents_passes {
 // False, with nothing run, where b or the scratch the passes need is host memory, the device has
 // no room for the scratch, or a capture is under way (the host's way then measures, or refuses).
 template <class T, memory_space S, class Passes>
-bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, bool order, long long (&slot)[contents_slots], Passes passes) {
+bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, const contents_order& order, long long (&slot)[contents_slots],
+                              Passes passes) {
   const std::size_t n = b.size();
   if (n == 0 || b.in_host_memory()) return false;
   // Under a capture the passes would join the graph (or, allocating, break it): the host's way

@@ -7,7 +7,9 @@
 //
 // Three passes, each over every element:
 //   1. range:  the least and greatest value, and (where an order fact asks) the first element not
-//              above / below the one before it;
+//              above / below the one before it in its row (contents_order: never compared with
+//              the last of the row before; with a bound, "not above" only where the one before
+//              is below it);
 //   2. places: the first element equal to the least value and to the greatest (pass 1's answers,
 //              read from device memory, so no round trip to the host between passes);
 //   3. seen:   (where a distinct fact asks, and the values span at most 8n) one bit per value in
@@ -23,6 +25,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../detail/contents_order.hpp"
 
 namespace warden::detail {
 
@@ -32,8 +35,8 @@ enum contents_slot : int {
   slot_hi,             // greatest value
   slot_lo_at,          // first element holding the least value (LLONG_MAX: none yet)
   slot_hi_at,          // first element holding the greatest value
-  slot_not_rising_at,  // first i > 0 with !(v[i - 1] < v[i]) (LLONG_MAX: none)
-  slot_falling_at,     // first i > 0 with v[i] < v[i - 1]
+  slot_not_rising_at,  // first i past its row's start with !(v[i - 1] < v[i]) (LLONG_MAX: none; contents_breaks_strict)
+  slot_falling_at,     // first i past its row's start with v[i] < v[i - 1]
   slot_repeat_seen,    // 1: an element's value was seen before (pass 3)
   slot_wide,           // 1: an element is outside long long, or the span is over 8n (pass 3 skipped)
   contents_slots
@@ -74,9 +77,27 @@ WARDEN_HOST_DEVICE constexpr bool outside_long_long(T x) {
     return false;
 }
 
+// Whether element i follows one of its own row (contents_order::row), so that the order
+// relates the two: a row's first element starts afresh (a B+tree node's keys after the last
+// node's padding).
+WARDEN_HOST_DEVICE constexpr bool contents_follows_in_row(std::size_t i, const contents_order& order) {
+  return i > 0 && (order.row <= 0 || i % static_cast<unsigned long long>(order.row) != 0);
+}
+
+// Whether x, following `before` in its row, breaks the strict order: it does not rise above
+// `before`, and (with a bound) `before` is below the bound or x falls. So the first such element
+// is the first that breaks sorted(x).below(hi), never after the first that falls, and padding at
+// or above hi may repeat.
+template <class T>
+WARDEN_HOST_DEVICE constexpr bool contents_breaks_strict(T before, T x, const contents_order& order) {
+  if (before < x) return false;
+  if (!order.bounded || x < before) return true;
+  return !outside_long_long(before) && static_cast<long long>(before) < order.below;
+}
+
 // Pass 1 at element i of v (n elements).
 template <class T>
-WARDEN_HOST_DEVICE void contents_range_step(const T* v, std::size_t i, bool order, contents_tally& t) {
+WARDEN_HOST_DEVICE void contents_range_step(const T* v, std::size_t i, const contents_order& order, contents_tally& t) {
   const T x = v[i];
   if (outside_long_long(x)) {
     t.take(slot_wide, 1);
@@ -84,8 +105,8 @@ WARDEN_HOST_DEVICE void contents_range_step(const T* v, std::size_t i, bool orde
   }
   t.take(slot_lo, static_cast<long long>(x));
   t.take(slot_hi, static_cast<long long>(x));
-  if (order && i > 0) {
-    if (!(v[i - 1] < x)) t.take(slot_not_rising_at, static_cast<long long>(i));
+  if (order.wanted && contents_follows_in_row(i, order)) {
+    if (contents_breaks_strict(v[i - 1], x, order)) t.take(slot_not_rising_at, static_cast<long long>(i));
     if (x < v[i - 1]) t.take(slot_falling_at, static_cast<long long>(i));
   }
 }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include "../detail/contents_order.hpp"
 #include "../detail/program_names.hpp"
 #include "../detail/source_location.hpp"
 #include <string>
@@ -52,7 +53,8 @@ struct contents_memo {
   long long lo = 0, hi = 0, lo_at = 0, hi_at = 0;
   bool distinct_known = false, distinct = false;  // measured only where a stated fact asks
   long long repeat_at = 0, repeat_of = 0;
-  bool order_known = false;  // measured only where a stated fact asks
+  bool order_known = false;  // measured only where a stated fact asks, for that fact's rows and bound
+  contents_order order;
   long long not_rising_at = -1, falling_at = -1;
 };
 }  // namespace detail

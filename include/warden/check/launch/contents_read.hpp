@@ -18,7 +18,8 @@ namespace warden::check {
 enum contents_wanted : char {
   contents_range_wanted = 1,     // the least and greatest element: an index reads its loads
   contents_distinct_wanted = 2,  // whether two elements are equal: a stated fact, distinct(x)
-  contents_order_wanted = 4,     // where the elements stop rising: sorted(x), non_decreasing(x)
+  contents_order_wanted = 4,     // where the elements stop rising: sorted(x), non_decreasing(x) (rows
+                                 // and bound: check::stated_orders, for each launch)
 };
 
 namespace launch_impl {

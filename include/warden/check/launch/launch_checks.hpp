@@ -43,6 +43,10 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
                                              const launch_names& names, const std::vector<std::string>& kinds,
                                              overrun_site* site = nullptr);
+// By parameter position, the order the facts stated of each buffer ask the launch to measure
+// (sorted, non_decreasing, with this launch's rows(n) and below(hi); not wanted where none).
+WARDEN_RUNTIME_API std::vector<detail::contents_order> stated_orders(const dsl::kernel_ir& ir, const launch_facts& facts,
+                                                                     std::size_t arity);
 // An obligation's condition in the user's names (w::obligations_of).
 WARDEN_RUNTIME_API std::string render_condition(const obligation& o, const launch_names& names);
 // Two accesses as the kernel writes them, `out[i % n + i / n * n] and out[...]` (w::obligations_of).

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../../detail/contents_order.hpp"
 #include "../../detail/dims3.hpp"
 #include "../../dsl/ir.hpp"
 #include "../../dsl/obligation.hpp"
@@ -29,9 +30,11 @@ struct contents_range {
   // are, the first element that repeats an earlier one (repeat_at) and that earlier one (repeat_of).
   bool distinct_known = false, distinct = false;
   long long repeat_at = 0, repeat_of = 0;
-  // Measured where a stated fact reads sorted(x) or non_decreasing(x): the first element not above
-  // the one before it (-1: none), and the first below it (-1: none).
+  // Measured where a stated fact reads sorted(x) or non_decreasing(x), for its rows and bound
+  // (`order`, detail::contents_order): the first element not above the one before it in its row
+  // (-1: none), and the first below it (-1: none).
   bool order_known = false;
+  detail::contents_order order;
   long long not_rising_at = -1, falling_at = -1;
   // A buffer the kernel writes (written_ranges.hpp): [lo, hi] holds every value it can hold while
   // the kernel runs, and [measured_lo, measured_hi] (at lo_at, hi_at) what it held before.

@@ -423,27 +423,72 @@ class presburger_question {
   // an order (sorted, non_decreasing), so that other kernels' questions keep their size. With
   // them, `lo[t] <= v && v < lo[t + 1]` over a non-decreasing lo holds for one t at most: two
   // threads t < u would have v < lo[t + 1] <= lo[u] <= v.
-  enum order_kind : int { no_order = 0, non_decreasing_order = 1, sorted_order = 2 };
+  // An order stated over rows of n elements (.rows(n)) relates two loads only where their
+  // elements lie in one row, floor(i / n) = floor(j / n); one with a bound (sorted(x).below(hi))
+  // is strict only where the earlier value is below hi. Each is what the launch measured
+  // (E107 refuses a launch where it is false), over the pairs of elements it covers.
   void relate_load(const dsl::ir_access& a, const std::string& value, presburger_instance& in) {
     const std::optional<std::string> index = quiet_term(a.index, in);
     if (!index) return;
-    const order_kind order = ir_.has_stated(dsl::ir_op::contents_sorted, a.target)           ? sorted_order
-                             : ir_.has_stated(dsl::ir_op::contents_non_decreasing, a.target) ? non_decreasing_order
-                                                                                             : no_order;
+    const std::vector<stated_row_order> orders = orders_of(a.target);
     for (const recorded_load& l : loads_) {
       if (l.buffer != a.target) continue;
       const std::string &i = *index, &j = l.index, &x = value, &y = l.value;
-      note_cases(order == no_order ? 3 : 4);
-      if (order == no_order) {
-        require("(" + i + " < " + j + " or " + i + " > " + j + " or " + x + " = " + y + ")");
-        continue;
+      // As many cases as before rows and bounds for a whole-buffer order (tile questions stop at a
+      // case count, shared_tiles.hpp); a row or a bound adds its own.
+      note_cases(orders.empty() ? 3 : 4);
+      require("(" + i + " < " + j + " or " + i + " > " + j + " or " + x + " = " + y + ")");
+      for (const stated_row_order& o : orders) {
+        // Elements in two rows: no order between them.
+        std::string apart;
+        if (o.row > 0) {
+          const std::string n = std::to_string(o.row);
+          apart = "floor((" + i + ") / " + n + ") < floor((" + j + ") / " + n + ") or floor((" + i + ") / " + n + ") > floor((" +
+                  j + ") / " + n + ") or ";
+        }
+        if (o.row > 0) note_cases(2);
+        // i <= j: x <= y; i >= j: x >= y.
+        require("(" + apart + i + " > " + j + " or " + x + " <= " + y + ") and (" + apart + i + " < " + j + " or " + y + " <= " + x + ")");
+        if (!o.strict) continue;
+        // Sorted: strictly, where i != j (and with a bound, where the earlier value is below it).
+        const std::string x_padding = o.bounded ? x + " >= " + number(o.below) + " or " : "";
+        const std::string y_padding = o.bounded ? y + " >= " + number(o.below) + " or " : "";
+        if (o.bounded) note_cases(2);
+        require("(" + apart + i + " >= " + j + " or " + x_padding + x + " < " + y + ") and (" + apart + i + " <= " + j + " or " +
+                y_padding + y + " < " + x + ")");
       }
-      // i <= j: x <= y; i >= j: x >= y (and so i = j: x = y). Sorted: strictly, where i != j.
-      require("(" + i + " > " + j + " or " + x + " <= " + y + ") and (" + i + " < " + j + " or " + y + " <= " + x + ")");
-      if (order == sorted_order)
-        require("(" + i + " >= " + j + " or " + x + " < " + y + ") and (" + i + " <= " + j + " or " + y + " < " + x + ")");
     }
     loads_.push_back({a.target, *index, value});
+  }
+
+  // The orders stated of buffer p, each with its rows and bound for this launch. One whose row
+  // length or bound cannot be computed, or whose rows are empty, gives no axiom (such a launch is
+  // refused by E107 before any question: dropping an axiom only makes the answer less exact).
+  struct stated_row_order {
+    bool strict = false;  // sorted, not non_decreasing
+    long long row = 0;    // 0: the whole buffer
+    bool bounded = false;
+    long long below = 0;
+  };
+  // Only a fact stated alone or as a conjunct holds (as dsl::kernel_ir::states reads them): one
+  // under || or ! is no axiom.
+  void orders_in(int id, int p, std::vector<stated_row_order>& out) const {
+    if (id < 0) return;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.op == dsl::ir_op::logical_and) {
+      orders_in(e.a, p, out);
+      orders_in(e.b, p, out);
+      return;
+    }
+    if ((e.op != dsl::ir_op::contents_sorted && e.op != dsl::ir_op::contents_non_decreasing) || e.value != p) return;
+    const std::optional<detail::contents_order> order = stated_order_of(ir_, id, facts_);
+    if (!order || rows_empty(ir_, id, order)) return;
+    out.push_back({e.op == dsl::ir_op::contents_sorted, order->row, order->bounded, order->below});
+  }
+  std::vector<stated_row_order> orders_of(int p) const {
+    std::vector<stated_row_order> out;
+    for (int fact : ir_.stated) orders_in(fact, p, out);
+    return out;
   }
 
   std::optional<std::string> write_term(int id, presburger_instance& in) {

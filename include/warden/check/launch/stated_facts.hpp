@@ -24,6 +24,43 @@ struct thread_point {
   std::vector<char> loop_set;         // 1 where loop_value holds the loop's current value
 };
 
+inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
+                                            const thread_point* at = nullptr, int local_depth = 0);
+
+// The order that stated order fact `id` (sorted or non_decreasing, with its rows(n) and
+// below(hi)) asks of its buffer in this launch, n and hi computed as the kernel computes them;
+// nullopt where one cannot be. A row length below 1 is kept as given: the fact is false then.
+inline std::optional<detail::contents_order> stated_order_of(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
+                                                             const thread_point* at = nullptr, int local_depth = 0) {
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+  detail::contents_order order;
+  order.wanted = true;
+  if (e.a >= 0) {
+    const std::optional<long long> n = exact_value(ir, e.a, facts, at, local_depth);
+    if (!n) return std::nullopt;
+    order.row = *n;
+  }
+  if (e.b >= 0) {
+    const std::optional<long long> hi = exact_value(ir, e.b, facts, at, local_depth);
+    if (!hi) return std::nullopt;
+    order.bounded = true;
+    order.below = *hi;
+  }
+  return order;
+}
+
+// Whether fact `id`'s rows(n) has n below 1 in this launch: no element would be in any row.
+inline bool rows_empty(const dsl::kernel_ir& ir, int id, const std::optional<detail::contents_order>& order) {
+  return order && ir.exprs[static_cast<std::size_t>(id)].a >= 0 && order->row <= 0;
+}
+
+// Whether what the launch measured (`measured`) answers order fact `op` stated as `stated`: the
+// same rows, and for sorted, the same bound (where the elements fall does not depend on it).
+inline bool order_answers(dsl::ir_op op, const detail::contents_order& measured, const detail::contents_order& stated) {
+  if (op == dsl::ir_op::contents_non_decreasing) return measured.wanted && measured.row == stated.row;
+  return measured == stated;
+}
+
 // The exact value of a launch-uniform expression (dsl::launch_uniform) for this launch, computed as
 // the kernel computes it; nullopt where it cannot be: a division by zero, a shift outside the
 // type, a signed result outside int (undefined behaviour in the kernel), or a node that is not
@@ -31,7 +68,7 @@ struct thread_point {
 // data or calls). A read of a local is the value it holds there (dsl/local_values.hpp), through
 // at most dsl::max_local_read_depth reads in a row (`local_depth` counts them).
 inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, const launch_facts& facts,
-                                            const thread_point* at = nullptr, int local_depth = 0) {
+                                            const thread_point* at, int local_depth) {
   using dsl::ir_op;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
   if (e.is_float) return std::nullopt;
@@ -65,11 +102,15 @@ inline std::optional<long long> exact_value(const dsl::kernel_ir& ir, int id, co
       if (p >= facts.contents.size() || !facts.contents[p] || !facts.contents[p]->distinct_known) return std::nullopt;
       return facts.contents[p]->distinct ? 1 : 0;
     }
-    case ir_op::contents_sorted:  // what the launch measured: where the elements stop rising
+    case ir_op::contents_sorted:  // what the launch measured: where the elements of a row stop rising
     case ir_op::contents_non_decreasing: {
       const auto p = static_cast<std::size_t>(e.value);
+      const std::optional<detail::contents_order> order = stated_order_of(ir, id, facts, at, local_depth);
+      if (!order) return std::nullopt;
+      if (rows_empty(ir, id, order)) return 0;
       if (p >= facts.contents.size() || !facts.contents[p] || !facts.contents[p]->order_known) return std::nullopt;
       const contents_range& c = *facts.contents[p];
+      if (!order_answers(e.op, c.order, *order)) return std::nullopt;  // another order of it was measured
       return (e.op == ir_op::contents_sorted ? c.not_rising_at : c.falling_at) < 0 ? 1 : 0;
     }
     case ir_op::contents_within: {  // the least and greatest element the launch measured, against lo and hi
@@ -207,16 +248,27 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
       else if (!c->distinct)
         note(names[p] + "[" + std::to_string(c->repeat_at) + "] repeats " + names[p] + "[" + std::to_string(c->repeat_of) + "]");
     }
-    // sorted(x), non_decreasing(x): the first element that breaks the order.
+    // sorted(x), non_decreasing(x), with rows and a bound: the first element that breaks the
+    // order, and its row.
     for (const dsl::ir_op op : {dsl::ir_op::contents_sorted, dsl::ir_op::contents_non_decreasing}) {
-      std::vector<std::size_t> about;
-      launch_impl::parameters_read(ir, fact, op, about);
-      for (std::size_t p : about) {
+      std::vector<int> about;
+      launch_impl::nodes_of(ir, fact, op, about);
+      for (int id : about) {
+        const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
+        const auto p = static_cast<std::size_t>(e.value);
+        const std::optional<detail::contents_order> order = launch_impl::stated_order_of(ir, id, facts);
         const std::optional<contents_range> c = contents_at(p);
-        if (!c || !c->order_known) note(not_measured(p));
+        if (!order) continue;  // n or hi cannot be computed: the message says so
+        if (launch_impl::rows_empty(ir, id, order))
+          note("rows(" + render(ir, e.a, names) + ") = " + std::to_string(order->row) + ": a row holds one element at least");
+        else if (!c || !c->order_known)
+          note(not_measured(p));
+        else if (!launch_impl::order_answers(op, c->order, *order))
+          note(names[p] + " was measured for another order the kernel states of it: state one order of a buffer (its rows and bound)");
         else if (const long long at = op == dsl::ir_op::contents_sorted ? c->not_rising_at : c->falling_at; at >= 0)
           note(names[p] + "[" + std::to_string(at) + "] is " + (op == dsl::ir_op::contents_sorted ? "not above " : "below ") + names[p] +
-               "[" + std::to_string(at - 1) + "]");
+               "[" + std::to_string(at - 1) + "]" +
+               (order->row > 0 ? " (row " + std::to_string(at / order->row) + " of " + std::to_string(order->row) + " elements)" : ""));
       }
     }
     // within(x, lo, hi) that is false: the least (greatest) element, where it first occurs, and
@@ -243,6 +295,27 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
   }
   return {};
 }
+
+// By parameter position: the order the stated facts ask the launch to measure of each buffer
+// (launch/contents.hpp), for this launch's row lengths and bounds. One order per buffer: a sorted
+// fact's, else a non_decreasing one's (a sorted fact's measurement answers a non_decreasing fact
+// over the same rows too); a second, different order of one buffer is left unmeasured, and the
+// fact that states it refused (E107, first_false_fact).
+WARDEN_RUNTIME_API std::vector<detail::contents_order> stated_orders(const dsl::kernel_ir& ir, const launch_facts& facts, std::size_t arity) {
+  std::vector<detail::contents_order> orders(arity);
+  for (const dsl::ir_op op : {dsl::ir_op::contents_sorted, dsl::ir_op::contents_non_decreasing})
+    for (int fact : ir.stated) {
+      std::vector<int> nodes;
+      launch_impl::nodes_of(ir, fact, op, nodes);
+      for (int id : nodes) {
+        const auto p = static_cast<std::size_t>(ir.exprs[static_cast<std::size_t>(id)].value);
+        const std::optional<detail::contents_order> order = launch_impl::stated_order_of(ir, id, facts);
+        if (p < arity && order && !launch_impl::rows_empty(ir, id, order) && !orders[p].wanted) orders[p] = *order;
+      }
+    }
+  return orders;
+}
+
 }  // inline namespace WARDEN_RUNTIME_ABI
 
 }  // namespace warden::check
