@@ -1,15 +1,21 @@
 // Rodinia's b+tree findK (JuliaParallel/rodinia, cuda/b+tree/kernel/kernel_gpu_cuda.cu at
 // 0f47cfc2f35034405973703fbb6d2c77a25439c0), ported as written: one block per query, one thread
 // per key slot of a node (threadsPerBlock = order), the tree descended `height` times, the node
-// of each level read from currKnodeD[bid], which thread 0 writes between two barriers. The one
-// kernel issue 56 named that does not run yet (docs/soundness.md, "The seven kernels issue 56
-// named": an order per node row, loads of a kernel-written buffer within a barrier phase, a fact
-// about the INT_MAX padding, and a range invariant over the kernel's own stores). This test keeps
-// the port in CTest: it holds the checker's verdict on the kernel as written (refused at compile
-// time), and records the kernel with its tree-walking statements inside `trusted`, which the
-// launch refuses in turn (E101: the node index is a value the kernel wrote), with
-// w::record_anyway against a host B+tree search: no access leaves its buffer and no two meet. The
-// day the checker decides it, the verdicts here change and the port is ready.
+// of each level read from currKnodeD[bid], which thread 0 writes between two barriers.
+//
+// As written it is W011 at compile time: offsetD[bid] is stored by whichever thread's key slot
+// holds the query, and nothing tells the checker that one thread at most does. With the facts the
+// kernel rests on stated, it runs (issue 56, item 3; proposals/0011-tree-walks.md):
+//   * sorted(knode_keys).rows(order + 1).below(INT_MAX): each node's keys rise, up to the INT_MAX
+//     padding transform_to_cuda leaves in its unused slots (facts per row, piece 1);
+//   * within(keysD, INT_MIN, INT_MAX): no query is the padding itself (a query of INT_MAX matches
+//     every padded slot of a leaf, and two threads store ansD[bid]: the kernel does race there).
+// The launch then decides the pairs the checker left to it with loads of currKnodeD, which the
+// kernel writes, related within one barrier phase (piece 2) and barriers taken into account
+// (piece 3), and bounds knode_keys[currKnodeD[bid] * W + t] through the range of what the kernel
+// stores into currKnodeD and offsetD (piece 4), with the guard `< knodes_elem` narrowing it.
+// Each fact left out, or each careless change, is refused, and every run is recorded against a
+// host B+tree search.
 //
 // The knode struct (keys[order + 1], indices[order + 1]) is split into two buffers of rows of
 // order + 1; record is its value alone. An internal node's keys are its children's lower bounds
@@ -21,94 +27,188 @@
 #include "../support/verdict_probe.hpp"
 
 #include <climits>
-#include <random>
+#include <string>
 #include <vector>
 
 namespace w = warden;
 using w::diagnostic::code;
 using w::testing::code_of;
+using w::testing::refusal_of;
 
 namespace {
 
 constexpr int order = 8;         // threadsPerBlock = order < 1024 ? order : 1024
 constexpr int row = order + 1;   // knode.keys[order + 1]
 
-// The kernel as written; `wrap` is the identity, or w::trusted around each statement that reads
-// or writes the tree walk's buffers (the trusted copy).
-template <bool trusted>
-constexpr auto find_k = [](auto k, auto height, auto knode_keys, auto knode_indices, auto knodes_elem, auto records,
-                           auto currKnodeD, auto offsetD, auto keysD, auto ansD) {
+// The kernel as written. `guarded`: the original's `indices[...] < knodes_elem` test (a careless
+// copy drops it); `window`: how many slots a key interval spans (1 as written; 2, overlapping
+// intervals, is a careless copy).
+template <bool guarded = true, int window = 1>
+constexpr auto find_k = [](auto k, auto height, auto knode_keys, auto knode_indices, auto knodes_elem, auto records, auto currKnodeD,
+                           auto offsetD, auto keysD, auto ansD) {
   auto thid = k.thread_id();
   auto bid = k.block_id();
-  auto wrap = [&](auto&& statement) {
-    if constexpr (trusted) return w::trusted(statement);
-    else return statement;
+  auto descend = [&] {
+    if constexpr (guarded)
+      return w::when(knode_indices[offsetD[bid] * row + thid] < knodes_elem, offsetD[bid] = knode_indices[offsetD[bid] * row + thid]);
+    else
+      return offsetD[bid] = knode_indices[offsetD[bid] * row + thid];
   };
-  return w::seq(
-      w::for_range(k, 0, height, [&](auto, auto) {
-        return w::seq(
-            wrap(w::when(knode_keys[currKnodeD[bid] * row + thid] <= keysD[bid] && knode_keys[currKnodeD[bid] * row + thid + 1] > keysD[bid],
-                         w::when(knode_indices[offsetD[bid] * row + thid] < knodes_elem,
-                                 offsetD[bid] = knode_indices[offsetD[bid] * row + thid]))),
-            w::sync(),
-            wrap(w::when(thid == 0, currKnodeD[bid] = offsetD[bid])),
-            w::sync());
-      }),
-      wrap(w::when(knode_keys[currKnodeD[bid] * row + thid] == keysD[bid],
-                   ansD[bid] = records[knode_indices[currKnodeD[bid] * row + thid]])));
+  return w::seq(w::for_range(k, 0, height, [&](auto, auto) {
+                  return w::seq(w::when(knode_keys[currKnodeD[bid] * row + thid] <= keysD[bid] &&
+                                            knode_keys[currKnodeD[bid] * row + thid + window] > keysD[bid],
+                                        descend()),
+                                w::sync(), w::when(thid == 0, currKnodeD[bid] = offsetD[bid]), w::sync());
+                }),
+                w::when(knode_keys[currKnodeD[bid] * row + thid] == keysD[bid],
+                        ansD[bid] = records[knode_indices[currKnodeD[bid] * row + thid]]));
+};
+
+// The facts stated, as a user adds them in front of the body.
+template <bool rows = true, bool below = true, bool queries = true, bool guarded = true, int window = 1>
+constexpr auto find_k_given = [](auto k, auto height, auto knode_keys, auto knode_indices, auto knodes_elem, auto records,
+                                 auto currKnodeD, auto offsetD, auto keysD, auto ansD) {
+  auto body = find_k<guarded, window>(k, height, knode_keys, knode_indices, knodes_elem, records, currKnodeD, offsetD, keysD, ansD);
+  auto keys_fact = [&] {
+    if constexpr (rows && below) return w::sorted(knode_keys).rows(row).below(INT_MAX);
+    else if constexpr (rows) return w::sorted(knode_keys).rows(row);
+    else return w::sorted(knode_keys).below(INT_MAX);
+  }();
+  if constexpr (queries) return w::given(keys_fact && w::within(keysD, INT_MIN, INT_MAX), body);
+  else return w::given(keys_fact, body);
+};
+
+#define FIND_K_KERNEL(...)                                                                                                    \
+  w::kernel<w::block<order>, w::value<long>, w::in<int>, w::in<int>, w::value<long>, w::in<int>, w::inout<long>, w::inout<long>, \
+            w::in<int>, w::out<int>>(__VA_ARGS__)
+#define FIND_K_NAMES "findK", "height", "knode_keys", "knode_indices", "knodes_elem", "records", "currKnodeD", "offsetD", "keysD", "ansD"
+
+// A two-level tree: a root over `leaves` (at most order - 1) leaves of order - 1 keys each, keys
+// 3 * r + 1.
+struct tree {
+  std::vector<int> keys, indices, records, queries;
+  long knodes_elem = 0;
+  int count = 0;
+};
+tree two_levels(int leaves = order - 1) {
+  tree t;
+  const int per_leaf = order - 1, n_records = leaves * per_leaf;
+  t.knodes_elem = 1 + leaves;
+  t.keys.assign(static_cast<std::size_t>(t.knodes_elem * row), INT_MAX);
+  t.indices.assign(static_cast<std::size_t>(t.knodes_elem * row), 0);
+  t.records.resize(static_cast<std::size_t>(n_records));
+  for (int r = 0; r < n_records; ++r) t.records[static_cast<std::size_t>(r)] = 1000 + r;
+  const auto key_of = [](int r) { return 3 * r + 1; };
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    t.keys[static_cast<std::size_t>(leaf)] = leaf == 0 ? INT_MIN : key_of(leaf * per_leaf);  // root: the children's lower bounds
+    t.indices[static_cast<std::size_t>(leaf)] = 1 + leaf;
+    for (int j = 0; j < per_leaf; ++j) {
+      const int r = leaf * per_leaf + j;
+      t.keys[static_cast<std::size_t>((1 + leaf) * row + j)] = key_of(r);
+      t.indices[static_cast<std::size_t>((1 + leaf) * row + j)] = r;  // record numbers: past knodes_elem, as in Rodinia's leaves
+    }
+  }
+  // Queries: every key, and keys between them (not found: ans keeps its -1).
+  for (int r = 0; r < n_records; ++r) t.queries.push_back(key_of(r)), t.queries.push_back(key_of(r) + 1);
+  t.count = static_cast<int>(t.queries.size());
+  return t;
+}
+
+// The device buffers of one run, fresh: the walk starts at the root.
+struct run_buffers {
+  w::device_buffer<int> keys, indices, records, queries, ans;
+  w::device_buffer<long> currKnode, offset;
+  explicit run_buffers(const tree& t)
+      : keys(w::to_device(t.keys)),
+        indices(w::to_device(t.indices)),
+        records(w::to_device(t.records)),
+        queries(w::to_device(t.queries)),
+        ans(w::to_device(std::vector<int>(static_cast<std::size_t>(t.count), -1))),
+        currKnode(w::to_device(std::vector<long>(static_cast<std::size_t>(t.count), 0))),
+        offset(w::to_device(std::vector<long>(static_cast<std::size_t>(t.count), 0))) {}
 };
 
 }  // namespace
 
-WARDEN_KERNEL(find_k_trusted, w::kernel<w::block<order>, w::value<long>, w::in<int>, w::in<int>, w::value<long>, w::in<int>,
-                                        w::inout<long>, w::inout<long>, w::in<int>, w::out<int>>(find_k<true>)
-                                  .named("findK", "height", "knode_keys", "knode_indices", "knodes_elem", "records", "currKnodeD",
-                                         "offsetD", "keysD", "ansD"));
+WARDEN_KERNEL(find_k_k, FIND_K_KERNEL(find_k_given<>).named(FIND_K_NAMES));
+WARDEN_KERNEL(find_k_whole_k, FIND_K_KERNEL(find_k_given<false, true>).named(FIND_K_NAMES));
+WARDEN_KERNEL(find_k_padded_k, FIND_K_KERNEL(find_k_given<true, false>).named(FIND_K_NAMES));
+WARDEN_KERNEL(find_k_any_query_k, FIND_K_KERNEL(find_k_given<true, true, false>).named(FIND_K_NAMES));
+WARDEN_KERNEL(find_k_unguarded_k, FIND_K_KERNEL(find_k_given<true, true, true, false>).named(FIND_K_NAMES));
+WARDEN_KERNEL(find_k_window_k, FIND_K_KERNEL(find_k_given<true, true, true, true, 2>).named(FIND_K_NAMES));
 
-TEST_CASE("b+tree findK as written: refused today, its trusted copy recorded anyway finds every key without a race", "[corpus][btree]") {
-  // The verdict on the kernel as written: offsetD[bid] is loaded and stored under guards that read
-  // the tree, which the checker cannot yet show one thread of a block passes (W011).
+TEST_CASE("b+tree findK as written: W011 without facts, and with its facts stated it runs and finds every key", "[corpus][btree]") {
+  // As written: offsetD[bid] is loaded and stored under guards that read the tree, which the
+  // checker cannot show one thread of a block passes without knowing the keys' order.
   STATIC_REQUIRE(code_of<w::block<order>, w::value<long>, w::in<int>, w::in<int>, w::value<long>, w::in<int>, w::inout<long>,
-                         w::inout<long>, w::in<int>, w::out<int>>(find_k<false>) == code::W011);
+                         w::inout<long>, w::in<int>, w::out<int>>(find_k<>) == code::W011);
 
-  // A two-level tree: a root over `leaves` leaves of up to order - 1 keys each, keys 3 * r + 1.
-  const int leaves = order - 1, per_leaf = order - 1, n_records = leaves * per_leaf;
-  const long knodes_elem = 1 + leaves;
-  std::vector<int> keys(static_cast<std::size_t>(knodes_elem * row), INT_MAX), indices(static_cast<std::size_t>(knodes_elem * row), 0);
-  std::vector<int> records(static_cast<std::size_t>(n_records));
-  for (int r = 0; r < n_records; ++r) records[static_cast<std::size_t>(r)] = 1000 + r;
-  const auto key_of = [](int r) { return 3 * r + 1; };
-  for (int leaf = 0; leaf < leaves; ++leaf) {
-    keys[static_cast<std::size_t>(leaf)] = leaf == 0 ? INT_MIN : key_of(leaf * per_leaf);  // root: the children's lower bounds
-    indices[static_cast<std::size_t>(leaf)] = 1 + leaf;
-    for (int j = 0; j < per_leaf; ++j) {
-      const int r = leaf * per_leaf + j;
-      keys[static_cast<std::size_t>((1 + leaf) * row + j)] = key_of(r);
-      indices[static_cast<std::size_t>((1 + leaf) * row + j)] = r;
-    }
-  }
-  // Queries: every key, and keys between them (not found: ans keeps its -1).
-  std::vector<int> queries;
-  for (int r = 0; r < n_records; ++r) queries.push_back(key_of(r)), queries.push_back(key_of(r) + 1);
-  const int count = static_cast<int>(queries.size());
-
-  auto d_keys = w::to_device(keys);
-  auto d_indices = w::to_device(indices);
-  auto d_records = w::to_device(records);
-  auto currKnode = w::to_device(std::vector<long>(static_cast<std::size_t>(count), 0));
-  auto offset = w::to_device(std::vector<long>(static_cast<std::size_t>(count), 0));
-  auto d_queries = w::to_device(queries);
-  auto ans = w::to_device(std::vector<int>(static_cast<std::size_t>(count), -1));
-  // The launch refuses it too: the node index currKnodeD[bid] is a value the kernel wrote, which
-  // the launch cannot measure (E101). Recorded anyway: no access leaves its buffer, no two meet.
-  const w::recording r = w::record_anyway(find_k_trusted, w::grid(count), 1L, d_keys, d_indices, knodes_elem, d_records, currKnode,
-                                          offset, d_queries, ans);
-  CHECK_THAT(r.refusal(), Catch::Matchers::StartsWith("E101 [out-of-bounds] find_k_trusted: load knode_keys[(currKnodeD[block_id.x]"));
+  const tree t = two_levels();
+  const long height = 1;  // root to leaf: one descent
+  run_buffers b(t);
+  const w::recording r = w::record(find_k_k, w::grid(t.count), height, b.keys, b.indices, t.knodes_elem, b.records, b.currKnode,
+                                   b.offset, b.queries, b.ans);
   CHECK(r.clean());
-  const std::vector<int> got = w::to_host(ans);
-  for (int q = 0; q < count; ++q) {
-    const int key = queries[static_cast<std::size_t>(q)];
+  const std::vector<int> got = w::to_host(b.ans);
+  for (int q = 0; q < t.count; ++q) {
+    const int key = t.queries[static_cast<std::size_t>(q)];
     const int expected = (key - 1) % 3 == 0 ? 1000 + (key - 1) / 3 : -1;
     CHECK(got[static_cast<std::size_t>(q)] == expected);
+  }
+}
+
+TEST_CASE("b+tree findK: each fact left out, a query at the padding, or a careless copy is refused", "[corpus][btree]") {
+  const tree t = two_levels();
+  const auto refusal = [&](const auto& kernel, const std::vector<int>& queries) {
+    run_buffers b(t);
+    auto q = w::to_device(queries);
+    return refusal_of([&] {
+      w::launch(kernel, w::grid(t.count), 1L, b.keys, b.indices, t.knodes_elem, b.records, b.currKnode, b.offset, q, b.ans);
+    });
+  };
+  // Sorted over the whole buffer: false where a row ends (INT_MAX) and the next begins.
+  CHECK_THAT(refusal(find_k_whole_k, t.queries), Catch::Matchers::StartsWith("E107"));
+  // Sorted within rows, strictly: false in the padding, INT_MAX repeated.
+  const std::string padded = refusal(find_k_padded_k, t.queries);
+  CHECK_THAT(padded, Catch::Matchers::StartsWith("E107"));
+  CHECK_THAT(padded, Catch::Matchers::Contains("row 0 of 9 elements"));
+  // No fact on the queries: a query of INT_MAX would match every padded slot of a leaf, and two
+  // threads would store ansD[bid] (E106, the pair the launch cannot rule out).
+  const std::string any_query = refusal(find_k_any_query_k, t.queries);
+  CHECK_THAT(any_query, Catch::Matchers::StartsWith("E106"));
+  CHECK_THAT(any_query, Catch::Matchers::Contains("ansD"));
+  // The fact stated and broken: a query of INT_MAX itself.
+  std::vector<int> with_padding = t.queries;
+  with_padding[3] = INT_MAX;
+  CHECK_THAT(refusal(find_k_k, with_padding), Catch::Matchers::StartsWith("E107"));
+  // Without the original's `< knodes_elem` test, offsetD takes a leaf's record numbers (up to 48)
+  // and the next level reads past the nodes (E101, naming what offsetD may hold).
+  const std::string unguarded = refusal(find_k_unguarded_k, t.queries);
+  CHECK_THAT(unguarded, Catch::Matchers::StartsWith("E101"));
+  CHECK_THAT(unguarded, Catch::Matchers::Contains("once the kernel stores into it"));
+  // Overlapping key intervals (keys[t] <= q < keys[t + 2]): two threads match and store offsetD.
+  const std::string window = refusal(find_k_window_k, t.queries);
+  CHECK_THAT(window, Catch::Matchers::StartsWith("E106"));
+  CHECK_THAT(window, Catch::Matchers::Contains("offsetD"));
+}
+
+TEST_CASE("b+tree findK: the careless copies that are refused do race or overrun when run anyway", "[corpus][btree]") {
+  const tree t = two_levels();
+  {  // Overlapping intervals: a recorded race on offsetD.
+    run_buffers b(t);
+    const w::recording r = w::record_anyway(find_k_window_k, w::grid(t.count), 1L, b.keys, b.indices, t.knodes_elem, b.records,
+                                            b.currKnode, b.offset, b.queries, b.ans);
+    CHECK_FALSE(r.clean());
+  }
+  {  // A query of INT_MAX over a root of 6 children: it descends nowhere, and the root's padded
+     // slots 6 and 7 both match it: two threads store ansD[3].
+    const tree t = two_levels(6);
+    run_buffers b(t);
+    std::vector<int> with_padding = t.queries;
+    with_padding[3] = INT_MAX;
+    auto q = w::to_device(with_padding);
+    const w::recording r = w::record_anyway(find_k_any_query_k, w::grid(t.count), 1L, b.keys, b.indices, t.knodes_elem, b.records,
+                                            b.currKnode, b.offset, q, b.ans);
+    CHECK_FALSE(r.clean());
   }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Barrier order: when is every execution of two accesses separated by a sync() that all threads
-// of the block pass? Barriers are uniform (W030), so a sync() runs for all threads or none.
+// of the block pass? Barriers are uniform (W030), so a sync() runs for all threads or none. A
+// barrier inside trusted(...) is one W030 does not judge, so it orders nothing here.
 //
 // A sync() s runs whenever an access a runs if s's context (guards and loops) encloses a's, or
 // encloses it but for loops that surely run (runs_with). So:
@@ -87,6 +88,7 @@ constexpr bool ordered_same_iteration(const dsl::kernel_ir& ir, context a, conte
     c = t;
   }
   for (const auto& s : ir.syncs) {
+    if (s.trusted) continue;  // W030 does not judge it: it may be one only some threads reach
     const context cs = context_of(s);
     if (cs.position > a.position && cs.position < c.position && (runs_with(ir, cs, a) || runs_with(ir, cs, c))) return true;
   }
@@ -97,6 +99,7 @@ constexpr bool ordered_same_iteration(const dsl::kernel_ir& ir, context a, conte
 constexpr bool ordered_across_iterations(const dsl::kernel_ir& ir, const context& x, const context& y, int depth) {
   const int loop = ir.loop_pool[static_cast<std::size_t>(x.loop_begin + depth)];
   for (const auto& s : ir.syncs) {
+    if (s.trusted) continue;  // W030 does not judge it: it may be one only some threads reach
     const context cs = context_of(s);
     bool inside = false;
     for (int p = cs.loop_begin; p < cs.loop_end; ++p) inside = inside || ir.loop_pool[static_cast<std::size_t>(p)] == loop;

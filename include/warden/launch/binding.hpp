@@ -131,9 +131,14 @@ template <class Param, class Arg>
 void measure_argument(Arg& arg, check::bound_argument& checked, char measure, const contents_order& order) {
   if constexpr (Param::is_buffer && std::is_integral_v<typename Param::value_type> && !std::is_same_v<typename Param::value_type, bool>) {
     if constexpr (!requires { arg.whole(); })  // not a view
-      if (measure != 0)
+      if (measure != 0) {
         checked.contents = contents_of(std::as_const(arg), (measure & check::contents_distinct_wanted) != 0,
                                        (measure & check::contents_order_wanted) != 0 ? order : contents_order{});
+        // The kernel about to run writes it, and its write was counted before this measurement
+        // (describe_argument): a measurement kept would be taken for the contents after the kernel.
+        if constexpr (!std::is_same_v<typename Param::mode, access::read> && requires { arg.contents_memo(); })
+          arg.contents_memo().valid = false;
+      }
   }
 }
 

@@ -28,6 +28,7 @@
 #include "integer_set.hpp"
 #include "launch_names.hpp"
 #include "launch_request.hpp"
+#include "launch_values.hpp"
 #include "presburger.hpp"
 
 namespace warden::check {
@@ -142,12 +143,13 @@ inline bool runs_in_no_thread(const dsl::kernel_ir& ir, const launch_facts& fact
 // The element one run of access `a` reaches, for thread `in` of question `q`: the access's loops
 // and guards entered, its index written. nullopt when that settles the question: `settled` is
 // then apart (no thread of this launch runs the access) or undecided (q.why_not() says why).
+// `guards`: false leaves the access's guards out (the set only grows).
 inline std::optional<std::string> run_element(const dsl::kernel_ir& ir, const launch_facts& facts, presburger_question& q,
                                               const dsl::ir_access& a, presburger_instance& in, const std::string& tag,
-                                              pair_answer& settled, int coordinate = -1) {
+                                              pair_answer& settled, int coordinate = -1, bool guards = true) {
   settled = pair_answer::undecided;
   if (!q.enter_loops(a, in, tag)) return std::nullopt;
-  if (!q.enter_guards(a.guard_begin, a.guard_end, in)) {
+  if (guards && !q.enter_guards(a.guard_begin, a.guard_end, in)) {
     settled = pair_answer::apart;  // a guard no thread passes for this launch
     return std::nullopt;
   }
@@ -218,11 +220,17 @@ inline constexpr int different_blocks = -2;
 
 // Do two different threads, related as `relation` says, touch one element through accesses
 // `first` and `second`?
-inline pair_verdict global_pair_meeting_at(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second, int relation) {
+// `race_free`: the buffers the kernel writes whose loads the question may write
+// (presburger_question::write_loads_of). `guards`: false asks without the accesses' guards, a
+// larger set that is often empty for a reason isl sees at once (two blocks' own elements), where
+// the guards' loads and their axioms would make it take apart many cases first.
+inline pair_verdict global_pair_meeting_at(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second, int relation,
+                                           const std::vector<char>* race_free = nullptr, bool guards = true) {
   const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(first)];
   const dsl::ir_access& c = ir.accesses[static_cast<std::size_t>(second)];
   pair_verdict v;
   presburger_question q(ir, facts);
+  q.write_loads_of(race_free);
   presburger_instance one = q.thread("a"), two = q.thread("b");
   // Different threads: the blocks' numbers differ, or the threads' within one block. One access
   // against itself (or two with the same runs): the pair is unordered, so the first is the lower,
@@ -236,12 +244,12 @@ inline pair_verdict global_pair_meeting_at(const dsl::kernel_ir& ir, const launc
   }
   if (relation != different_blocks) same_block(q, one, two);
   q.require(symmetric ? "(" + x + " < " + y + ")" : "(" + x + " < " + y + " or " + x + " > " + y + ")");
-  const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer);
+  const std::optional<std::string> i = run_element(ir, facts, q, a, one, "a", v.answer, -1, guards);
   if (!i) {
     v.why = q.why_not();
     return v;
   }
-  const std::optional<std::string> j = run_element(ir, facts, q, c, two, "b", v.answer);
+  const std::optional<std::string> j = run_element(ir, facts, q, c, two, "b", v.answer, -1, guards);
   if (!j) {
     v.why = q.why_not();
     return v;
@@ -268,11 +276,19 @@ inline pair_verdict global_pair_meeting_at(const dsl::kernel_ir& ir, const launc
   return v;
 }
 
+// Whether a guard of access `a` reads a load (data).
+inline bool guards_read_data(const dsl::kernel_ir& ir, const dsl::ir_access& a) {
+  for (int g = a.guard_begin; g < a.guard_end; ++g)
+    if (reads_op(ir, ir.guard_pool[static_cast<std::size_t>(g)].condition, dsl::ir_op::load)) return true;
+  return false;
+}
+
 // Do two different threads of this launch touch one element through accesses `first` and
 // `second` (the same access for W010 on one store), where no barrier orders them? Threads of
 // different blocks, then those of one block at each relation of their trips that no barrier
 // orders; the first meeting, else undecided if any question was, else apart.
-inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second) {
+inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_facts& facts, int first, int second,
+                                        const std::vector<char>* race_free = nullptr) {
   const context ca = context_of(ir.accesses[static_cast<std::size_t>(first)]);
   const context cc = context_of(ir.accesses[static_cast<std::size_t>(second)]);
   const int common = common_loops(ir, ca, cc);
@@ -281,7 +297,11 @@ inline pair_verdict global_pair_meeting(const dsl::kernel_ir& ir, const launch_f
   for (int relation = different_blocks; relation < common; ++relation) {
     if (relation == -1 && ordered_same_iteration(ir, ca, cc)) continue;
     if (relation >= 0 && ordered_different_iterations(ir, ca, cc, relation)) continue;
-    pair_verdict v = global_pair_meeting_at(ir, facts, first, second, relation);
+    // Without the guards first, where they read data: apart there is apart with them.
+    const dsl::ir_access &a = ir.accesses[static_cast<std::size_t>(first)], &c = ir.accesses[static_cast<std::size_t>(second)];
+    if (guards_read_data(ir, a) || guards_read_data(ir, c))
+      if (global_pair_meeting_at(ir, facts, first, second, relation, race_free, false).answer == pair_answer::apart) continue;
+    pair_verdict v = global_pair_meeting_at(ir, facts, first, second, relation, race_free);
     if (v.answer == pair_answer::meet) return v;
     if (v.answer == pair_answer::undecided && !any_undecided) {
       undecided = std::move(v);

@@ -44,6 +44,7 @@ class interval_evaluator {
   // The interval of expression `id` with the accesses' guards [guard_begin, guard_end) applied.
   interval index_interval(int id, int guard_begin, int guard_end) {
     narrowed_.clear();
+    narrowed_subjects_.clear();
     for (int g = guard_begin; g < guard_end; ++g) {
       const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
       narrow(guard.condition, !guard.negated);
@@ -58,6 +59,7 @@ class interval_evaluator {
   // Returns -1 if none; *reached gets the offending end of the interval.
   int first_wrap(int id, int guard_begin, int guard_end, long long* reached) {
     narrowed_.clear();
+    narrowed_subjects_.clear();
     for (int g = guard_begin; g < guard_end; ++g) {
       const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
       narrow(guard.condition, !guard.negated);
@@ -69,6 +71,7 @@ class interval_evaluator {
   // some value they compare to nothing (`x < size - 1 - t` with size == 0 and t == 0).
   bool may_run(int guard_begin, int guard_end) {
     narrowed_.clear();
+    narrowed_subjects_.clear();
     for (int g = guard_begin; g < guard_end; ++g) {
       const dsl::ir_guard& guard = ir_.guard_pool[static_cast<std::size_t>(g)];
       narrow(guard.condition, !guard.negated);
@@ -95,8 +98,13 @@ class interval_evaluator {
     if (ir_.exprs[static_cast<std::size_t>(id)].is_float) return interval::top();
     interval base = eval_unnarrowed(id);
     if (!narrowed_.empty()) {
-      auto it = narrowed_.find(key(id));
-      if (it != narrowed_.end()) base = {std::max(base.lo, it->second.lo), std::min(base.hi, it->second.hi)};
+      const std::string k = key(id);
+      auto it = narrowed_.find(k);
+      bool holds = it != narrowed_.end();
+      if (holds)
+        if (const auto subjects = narrowed_subjects_.find(k); subjects != narrowed_subjects_.end())
+          for (const int subject : subjects->second) holds = holds && same_value_at(subject, id);
+      if (holds) base = {std::max(base.lo, it->second.lo), std::min(base.hi, it->second.hi)};
     }
     return base;
   }
@@ -486,6 +494,12 @@ class interval_evaluator {
   std::string key(int id) const {
     if (id < 0) return "_";
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    // A load by what it loads, the buffer and the element's index, not by its node: a guard on
+    // `idx[o * W + t]` bounds the `idx[o * W + t]` the guarded statement stores (narrowable_load
+    // and same_value_at decide where that holds).
+    if (narrowable_load(e))
+      return "L" + std::to_string(ir_.accesses[static_cast<std::size_t>(e.value)].target) + ':' + std::to_string(e.is_unsigned ? 1 : 0) +
+             ':' + std::to_string(e.narrow_bits) + '(' + key(ir_.accesses[static_cast<std::size_t>(e.value)].index) + ')';
     std::string k = std::to_string(static_cast<int>(e.op)) + ':' + std::to_string(e.value) + ':' +
                     std::to_string((e.is_float ? 1 : 0) | (e.is_unsigned ? 2 : 0)) + ':' + std::to_string(e.unsigned_bits) +
                     ':' + std::to_string(e.signed_bits) + ':' + std::to_string(e.narrow_bits);
@@ -496,12 +510,72 @@ class interval_evaluator {
     return std::to_string(static_cast<int>(op)) + ':' + std::to_string(dimension) + ":0:0:0:0";
   }
 
-  // Whether the expression keeps its value inside a guarded region: no loads, locals or calls.
+  // Whether the expression keeps its value inside a guarded region: no locals, calls or loads of
+  // shared memory, and loads only of global scalars of integers at indices that keep theirs. A
+  // buffer the kernel never writes holds one value per element for the whole run (nothing
+  // writable shares its memory, E100); one the kernel writes, only between two points of one
+  // thread that no barrier and no store to it of this thread separate (same_value_at, checked
+  // where the narrowing is used), since any other store there would race with this thread's
+  // load, which the launch's race checks refuse.
   bool invariant(int id) const {
     const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
     using dsl::ir_op;
-    if (e.op == ir_op::load || e.op == ir_op::tile_load || e.op == ir_op::local_var || e.op == ir_op::call) return false;
+    if (e.op == ir_op::load)
+      return narrowable_load(e) && invariant(ir_.accesses[static_cast<std::size_t>(e.value)].index);
+    if (e.op == ir_op::tile_load || e.op == ir_op::local_var || e.op == ir_op::call) return false;
     return (e.a < 0 || invariant(e.a)) && (e.b < 0 || invariant(e.b));
+  }
+  bool narrowable_load(const dsl::ir_expr& e) const {
+    if (e.op != dsl::ir_op::load || e.is_float) return false;
+    const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
+    return a.memory == dsl::memory_kind::global && a.vector_bytes == 0 && a.permuted_by < 0;
+  }
+  // Whether buffer parameter p is one the kernel stores into (or updates atomically).
+  bool written(int p) const {
+    for (const dsl::ir_access& a : ir_.accesses)
+      if (a.memory == dsl::memory_kind::global && a.target == p && a.kind != dsl::access_kind::load) return true;
+    return false;
+  }
+  // Whether expression `id` reads a load of a buffer the kernel writes.
+  bool reads_written(int id) const {
+    if (id < 0) return false;
+    const dsl::ir_expr& e = ir_.exprs[static_cast<std::size_t>(id)];
+    if (e.op == dsl::ir_op::load) {
+      const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
+      return written(a.target) || reads_written(a.index);
+    }
+    return reads_written(e.a) || reads_written(e.b);
+  }
+  // Whether the loads of written buffers in `guarded` (a guard's subject) and in `used` (the same
+  // shape, where the narrowing is read) load the same values in one thread: for each pair, no
+  // barrier and no store to that buffer lies between the two in the program, nor in a loop
+  // around one of them only.
+  bool same_value_at(int guarded, int used) const {
+    if (guarded == used || guarded < 0 || used < 0) return true;
+    const dsl::ir_expr &g = ir_.exprs[static_cast<std::size_t>(guarded)], &u = ir_.exprs[static_cast<std::size_t>(used)];
+    if (g.op != u.op) return false;
+    if (g.op != dsl::ir_op::load) return same_value_at(g.a, u.a) && same_value_at(g.b, u.b);
+    const dsl::ir_access &x = ir_.accesses[static_cast<std::size_t>(g.value)], &y = ir_.accesses[static_cast<std::size_t>(u.value)];
+    if (!same_value_at(x.index, y.index)) return false;
+    if (!written(x.target)) return true;
+    const int lo = std::min(x.position, y.position), hi = std::max(x.position, y.position);
+    const auto around_one = [&](int loop_begin, int loop_end) {
+      const auto encloses = [&](const dsl::ir_access& z, int l) {
+        for (int p = z.loop_begin; p < z.loop_end; ++p)
+          if (ir_.loop_pool[static_cast<std::size_t>(p)] == l) return true;
+        return false;
+      };
+      for (int p = loop_begin; p < loop_end; ++p)
+        if (encloses(x, ir_.loop_pool[static_cast<std::size_t>(p)]) != encloses(y, ir_.loop_pool[static_cast<std::size_t>(p)])) return true;
+      return false;
+    };
+    for (const dsl::ir_sync& s : ir_.syncs)
+      if ((s.position > lo && s.position < hi) || around_one(s.loop_begin, s.loop_end)) return false;
+    for (const dsl::ir_access& z : ir_.accesses)
+      if (z.memory == dsl::memory_kind::global && z.target == x.target && z.kind != dsl::access_kind::load &&
+          ((z.position > lo && z.position < hi) || around_one(z.loop_begin, z.loop_end)))
+        return false;
+    return true;
   }
 
   interval atom(const dsl::ir_expr& e) {
@@ -668,6 +742,7 @@ class interval_evaluator {
     if (s.op == ir_op::constant || !invariant(subject)) return;
     auto [it, inserted] = narrowed_.try_emplace(key(subject), interval::top());
     narrowed_ids_.try_emplace(it->first, subject);  // one expression of that shape (regrouped)
+    if (reads_written(subject)) narrowed_subjects_[it->first].push_back(subject);
     constexpr long long min = std::numeric_limits<long long>::min(), max = std::numeric_limits<long long>::max();
     if (op == ir_op::less && limit.hi != max) it->second.hi = std::min(it->second.hi, limit.hi - 1);
     if (op == ir_op::less_equal) it->second.hi = std::min(it->second.hi, limit.hi);
@@ -731,6 +806,9 @@ class interval_evaluator {
   // An expression of each narrowed shape: a shape is a function of the nodes, so this never
   // goes stale when narrowed_ is cleared or restored.
   std::map<std::string, int> narrowed_ids_;
+  // By shape: each guard subject of that shape that reads a buffer the kernel writes, which a use
+  // must load the same values as (same_value_at) for the narrowing to apply there.
+  std::map<std::string, std::vector<int>> narrowed_subjects_;
 };
 
 }  // namespace warden::check

@@ -121,12 +121,12 @@ WARDEN_RUNTIME_API std::string pair_text(const dsl::kernel_ir& ir, const launch_
 // A global pair the checker left to the launch (global_at_launch): decided with this launch's
 // numbers; the E106 text when two threads meet or the solver cannot decide, else empty.
 inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
-                                     const dsl::global_pair& o) {
+                                     const dsl::global_pair& o, const std::vector<char>* race_free = nullptr) {
   interval_evaluator evaluator(ir, facts);
   const auto& a = ir.accesses[static_cast<std::size_t>(o.first)];
   const auto& c = ir.accesses[static_cast<std::size_t>(o.second)];
   if (!evaluator.may_run(a.guard_begin, a.guard_end) || !evaluator.may_run(c.guard_begin, c.guard_end)) return {};
-  const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second);
+  const launch_impl::pair_verdict p = launch_impl::global_pair_meeting(ir, facts, o.first, o.second, race_free);
   if (p.answer == launch_impl::pair_answer::apart) return {};
   // The launch's values the two reach through: their indices and the bounds of their loops.
   std::vector<std::size_t> read;
@@ -149,6 +149,65 @@ inline std::string unmet_global_pair(const dsl::kernel_ir& ir, const launch_fact
   return rule + ": the launch cannot decide it" + with + ": an index or a loop bound holds " + p.why +
          " (the checker left this pair to the launch, w::obligations_of; docs/soundness.md, \"What the launch decides\"): "
          "write the index from thread ids, loop variables and launch values, or state the fact it rests on";
+}
+
+// The buffers the kernel writes whose every pair of a store and a load the checker proved
+// race-free at compile time, unconditionally: written only by plain stores, none trusted, and no
+// pair of theirs left to the launch or resting on a condition (proposals/0011, piece 2).
+inline std::vector<char> race_free_written(const dsl::kernel_ir& ir, const obligation_list& duties, std::size_t arity) {
+  std::vector<char> written(arity, 0), eligible(arity, 1);
+  for (const dsl::ir_access& a : ir.accesses) {
+    if (a.memory != dsl::memory_kind::global || static_cast<std::size_t>(a.target) >= arity) continue;
+    const auto p = static_cast<std::size_t>(a.target);
+    if (a.kind != dsl::access_kind::load) written[p] = 1;
+    if (a.kind == dsl::access_kind::atomic || a.trusted || a.vector_bytes != 0 || a.permuted_by >= 0) eligible[p] = 0;
+  }
+  const auto target_of = [&](int access) { return static_cast<std::size_t>(ir.accesses[static_cast<std::size_t>(access)].target); };
+  for (const obligation& o : duties)
+    if (o.kind == obligation_kind::positive && o.first >= 0 && target_of(o.first) < arity) eligible[target_of(o.first)] = 0;
+  for (std::size_t p = 0; p < arity; ++p) written[p] = written[p] && eligible[p];
+  return written;
+}
+
+// The first pair the checker left to the launch (global_at_launch) that meets or cannot be
+// decided, described for E106; empty if all are apart. Decided in rounds (proposals/0011, piece
+// 2): a pair may use the loads of a buffer the kernel writes (presburger_question::write_loads_of)
+// only once every pair of a store and a load of that buffer is apart, decided without it; a
+// buffer whose last open pair closes joins the next round. A B+tree's `offset[b]` pairs are
+// decided with `node[b]`'s loads (whose own pairs the compile-time check proved), then `ans[b]`'s.
+inline std::string first_unmet_global_pair(const dsl::kernel_ir& ir, const launch_facts& facts, const launch_names& names,
+                                           const obligation_list& duties) {
+  const std::size_t arity = facts.sizes.size();
+  std::vector<char> eligible = race_free_written(ir, duties, arity);
+  std::vector<char> race_free(arity, 0), open(static_cast<std::size_t>(duties.pair_count), 1);
+  std::vector<std::string> unmet(static_cast<std::size_t>(duties.pair_count));
+  const auto target_of = [&](int p) { return static_cast<std::size_t>(ir.accesses[static_cast<std::size_t>(duties.pairs[p].first)].target); };
+  // Eligible buffers with no pair left to the launch are race-free from the start.
+  const auto close_buffers = [&] {
+    bool more = false;
+    for (std::size_t b = 0; b < arity; ++b) {
+      if (!eligible[b] || race_free[b]) continue;
+      bool any_open = false;
+      for (int p = 0; p < duties.pair_count; ++p) any_open = any_open || (open[static_cast<std::size_t>(p)] && target_of(p) == b);
+      if (!any_open) race_free[b] = more = true;
+    }
+    return more;
+  };
+  close_buffers();
+  for (bool again = true; again;) {
+    again = false;
+    for (int p = 0; p < duties.pair_count; ++p) {
+      if (!open[static_cast<std::size_t>(p)]) continue;
+      std::vector<char> usable = race_free;
+      if (target_of(p) < arity) usable[target_of(p)] = 0;  // never the pair's own buffer
+      unmet[static_cast<std::size_t>(p)] = unmet_global_pair(ir, facts, names, duties.pairs[p], &usable);
+      if (unmet[static_cast<std::size_t>(p)].empty()) open[static_cast<std::size_t>(p)] = 0;
+    }
+    again = close_buffers();
+  }
+  for (int p = 0; p < duties.pair_count; ++p)
+    if (open[static_cast<std::size_t>(p)]) return unmet[static_cast<std::size_t>(p)];
+  return {};
 }
 
 // Whether expression `id` reads the grid's size.
@@ -290,9 +349,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
            to_string(o.protects) + " for at most " + std::to_string(o.most_trips) +
            " trips of it (w::obligations_of lists this condition): launch with fewer, or give the loop a constant trip count";
   }
-  for (int p = 0; p < duties.pair_count; ++p)
-    if (std::string e = unmet_global_pair(ir, facts, names, duties.pairs[p]); !e.empty()) return e;
-  return {};
+  return first_unmet_global_pair(ir, facts, names, duties);
 }
 }  // inline namespace WARDEN_RUNTIME_ABI
 

@@ -58,6 +58,13 @@ class presburger_question {
     relate_loads_ = ir.stated_order();
   }
 
+  // The buffers the kernel writes whose loads this question may write, by parameter position
+  // (proposals/0011, piece 2): every pair of a store and a load of each is race-free for this
+  // launch, proved without this question (check/launch/obligations.hpp decides them first). Two
+  // loads of one element of such a buffer in one barrier phase of one block then load one value
+  // (relate_written_load); a buffer not listed stays unwritten, as data.
+  void write_loads_of(const std::vector<char>* race_free) { race_free_ = race_free; }
+
   // A new variable of the set, named after `base`; its index is its position in the points isl returns.
   std::string variable(const std::string& base) {
     std::string name = base + "_" + std::to_string(dims_.size());
@@ -250,9 +257,17 @@ class presburger_question {
   struct recorded_load {
     int buffer = -1;
     std::string index, value;  // the element's term and the value's variable
+    const presburger_instance* in = nullptr;  // the run that loads it
   };
   bool relate_loads_ = false;         // the kernel states an order fact: loads are related
   std::vector<recorded_load> loads_;  // every load written so far, where relate_loads_
+  struct written_load {
+    int access = -1;  // the load's access
+    std::string index, value;
+    const presburger_instance* in = nullptr;  // the run that loads it
+  };
+  const std::vector<char>* race_free_ = nullptr;  // write_loads_of
+  std::vector<written_load> written_loads_;
   double case_product_ = 1;
   int quiet_ = 0;  // > 0: a term that fails is a condition's, taken to hold; why_not_ is left alone
 
@@ -397,9 +412,30 @@ class presburger_question {
   std::optional<std::string> loaded_value(const dsl::ir_expr& e, presburger_instance& in) {
     const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
     if (a.memory != dsl::memory_kind::global) return fail_term("a value loaded from shared memory (data)");
+    bool written = false;
     for (const dsl::ir_access& other : ir_.accesses)
-      if (other.memory == dsl::memory_kind::global && other.target == a.target && other.kind != dsl::access_kind::load)
-        return fail_term("a value loaded from a buffer the kernel also writes (data)");
+      written = written || (other.memory == dsl::memory_kind::global && other.target == a.target && other.kind != dsl::access_kind::load);
+    const auto buffer = static_cast<std::size_t>(a.target);
+    if (written && (race_free_ == nullptr || buffer >= race_free_->size() || !(*race_free_)[buffer] || a.vector_bytes != 0 || e.is_float))
+      return fail_term("a value loaded from a buffer the kernel also writes (data)");
+    // One run loading one element twice loads one value: the value already written, with no
+    // variable or axiom of its own (`cur[b]` in both `keys[cur[b] * W + t]` and `keys[cur[b] * W + t + 1]`).
+    // For a buffer the kernel writes, only where no barrier or store to it lies between (one_phase).
+    // A component of a vector load (w::vectors<N>) is described by the vector's access, whose
+    // index is the vector's, not the component's: never one value with another load, nor ordered.
+    const bool vector = a.vector_bytes != 0;
+    if ((written || relate_loads_) && !vector) {
+      const std::optional<std::string> index = quiet_term(a.index, in);
+      if (index && written) {
+        for (const written_load& l : written_loads_)
+          if (l.in == &in && l.index == *index && ir_.accesses[static_cast<std::size_t>(l.access)].target == a.target &&
+              one_phase(l.access, e.value, true))
+            return l.value;
+      } else if (index) {
+        for (const recorded_load& l : loads_)
+          if (l.in == &in && l.buffer == a.target && l.index == *index) return l.value;
+      }
+    }
     const std::string v = variable("loaded");
     over_approximated_ = true;
     const auto p = static_cast<std::size_t>(a.target);
@@ -412,8 +448,79 @@ class presburger_question {
     } else if (e.is_unsigned) {
       require(v + " >= 0");
     }
-    if (relate_loads_) relate_load(a, v, in);
+    if (written) relate_written_load(e.value, v, in);
+    else if (relate_loads_ && !vector) relate_load(a, v, in);
     return v;
+  }
+
+  // Whether two loads of one buffer the kernel writes, `x` and `y`, run in one barrier phase of a
+  // block when the runs that make them are at the same trips of their common loops: no barrier
+  // lies between them in the program, nor in a loop around one of them only. `one_thread`: both in
+  // one run, which may itself store between them; then no store to the buffer may lie there either.
+  bool one_phase(int x, int y, bool one_thread) const {
+    const dsl::ir_access &a = ir_.accesses[static_cast<std::size_t>(x)], &c = ir_.accesses[static_cast<std::size_t>(y)];
+    const int lo = std::min(a.position, c.position), hi = std::max(a.position, c.position);
+    const auto around_one = [&](int loop_begin, int loop_end) {
+      const auto encloses = [&](const dsl::ir_access& z, int l) {
+        for (int p = z.loop_begin; p < z.loop_end; ++p)
+          if (ir_.loop_pool[static_cast<std::size_t>(p)] == l) return true;
+        return false;
+      };
+      for (int p = loop_begin; p < loop_end; ++p) {
+        const int l = ir_.loop_pool[static_cast<std::size_t>(p)];
+        if (encloses(a, l) != encloses(c, l)) return true;
+      }
+      return false;
+    };
+    for (const dsl::ir_sync& s : ir_.syncs)
+      if ((s.position > lo && s.position < hi) || around_one(s.loop_begin, s.loop_end)) return false;
+    if (one_thread)
+      for (const dsl::ir_access& z : ir_.accesses)
+        if (z.memory == dsl::memory_kind::global && z.target == a.target && z.kind != dsl::access_kind::load &&
+            ((z.position > lo && z.position < hi) || around_one(z.loop_begin, z.loop_end)))
+          return false;
+    return true;
+  }
+
+  // Two loads of one element of a buffer the kernel writes, by threads of one block at the same
+  // trips of their common loops, in one barrier phase (one_phase), load one value: a store to that
+  // element in that phase, by any thread, would race with one of the two loads (it differs from
+  // at least one loader, and nothing orders them); a store by another block would race with both;
+  // a store in an earlier phase is seen by both (the barrier orders global memory within a block).
+  // The caller lists only buffers whose store and load pairs it proved race-free first
+  // (write_loads_of), so the axiom rests on no question that uses it: the data-race-free argument
+  // of the C++ memory model, as an order of proofs.
+  void relate_written_load(int access, const std::string& value, presburger_instance& in) {
+    const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(access)];
+    const std::optional<std::string> index = quiet_term(a.index, in);
+    if (!index) return;
+    for (const written_load& l : written_loads_) {
+      const dsl::ir_access& other = ir_.accesses[static_cast<std::size_t>(l.access)];
+      if (other.target != a.target || !one_phase(l.access, access, l.in == &in)) continue;
+      std::string differ = *index + " < " + l.index + " or " + *index + " > " + l.index;
+      bool written = true;
+      if (l.in != &in) {
+        for (int d = 0; d < 3; ++d)
+          if (in.block[d] != "0") differ += " or " + in.block[d] + " < " + l.in->block[d] + " or " + in.block[d] + " > " + l.in->block[d];
+        const int common = [&] {
+          int n = 0;
+          while (a.loop_begin + n < a.loop_end && other.loop_begin + n < other.loop_end &&
+                 ir_.loop_pool[static_cast<std::size_t>(a.loop_begin + n)] == ir_.loop_pool[static_cast<std::size_t>(other.loop_begin + n)])
+            ++n;
+          return n;
+        }();
+        for (int k = 0; k < common; ++k) {
+          const auto loop = static_cast<std::size_t>(ir_.loop_pool[static_cast<std::size_t>(a.loop_begin + k)]);
+          const std::string &x = in.trip[loop], &y = l.in->trip[loop];
+          if (x.empty() || y.empty()) written = false;  // a trip not bound: no axiom
+          else differ += " or " + x + " < " + y + " or " + x + " > " + y;
+        }
+      }
+      if (!written) continue;
+      note_cases(3);
+      require("(" + differ + " or " + value + " = " + l.value + ")");
+    }
+    written_loads_.push_back({access, *index, value, &in});
   }
 
   // Facts about data, as axioms over the loads of one question (docs/soundness.md, "Facts about
@@ -458,7 +565,7 @@ class presburger_question {
                 y_padding + y + " < " + x + ")");
       }
     }
-    loads_.push_back({a.target, *index, value});
+    loads_.push_back({a.target, *index, value, &in});
   }
 
   // The orders stated of buffer p, each with its rows and bound for this launch. One whose row
