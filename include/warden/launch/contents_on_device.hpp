@@ -90,7 +90,9 @@ void name_contents_passes() {
   (void)&contents_seen_pass<T>;
 }
 
-// The passes for every read-only buffer of integers a kernel K takes: what a launch of K may measure.
+// The passes for every buffer of integers a kernel K takes: what a launch of K may measure (a
+// read-only buffer's contents, and a written one's before the kernel, where its range is wanted:
+// check/launch/written_ranges.hpp).
 // The element types the passes run for: integers up to 64 bits, not bool and not the character
 // types (nvcc 13's kernel stub cannot pass a `const char8_t*`; such buffers are measured the host's way).
 template <class T>
@@ -102,7 +104,7 @@ template <class Param>
 void name_contents_passes_for() {
   if constexpr (Param::is_buffer) {
     using T = typename Param::value_type;
-    if constexpr (std::is_same_v<typename Param::mode, access::read> && measured_on_device<T>) name_contents_passes<T>();
+    if constexpr (measured_on_device<T>) name_contents_passes<T>();
   }
 }
 template <class K, std::size_t... I>
