@@ -114,6 +114,39 @@ tree two_levels(int leaves = order - 1) {
   return t;
 }
 
+// A three-level tree: a root over `internals` internal nodes, each over `fan` leaves of order - 1
+// keys (records) each; node ids: root 0, internal nodes 1 .., then the leaves. A leaf's indices
+// are record numbers, some below knodes_elem: the walk must stop at the leaves (height 2).
+tree three_levels(int internals = 3, int fan = 4) {
+  tree t;
+  const int per_leaf = order - 1, leaves = internals * fan, n_records = leaves * per_leaf;
+  t.knodes_elem = 1 + internals + leaves;
+  t.keys.assign(static_cast<std::size_t>(t.knodes_elem * row), INT_MAX);
+  t.indices.assign(static_cast<std::size_t>(t.knodes_elem * row), 0);
+  t.records.resize(static_cast<std::size_t>(n_records));
+  for (int r = 0; r < n_records; ++r) t.records[static_cast<std::size_t>(r)] = 1000 + r;
+  const auto key_of = [](int r) { return 3 * r + 1; };
+  const auto first_key_of_leaf = [&](int leaf) { return key_of(leaf * per_leaf); };
+  const auto at = [&](long node, int slot) { return static_cast<std::size_t>(node * row + slot); };
+  for (int i = 0; i < internals; ++i) {
+    t.keys[at(0, i)] = i == 0 ? INT_MIN : first_key_of_leaf(i * fan);
+    t.indices[at(0, i)] = 1 + i;
+    for (int c = 0; c < fan; ++c) {
+      const int leaf = i * fan + c;
+      t.keys[at(1 + i, c)] = c == 0 && i == 0 ? INT_MIN : first_key_of_leaf(leaf);
+      t.indices[at(1 + i, c)] = 1 + internals + leaf;
+      for (int j = 0; j < per_leaf; ++j) {
+        const int r = leaf * per_leaf + j;
+        t.keys[at(1 + internals + leaf, j)] = key_of(r);
+        t.indices[at(1 + internals + leaf, j)] = r;
+      }
+    }
+  }
+  for (int r = 0; r < n_records; ++r) t.queries.push_back(key_of(r)), t.queries.push_back(key_of(r) + 1);
+  t.count = static_cast<int>(t.queries.size());
+  return t;
+}
+
 // The device buffers of one run, fresh: the walk starts at the root.
 struct run_buffers {
   w::device_buffer<int> keys, indices, records, queries, ans;
@@ -154,6 +187,19 @@ TEST_CASE("b+tree findK as written: W011 without facts, and with its facts state
     const int key = t.queries[static_cast<std::size_t>(q)];
     const int expected = (key - 1) % 3 == 0 ? 1000 + (key - 1) / 3 : -1;
     CHECK(got[static_cast<std::size_t>(q)] == expected);
+  }
+}
+
+TEST_CASE("b+tree findK with its facts descends a three-level tree, two trips of its barriers", "[corpus][btree]") {
+  const tree t = three_levels();
+  run_buffers b(t);
+  const w::recording r = w::record(find_k_k, w::grid(t.count), 2L, b.keys, b.indices, t.knodes_elem, b.records, b.currKnode,
+                                   b.offset, b.queries, b.ans);
+  CHECK(r.clean());
+  const std::vector<int> got = w::to_host(b.ans);
+  for (int q = 0; q < t.count; ++q) {
+    const int key = t.queries[static_cast<std::size_t>(q)];
+    CHECK(got[static_cast<std::size_t>(q)] == ((key - 1) % 3 == 0 ? 1000 + (key - 1) / 3 : -1));
   }
 }
 

@@ -541,28 +541,32 @@ class presburger_question {
     for (const recorded_load& l : loads_) {
       if (l.buffer != a.target) continue;
       const std::string &i = *index, &j = l.index, &x = value, &y = l.value;
-      // As many cases as before rows and bounds for a whole-buffer order (tile questions stop at a
-      // case count, shared_tiles.hpp); a row or a bound adds its own.
-      note_cases(orders.empty() ? 3 : 4);
-      require("(" + i + " < " + j + " or " + i + " > " + j + " or " + x + " = " + y + ")");
+      if (orders.empty()) {
+        note_cases(3);
+        require("(" + i + " < " + j + " or " + i + " > " + j + " or " + x + " = " + y + ")");
+        continue;
+      }
+      // Each order as one disjunction of the cases it distinguishes (a sum of products: isl takes
+      // a product of sums apart into every combination first): elements in two rows, no order
+      // between them; one element, one value; i before j in one row, x <= y, and for sorted
+      // x < y, or with a bound x at or above it. The one-element case also holds every order's
+      // "one value" axiom.
       for (const stated_row_order& o : orders) {
-        // Elements in two rows: no order between them.
-        std::string apart;
+        std::string same_row, cases;
         if (o.row > 0) {
-          const std::string n = std::to_string(o.row);
-          apart = "floor((" + i + ") / " + n + ") < floor((" + j + ") / " + n + ") or floor((" + i + ") / " + n + ") > floor((" +
-                  j + ") / " + n + ") or ";
+          const std::string n = std::to_string(o.row), ri = "floor((" + i + ") / " + n + ")", rj = "floor((" + j + ") / " + n + ")";
+          same_row = ri + " = " + rj + " and ";
+          cases = ri + " < " + rj + " or " + ri + " > " + rj + " or ";
         }
-        if (o.row > 0) note_cases(2);
-        // i <= j: x <= y; i >= j: x >= y.
-        require("(" + apart + i + " > " + j + " or " + x + " <= " + y + ") and (" + apart + i + " < " + j + " or " + y + " <= " + x + ")");
-        if (!o.strict) continue;
-        // Sorted: strictly, where i != j (and with a bound, where the earlier value is below it).
-        const std::string x_padding = o.bounded ? x + " >= " + number(o.below) + " or " : "";
-        const std::string y_padding = o.bounded ? y + " >= " + number(o.below) + " or " : "";
-        if (o.bounded) note_cases(2);
-        require("(" + apart + i + " >= " + j + " or " + x_padding + x + " < " + y + ") and (" + apart + i + " <= " + j + " or " +
-                y_padding + y + " < " + x + ")");
+        const auto ordered = [&](const std::string& before, const std::string& after, const std::string& v, const std::string& w) {
+          const std::string head = "(" + same_row + before + " < " + after + " and ";
+          if (!o.strict) return head + v + " <= " + w + ")";
+          if (!o.bounded) return head + v + " < " + w + ")";
+          return head + v + " < " + w + ") or " + head + v + " >= " + number(o.below) + " and " + v + " <= " + w + ")";
+        };
+        cases += ordered(i, j, x, y) + " or " + ordered(j, i, y, x) + " or (" + i + " = " + j + " and " + x + " = " + y + ")";
+        note_cases((o.row > 0 ? 2 : 0) + (o.strict && o.bounded ? 4 : 2) + 1);
+        require("(" + cases + ")");
       }
     }
     loads_.push_back({a.target, *index, value, &in});
