@@ -134,6 +134,34 @@ constexpr bool barrier_every_trip(const dsl::kernel_ir& ir, const context& x, in
   return false;
 }
 
+// Whether something may run between accesses x and y of one thread, at the same trips of their
+// common loops, that changes what the thread loads of x's buffer without a race: a barrier (a
+// store by another thread after it is ordered) between them in the program, or in a loop around
+// one of them only; with `own_stores`, also a store or atomic update of that buffer there (the
+// thread's own). Trusted barriers count too: a conservative answer, never a phase too long.
+constexpr bool separated_in_program(const dsl::kernel_ir& ir, const dsl::ir_access& x, const dsl::ir_access& y, bool own_stores) {
+  const int lo = x.position < y.position ? x.position : y.position, hi = x.position < y.position ? y.position : x.position;
+  const auto encloses = [&](const dsl::ir_access& z, int l) {
+    for (int p = z.loop_begin; p < z.loop_end; ++p)
+      if (ir.loop_pool[static_cast<std::size_t>(p)] == l) return true;
+    return false;
+  };
+  const auto between = [&](int position, int loop_begin, int loop_end) {
+    if (position > lo && position < hi) return true;
+    for (int p = loop_begin; p < loop_end; ++p)
+      if (encloses(x, ir.loop_pool[static_cast<std::size_t>(p)]) != encloses(y, ir.loop_pool[static_cast<std::size_t>(p)])) return true;
+    return false;
+  };
+  for (const auto& s : ir.syncs)
+    if (between(s.position, s.loop_begin, s.loop_end)) return true;
+  if (own_stores)
+    for (const auto& z : ir.accesses)
+      if (z.memory == dsl::memory_kind::global && z.target == x.target && z.kind != dsl::access_kind::load &&
+          between(z.position, z.loop_begin, z.loop_end))
+        return true;
+  return false;
+}
+
 constexpr bool ordered_different_iterations(const dsl::kernel_ir& ir, const context& a, const context& c, int depth) {
   return ordered_across_iterations(ir, a, c, depth) && ordered_across_iterations(ir, c, a, depth);
 }

@@ -31,6 +31,7 @@
 
 #include "../../dsl/ir.hpp"
 #include "../affine.hpp"
+#include "../order.hpp"
 #include "interval.hpp"
 #include "launch_request.hpp"
 
@@ -557,25 +558,7 @@ class interval_evaluator {
     if (g.op != dsl::ir_op::load) return same_value_at(g.a, u.a) && same_value_at(g.b, u.b);
     const dsl::ir_access &x = ir_.accesses[static_cast<std::size_t>(g.value)], &y = ir_.accesses[static_cast<std::size_t>(u.value)];
     if (!same_value_at(x.index, y.index)) return false;
-    if (!written(x.target)) return true;
-    const int lo = std::min(x.position, y.position), hi = std::max(x.position, y.position);
-    const auto around_one = [&](int loop_begin, int loop_end) {
-      const auto encloses = [&](const dsl::ir_access& z, int l) {
-        for (int p = z.loop_begin; p < z.loop_end; ++p)
-          if (ir_.loop_pool[static_cast<std::size_t>(p)] == l) return true;
-        return false;
-      };
-      for (int p = loop_begin; p < loop_end; ++p)
-        if (encloses(x, ir_.loop_pool[static_cast<std::size_t>(p)]) != encloses(y, ir_.loop_pool[static_cast<std::size_t>(p)])) return true;
-      return false;
-    };
-    for (const dsl::ir_sync& s : ir_.syncs)
-      if ((s.position > lo && s.position < hi) || around_one(s.loop_begin, s.loop_end)) return false;
-    for (const dsl::ir_access& z : ir_.accesses)
-      if (z.memory == dsl::memory_kind::global && z.target == x.target && z.kind != dsl::access_kind::load &&
-          ((z.position > lo && z.position < hi) || around_one(z.loop_begin, z.loop_end)))
-        return false;
-    return true;
+    return !written(x.target) || !separated_in_program(ir_, x, y, true);
   }
 
   interval atom(const dsl::ir_expr& e) {

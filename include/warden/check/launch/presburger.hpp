@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "../../dsl/ir.hpp"
+#include "../order.hpp"
 #include "launch_request.hpp"
 #include "stated_facts.hpp"
 
@@ -458,28 +459,7 @@ class presburger_question {
   // lies between them in the program, nor in a loop around one of them only. `one_thread`: both in
   // one run, which may itself store between them; then no store to the buffer may lie there either.
   bool one_phase(int x, int y, bool one_thread) const {
-    const dsl::ir_access &a = ir_.accesses[static_cast<std::size_t>(x)], &c = ir_.accesses[static_cast<std::size_t>(y)];
-    const int lo = std::min(a.position, c.position), hi = std::max(a.position, c.position);
-    const auto around_one = [&](int loop_begin, int loop_end) {
-      const auto encloses = [&](const dsl::ir_access& z, int l) {
-        for (int p = z.loop_begin; p < z.loop_end; ++p)
-          if (ir_.loop_pool[static_cast<std::size_t>(p)] == l) return true;
-        return false;
-      };
-      for (int p = loop_begin; p < loop_end; ++p) {
-        const int l = ir_.loop_pool[static_cast<std::size_t>(p)];
-        if (encloses(a, l) != encloses(c, l)) return true;
-      }
-      return false;
-    };
-    for (const dsl::ir_sync& s : ir_.syncs)
-      if ((s.position > lo && s.position < hi) || around_one(s.loop_begin, s.loop_end)) return false;
-    if (one_thread)
-      for (const dsl::ir_access& z : ir_.accesses)
-        if (z.memory == dsl::memory_kind::global && z.target == a.target && z.kind != dsl::access_kind::load &&
-            ((z.position > lo && z.position < hi) || around_one(z.loop_begin, z.loop_end)))
-          return false;
-    return true;
+    return !separated_in_program(ir_, ir_.accesses[static_cast<std::size_t>(x)], ir_.accesses[static_cast<std::size_t>(y)], one_thread);
   }
 
   // Two loads of one element of a buffer the kernel writes, by threads of one block at the same
