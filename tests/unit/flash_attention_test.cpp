@@ -190,13 +190,16 @@ TEST_CASE("flash attention (minimal), careless launches and twin: tiles smaller 
   auto O = w::to_device(zeros);
   // Bc = Br = 16 (the tensor-core path's tiles) on the naive kernel's 32 threads races twice:
   // thread tx + 16 stores Kj[(tx + 16) * d + x], which is thread tx's Vj[tx * d + x], in one
-  // phase; and thread 31 of row tile 0 stores the m that thread 15 of row tile 1 loads. The launch
-  // names the second (the buffer pair, decided before the tiles are listed).
+  // phase; and thread 31's rows (16 * i + 31) pass the 64 of its (batch, head) into the next
+  // head's, whose thread 15 loads and stores them: two blocks on one m. The launch names the second
+  // (the buffer pair, decided before the tiles are listed). Within one block, thread 31 of row tile
+  // 0 and thread 15 of row tile 1 reach one m too, but in trips of i that the barriers order
+  // (docs/soundness.md, "Tree walks": barrier phases in the launch's pair questions).
   const std::string small = w::testing::refusal_of(
       [&] { w::launch(flash_naive, w::grid(in.B, in.nh), Q, K, V, in.N, in.d, 4, 4, 16, 16, 0.25f, l, m, O); });
   CAPTURE(small);
   CHECK(small.rfind("E106", 0) == 0);
-  CHECK(small.find("thread (15, 0) of block (1, 2) (i1 = 3, i2 = 1) and thread (31, 0) of block (1, 2) (i1 = 3, i2 = 0) both reach element 351") !=
+  CHECK(small.find("thread (31, 0) of block (0, 0) (i1 = 3, i2 = 3) and thread (15, 0) of block (0, 1) (i1 = 3, i2 = 0) both reach element 79") !=
         std::string::npos);
   const std::string unsynced = w::testing::refusal_of(
       [&] { w::launch(flash_no_sync, w::grid(in.B, in.nh), Q, K, V, in.N, in.d, 2, 2, 32, 32, 0.25f, l, m, O); });

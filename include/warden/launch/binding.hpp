@@ -300,12 +300,16 @@ void bind_and_check_checks(const K& kernel, const dsl::kernel_ir& ir, backend::d
     }
   }
   if (any) {
-    std::vector<contents_order> orders(K::arity);
+    // An array, not a vector: a launch whose verdict is cached allocates nothing (launch_standin_test).
+    std::array<contents_order, K::arity> orders{};
     bool ordered = false;
     for (char w : wanted) ordered |= (w & check::contents_order_wanted) != 0;
-    if (ordered)
-      orders = check::stated_orders(ir, launch_numbers_of(bound.checked, {K::block_type::x, K::block_type::y, K::block_type::z}, blocks),
-                                    K::arity);
+    if (ordered) {
+      const std::vector<contents_order> stated =
+          check::stated_orders(ir, launch_numbers_of(bound.checked, {K::block_type::x, K::block_type::y, K::block_type::z}, blocks),
+                               K::arity);
+      for (std::size_t i = 0; i < K::arity && i < stated.size(); ++i) orders[i] = stated[i];
+    }
     (measure_argument<typename K::template param<I>>(args, bound.checked[I], wanted[I], orders[I]), ...);
     if (cache != nullptr) {
       for (std::size_t i = 0; i < K::arity; ++i) key.arguments[i] = check::read_argument(bound.checked, i);
