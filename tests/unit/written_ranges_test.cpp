@@ -67,6 +67,18 @@ WARDEN_KERNEL(narrowed_k, w::kernel<B8, w::in<long long>, InOut, In, Out>([](aut
                             return w::seq(w::when(t == 0, slot[b] = wide[b]), w::sync(), out[b * 8 + t] = data[slot[b] * 8 + t]);
                           }).named("narrowed", "wide", "slot", "data", "out"));
 
+// A guard over a written slot, then the thread's own store into it, then a load through it: the
+// guard says nothing of the value after the store (interval_evaluator.hpp, same_value_at).
+WARDEN_KERNEL(restored_k, w::kernel<w::block<1>, InOut, In, Out>([](auto k, auto slot, auto data, auto out) {
+                            auto b = k.block_id();
+                            return w::when(slot[b] < 8, w::seq(slot[b] = 9, out[b] = data[slot[b] * 8]));
+                          }).named("restored", "slot", "data", "out"));
+// Its twin that loads before the store: the guard bounds that load.
+WARDEN_KERNEL(loaded_first_k, w::kernel<w::block<1>, InOut, In, Out>([](auto k, auto slot, auto data, auto out) {
+                                auto b = k.block_id();
+                                return w::when(slot[b] < 8, w::seq(out[b] = data[slot[b] * 8], slot[b] = 9));
+                              }).named("loaded_first", "slot", "data", "out"));
+
 std::vector<int> iota_data(int n) {
   std::vector<int> v(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 3 * i + 1;
@@ -195,4 +207,18 @@ TEST_CASE("brute force: the range holds every value the written buffer holds in 
   }
   CHECK(ran > 10);
   CHECK(refused > 10);
+}
+
+TEST_CASE("a guard on a written slot bounds its loads only until the thread stores into it", "[launch][written]") {
+  auto data = w::to_device(iota_data(64));
+  auto out = w::to_device(std::vector<int>(4, -1));
+  // Loaded before the store: the guard slot[b] < 8 bounds the index by 56: it runs.
+  auto slot = w::to_device(std::vector<int>{0, 7, 3, 5});
+  CHECK(w::record(loaded_first_k, w::grid(4), slot, data, out).clean());
+  CHECK(w::to_host(out) == std::vector<int>{1, 3 * 56 + 1, 3 * 24 + 1, 3 * 40 + 1});
+  // Loaded after the store of 9: index 72, past data's end. Refused, and it does overrun when run anyway.
+  auto again = w::to_device(std::vector<int>{0, 7, 3, 5});
+  const w::recording r = w::record_anyway(restored_k, w::grid(4), again, data, out);
+  CHECK_THAT(r.refusal(), Catch::Matchers::StartsWith("E101"));
+  CHECK_FALSE(r.clean());
 }
