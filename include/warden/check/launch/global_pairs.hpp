@@ -190,22 +190,21 @@ inline bool same_runs(const dsl::kernel_ir& ir, const dsl::ir_access& a, const d
          (!reads_local(ir, a.index) && !reads_local(ir, c.index) && dsl::render(ir, a.index, {}) == dsl::render(ir, c.index, {}));
 }
 
-// The thread of `in` within its block, numbered as the block counts (x fastest).
-inline std::string block_linear_term(const presburger_instance& in, const launch_facts& facts) {
-  const long long scale[3] = {1, facts.block.x, static_cast<long long>(facts.block.x) * facts.block.y};
+// A linear number of three coordinates (x fastest) whose extents are `extent`, as a term: the
+// thread of `in` within its block (its thread coordinates, the block's extents), or its block
+// within the grid (its block coordinates, the grid's extents).
+inline std::string linear_coordinates(const std::string (&coordinate)[3], const detail::dims3& extent) {
+  const long long scale[3] = {1, extent.x, static_cast<long long>(extent.x) * extent.y};
   std::string term;
   for (int d = 0; d < 3; ++d)
-    if (in.thread[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(scale[d]) + " * " + in.thread[d];
+    if (coordinate[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(scale[d]) + " * " + coordinate[d];
   return term.empty() ? "0" : "(" + term + ")";
 }
-
-// The block of `in`, numbered as the grid counts (x fastest).
+inline std::string block_linear_term(const presburger_instance& in, const launch_facts& facts) {
+  return linear_coordinates(in.thread, facts.block);
+}
 inline std::string grid_linear_term(const presburger_instance& in, const launch_facts& facts) {
-  const long long scale[3] = {1, facts.grid.x, static_cast<long long>(facts.grid.x) * facts.grid.y};
-  std::string term;
-  for (int d = 0; d < 3; ++d)
-    if (in.block[d] != "0") term += (term.empty() ? "" : " + ") + std::to_string(scale[d]) + " * " + in.block[d];
-  return term.empty() ? "0" : "(" + term + ")";
+  return linear_coordinates(in.block, facts.grid);
 }
 
 inline void same_block(presburger_question& q, const presburger_instance& x, const presburger_instance& y) {

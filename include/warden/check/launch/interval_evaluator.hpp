@@ -531,11 +531,18 @@ class interval_evaluator {
     const dsl::ir_access& a = ir_.accesses[static_cast<std::size_t>(e.value)];
     return a.memory == dsl::memory_kind::global && a.vector_bytes == 0 && a.permuted_by < 0;
   }
-  // Whether buffer parameter p is one the kernel stores into (or updates atomically).
+  // Whether buffer parameter p is one the kernel stores into (or updates atomically): listed once
+  // per evaluator, on first use (each guard's narrowing asks it of every load it reads).
   bool written(int p) const {
-    for (const dsl::ir_access& a : ir_.accesses)
-      if (a.memory == dsl::memory_kind::global && a.target == p && a.kind != dsl::access_kind::load) return true;
-    return false;
+    if (!written_known_) {
+      for (const dsl::ir_access& a : ir_.accesses)
+        if (a.memory == dsl::memory_kind::global && a.kind != dsl::access_kind::load && a.target >= 0) {
+          if (static_cast<std::size_t>(a.target) >= written_.size()) written_.resize(static_cast<std::size_t>(a.target) + 1, 0);
+          written_[static_cast<std::size_t>(a.target)] = 1;
+        }
+      written_known_ = true;
+    }
+    return p >= 0 && static_cast<std::size_t>(p) < written_.size() && written_[static_cast<std::size_t>(p)] != 0;
   }
   // Whether expression `id` reads a load of a buffer the kernel writes.
   bool reads_written(int id) const {
@@ -792,6 +799,8 @@ class interval_evaluator {
   // By shape: each guard subject of that shape that reads a buffer the kernel writes, which a use
   // must load the same values as (same_value_at) for the narrowing to apply there.
   std::map<std::string, std::vector<int>> narrowed_subjects_;
+  mutable std::vector<char> written_;  // written(): by parameter, 1 where the kernel stores into it
+  mutable bool written_known_ = false;
 };
 
 }  // namespace warden::check
