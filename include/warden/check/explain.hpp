@@ -12,6 +12,7 @@
 #include "modes.hpp"
 #include "rules.hpp"
 #include "source_names.hpp"
+#include "suggested_barriers.hpp"
 
 namespace warden::check {
 
@@ -21,6 +22,9 @@ struct explainer {
   const std::array<std::string_view, N>& kinds;  // in, out, inout, atomic, value per parameter
   const source_names<N>& names;                   // the user's names, where the source gave them
   const std::array<std::string_view, N>* types = nullptr;  // each parameter's element type (the mode rules' fixes)
+  // W020, W021: the barriers the checker accepted the kernel with (check/suggested_barriers.hpp);
+  // null where none was looked for.
+  const barrier_suggestion* barriers = nullptr;
 
   constexpr void name(detail::text_buffer& out, int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
@@ -71,16 +75,16 @@ struct explainer {
     if (s.empty() || !split_assignment(s, target, value)) return false;
     detail::text_buffer written;
     access_only(written, store);
-    auto same = [](std::string_view x, std::string_view y) {  // spaces aside
-      std::size_t i = 0, j = 0;
-      while (true) {
-        while (i < x.size() && x[i] == ' ') ++i;
-        while (j < y.size() && y[j] == ' ') ++j;
-        if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
-        if (x[i++] != y[j++]) return false;
-      }
-    };
-    return same(target, written.view());
+    return same_spelling(target, written.view());
+  }
+  static constexpr bool same_spelling(std::string_view x, std::string_view y) {  // spaces aside
+    std::size_t i = 0, j = 0;
+    while (true) {
+      while (i < x.size() && x[i] == ' ') ++i;
+      while (j < y.size() && y[j] == ' ') ++j;
+      if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
+      if (x[i++] != y[j++]) return false;
+    }
   }
   // `target = value` at its top-level `=`: '=' for a plain one, the operator of a compound one
   // (`+` for +=), 0 for anything else (==, <=, >=, !=, <<=, >>=, or no assignment).
@@ -226,6 +230,93 @@ struct explainer {
     }
   }
 
+  // The position of the first access of the statement that holds `id`, as the source shows it:
+  // the accesses just before it, in its context, that the source quotes in the same statement.
+  constexpr int statement_begin(int id) const {
+    const auto& c = ir.accesses[static_cast<std::size_t>(id)];
+    const context cc = context_of(c);
+    std::string_view s = statement(id);
+    int begin = c.position;
+    // A store the source spells in more than one statement (`tile[t] = ...` twice): its own is the
+    // statement of the loads just before it, where that statement's target spells the store.
+    if (s.empty() && c.kind == dsl::access_kind::store)
+      for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
+        const auto& z = ir.accesses[static_cast<std::size_t>(i)];
+        if (z.position != c.position - 1 || !encloses(ir, context_of(z), cc) || !encloses(ir, cc, context_of(z))) continue;
+        std::string_view target, value;
+        detail::text_buffer written;
+        access_only(written, id);
+        if (split_any_assignment(statement(i), target, value) != 0 && same_spelling(target, written.view())) s = statement(i);
+      }
+    if (s.empty()) return begin;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
+        const auto& z = ir.accesses[static_cast<std::size_t>(i)];
+        if (z.position != begin - 1) continue;
+        const context cz = context_of(z);
+        if (encloses(ir, cz, cc) && encloses(ir, cc, cz) && statement(i) == s) {
+          --begin;
+          moved = true;
+        }
+        break;
+      }
+    }
+    return begin;
+  }
+  // A statement quoted whole, or the access where the source does not show it.
+  constexpr void statement_or_access(detail::text_buffer& out, int id) const {
+    if (const auto s = statement(id); !s.empty()) {
+      out << '`';
+      out << s;
+      out << '`';
+    } else {
+      access(out, id);
+    }
+  }
+  // W020, W021: the barriers the checker accepted the kernel with, in the source's terms, or a
+  // question where it accepted none (check/suggested_barriers.hpp).
+  constexpr void barrier_fix(detail::text_buffer& out) const {
+    if (barriers == nullptr) return;
+    if (barriers->count == 0) {
+      out << "; where could a sync() between them go that every thread of the block reaches? (none the checker "
+             "tried, before the later access or a w::when or loop around it, is accepted)";
+      return;
+    }
+    out << "; checked fix: ";
+    for (int i = 0; i < barriers->count; ++i) {
+      const barrier_placement& p = barriers->at[i];
+      if (i > 0) out << ", and ";
+      std::string_view target, value;
+      using where = barrier_placement::where;
+      finding pair{};
+      pair.first = p.other;
+      pair.second = p.access;
+      if (p.at == where::before_statement && p.one_statement && in_one_statement(pair, target, value)) {
+        out << "one statement, so load into a local, sync(), then store: w::local(k, " << value
+            << ", [&](auto, auto v) { return w::seq(w::sync(), " << target << " = v); })";
+        continue;
+      }
+      if (p.at == where::end_of_loop) {
+        out << "add sync() at the end of the body of ";
+        loop(out, p.loop);
+        out << ", after ";
+        statement_or_access(out, p.access);
+        continue;
+      }
+      out << "add sync() before ";
+      if (p.at == where::before_when) {
+        out << "the w::when(";
+        expr(out, ir.guard_pool[static_cast<std::size_t>(p.guard)].condition);
+        out << ", ...) around ";
+      } else if (p.at == where::before_loop) {
+        loop(out, p.loop);
+        out << ", around ";
+      }
+      statement_or_access(out, p.access);
+    }
+  }
+
   constexpr detail::text_buffer explain(const finding& f) const {
     detail::text_buffer out;
     switch (f.code) {
@@ -337,12 +428,10 @@ struct explainer {
           } else {
             out << " in one phase";
           }
-          // Both in one statement (`tile[t] = (tile[t - 1] + tile[t + 1]) / 2`): no sync() fits
-          // between them. Load into a local, then the barrier, then the store.
-          std::string_view target, value;
-          if (f.code == diagnostic::code::W020 && in_one_statement(f, target, value))
-            out << "; one statement, so load into a local, sync(), then store: w::local(k, " << value
-                << ", [&](auto, auto v) { return w::seq(w::sync(), " << target << " = v); })";
+          // The barrier the checker accepted the kernel with. Both accesses in one statement
+          // (`tile[t] = (tile[t - 1] + tile[t + 1]) / 2`): no sync() fits between them, so load
+          // into a local, then the barrier, then the store.
+          barrier_fix(out);
         } else if (f.across_blocks) {
           out << "threads of different blocks may meet";
           // No barrier orders two blocks, and making the plain access atomic would only hide the

@@ -64,8 +64,21 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     if (source.empty()) source = kernel_source_of<typename K::holder>::text;
   const source_names<D::arity> names = names_from_source<D::arity>(source, ir);
   verdict v{f, {}};
-  if (f.code == diagnostic::code::none) explain_lints(explainer<D::arity>{ir, kinds, names}, a.lints, v.lints);
-  else v.text = explainer<D::arity>{ir, kinds, names, &types}.explain(f);
+  if (f.code == diagnostic::code::none) {
+    explain_lints(explainer<D::arity>{ir, kinds, names}, a.lints, v.lints);
+    return v;
+  }
+  explainer<D::arity> e{ir, kinds, names, &types};
+  // A W020 or W021 offers the barriers the checker accepts the kernel with, or asks
+  // (check/suggested_barriers.hpp): the rewritten kernel is checked again here, where the
+  // message is built, so that an accepted kernel pays nothing for it.
+  barrier_suggestion barriers;
+  if (f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021) {
+    const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
+    barriers = suggest_barriers(ir, shape, f, [&](int access) { return e.statement_begin(access); });
+    e.barriers = &barriers;
+  }
+  v.text = e.explain(f);
   return v;
 }
 

@@ -11,7 +11,7 @@ namespace warden::detail {
 struct text_buffer {
   // Room for the longest explanation: two accesses with indices cut at 64 characters (explain.hpp)
   // and the reason after them.
-  static constexpr int capacity = 320;
+  static constexpr int capacity = 400;
   char data[capacity + 1] = {};
   int size = 0;
 

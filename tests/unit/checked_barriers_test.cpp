@@ -1,0 +1,313 @@
+// W020's and W021's sync() checked before it is offered (issue 57, item 1;
+// check/suggested_barriers.hpp): the checker runs again on the kernel with the barrier and offers
+// it only when that kernel is accepted. Each mistaken body here is refused; the test reads the
+// fix from the message's own words, applies it to the body's source text mechanically (insert
+// `w::sync(), ` before the statement or w::when the message quotes, `, w::sync()` after the
+// statement that ends a loop's body, or replace the statement by the w::local form the message
+// spells), and finds the result in a twin WARDEN_KERNEL's source. The twin compiles (so the checker
+// accepts it), runs on the cpu backend, records clean and matches the reference. Where the
+// checker accepts no barrier, the message asks instead, and the barrier a user would try first is
+// refused.
+#include <warden/warden.hpp>
+
+#include <catch2/catch.hpp>
+#include "../support/refused_body.hpp"
+#include "../support/verdict_probe.hpp"
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace w = warden;
+using code = w::diagnostic::code;
+
+namespace {
+
+std::vector<float> iota_floats(int n) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  return v;
+}
+
+// Runs of spaces and line breaks as one space: the fix is compared as text, not as layout.
+std::string squeezed(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
+// `text` with `what` inserted at the one place `anchor` occurs (REQUIREd unique).
+std::string insert_at(const std::string& text, const std::string& anchor, const std::string& what, bool after) {
+  const std::size_t at = text.find(anchor);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(text.find(anchor, at + 1) == std::string::npos);
+  std::string out = text;
+  out.insert(after ? at + anchor.size() : at, what);
+  return out;
+}
+
+// The body's source with every clause of the message's checked fix applied; "" when the message
+// offers none. A clause this cannot apply fails the test: every offered fix must be followable.
+std::string applied(std::string source, const std::string& message) {
+  source = squeezed(source);
+  const std::size_t fix = message.find("; checked fix: ");
+  if (fix == std::string::npos) return "";
+  std::string clauses = message.substr(fix + 15);
+  std::vector<std::string> parts;
+  for (std::size_t at; (at = clauses.find(", and ")) != std::string::npos; clauses = clauses.substr(at + 6))
+    parts.push_back(clauses.substr(0, at));
+  parts.push_back(clauses);
+  for (const std::string& clause : parts) {
+    std::smatch m;
+    if (std::regex_match(clause, m, std::regex("add sync\\(\\) before the (w::when\\(.*), \\.\\.\\.\\) around `.*`"))) {
+      source = insert_at(source, m[1], "w::sync(), ", false);
+    } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) before `(.*)`"))) {
+      source = insert_at(source, m[1], "w::sync(), ", false);
+    } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) at the end of the body of loop \\w+, after `(.*)`"))) {
+      source = insert_at(source, m[1], ", w::sync()", true);
+    } else if (std::regex_match(clause, m, std::regex("one statement, so load into a local, sync\\(\\), then store: "
+                                                      "(w::local\\(k, (.*), \\[&\\]\\(auto, auto v\\) \\{ return w::seq\\(w::sync\\(\\), (.*) = v\\); \\}\\))"))) {
+      const std::string statement = std::string(m[3]) + " = " + std::string(m[2]);
+      const std::size_t at = source.find(statement);
+      REQUIRE(at != std::string::npos);
+      source.replace(at, statement.size(), m[1]);
+    } else {
+      FAIL("a fix clause the test cannot follow: " << clause);
+    }
+  }
+  return source;
+}
+
+// Whether the twin's source holds the mistaken body with the message's fix applied.
+template <class Twin>
+bool twin_follows(const Twin& twin, std::string_view body_source, const std::string& message) {
+  const std::string fixed = applied(std::string(body_source), message);
+  INFO("message: " << message << "\nfixed body: " << fixed);
+  return !fixed.empty() && squeezed(w::dsl::definition_of(twin).source).find(fixed) != std::string::npos;
+}
+
+}  // namespace
+
+// 1. Two statements: the barrier goes before the statement that loads what another thread stored.
+WARDEN_TEST_BODY(reverse_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], out[i] = tile[63 - t]);
+  });
+});
+WARDEN_KERNEL(reverse_fixed, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], w::sync(), out[i] = tile[63 - t]);
+  });
+}));
+
+// 2. The load and the store in one statement: a local, the barrier, then the store.
+WARDEN_TEST_BODY(mean_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], w::sync(), tile[t] = (tile[t] + tile[63 - t]) * 0.5f, w::sync(), out[i] = tile[t]);
+  });
+});
+WARDEN_KERNEL(mean_fixed, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], w::sync(),
+                  w::local(k, (tile[t] + tile[63 - t]) * 0.5f, [&](auto, auto v) { return w::seq(w::sync(), tile[t] = v); }),
+                  w::sync(), out[i] = tile[t]);
+  });
+}));
+
+// 3. W021: the next trip stores into the tile that this trip's loads still read.
+WARDEN_TEST_BODY(trips_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 32>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, 0.f, [&](auto k, auto sum) {
+      return w::seq(w::for_range(k, 0, 4, [&](auto, auto j) {
+                      return w::seq(tile[t] = in[j * 32 + t], w::sync(), sum += tile[31 - t]);
+                    }),
+                    out[t] = sum);
+    });
+  });
+});
+WARDEN_KERNEL(trips_fixed, w::kernel<w::block<32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 32>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::local(k, 0.f, [&](auto k, auto sum) {
+      return w::seq(w::for_range(k, 0, 4, [&](auto, auto j) {
+                      return w::seq(tile[t] = in[j * 32 + t], w::sync(), sum += tile[31 - t], w::sync());
+                    }),
+                    out[t] = sum);
+    });
+  });
+}));
+
+// 4. The load under a thread-dependent w::when: a barrier just before it would be W030, so the
+// checked one goes before the w::when.
+WARDEN_TEST_BODY(half_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], w::when(t < 32, out[i] = tile[63 - t]));
+  });
+});
+WARDEN_KERNEL(half_fixed, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], w::sync(), w::when(t < 32, out[i] = tile[63 - t]));
+  });
+}));
+
+// 5. Two barriers: the first orders the neighbours' store before the mean's loads, and the mean's
+// own statement needs the local form.
+WARDEN_TEST_BODY(smooth_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i], tile[t] = (tile[t] + tile[63 - t]) * 0.5f, w::sync(), out[i] = tile[t]);
+  });
+});
+WARDEN_KERNEL(smooth_fixed, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(tile[t] = in[i],
+                  w::sync(), w::local(k, (tile[t] + tile[63 - t]) * 0.5f, [&](auto, auto v) { return w::seq(w::sync(), tile[t] = v); }),
+                  w::sync(), out[i] = tile[t]);
+  });
+}));
+
+// 6. A 2-D tile (a transpose through shared memory): the barrier before the transposed load.
+WARDEN_TEST_BODY(transpose_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
+    auto x = k.thread_id();
+    auto y = k.thread_id_y();
+    return w::seq(tile(y, x) = in[y * 16 + x], out[y * 16 + x] = tile(x, y));
+  });
+});
+WARDEN_KERNEL(transpose_fixed, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
+    auto x = k.thread_id();
+    auto y = k.thread_id_y();
+    return w::seq(tile(y, x) = in[y * 16 + x], w::sync(), out[y * 16 + x] = tile(x, y));
+  });
+}));
+
+// 7. No barrier helps: both accesses under a thread-dependent w::when, so a barrier between them
+// is W030 and one before the w::when is not between them. The message asks.
+WARDEN_TEST_BODY(inside_when_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::when(t < 32, w::seq(tile[t] = in[i], out[i] = tile[31 - t]));
+  });
+});
+constexpr auto inside_when_tried = [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::when(t < 32, w::seq(tile[t] = in[i], w::sync(), out[i] = tile[31 - t]));
+  });
+};
+
+using B64 = w::block<64>;
+
+TEST_CASE("W020's checked sync(): before the statement that loads, followed, runs clean and reverses", "[fix][checked][W020]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(reverse_racy) == code::W020);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(reverse_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() before `out[i] = tile[63 - t]`"));
+  CHECK(twin_follows(reverse_fixed, reverse_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(128));
+  w::device_buffer<float> out(128);
+  w::launch(w::on_cpu, reverse_fixed, w::grid(2), in, out);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 128; ++i) CHECK(got[static_cast<std::size_t>(i)] == static_cast<float>(i / 64 * 64 + 63 - i % 64));
+  CHECK(w::record(reverse_fixed, w::grid(2), in, out).clean());
+}
+
+TEST_CASE("W020's checked sync() in one statement: the w::local form, followed, averages the mirrored pair", "[fix][checked][W020]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(mean_racy) == code::W020);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(mean_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: one statement, so load into a local"));
+  CHECK(twin_follows(mean_fixed, mean_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(64));
+  w::device_buffer<float> out(64);
+  w::launch(w::on_cpu, mean_fixed, w::grid(1), in, out);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 64; ++i) CHECK(got[static_cast<std::size_t>(i)] == (static_cast<float>(i) + static_cast<float>(63 - i)) * 0.5f);
+  CHECK(w::record(mean_fixed, w::grid(1), in, out).clean());
+}
+
+TEST_CASE("W021's checked sync() at the end of the loop's body, followed, sums the mirrored tiles", "[fix][checked][W021]") {
+  REQUIRE(w::testing::code_of<w::block<32>, w::in<float>, w::out<float>>(trips_racy) == code::W021);
+  const std::string message = w::testing::message_of<w::block<32>, w::in<float>, w::out<float>>(trips_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() at the end of the body of loop j, after `sum += tile[31 - t]`"));
+  CHECK(twin_follows(trips_fixed, trips_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(128));
+  w::device_buffer<float> out(32);
+  w::launch(w::on_cpu, trips_fixed, w::grid(1), in, out);
+  const auto got = w::to_host(out);
+  for (int t = 0; t < 32; ++t) {
+    float sum = 0;
+    for (int j = 0; j < 4; ++j) sum += static_cast<float>(j * 32 + 31 - t);
+    CHECK(got[static_cast<std::size_t>(t)] == sum);
+  }
+  CHECK(w::record(trips_fixed, w::grid(1), in, out).clean());
+}
+
+TEST_CASE("W020's checked sync() goes before a thread-dependent w::when, not into it, and followed copies the mirror", "[fix][checked][W020]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(half_racy) == code::W020);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(half_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() before the w::when(t < 32, ...) around `out[i] = tile[63 - t]`"));
+  CHECK(twin_follows(half_fixed, half_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(64));
+  auto out = w::to_device(std::vector<float>(64, -1.f));
+  w::launch(w::on_cpu, half_fixed, w::grid(1), in, out);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 64; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i < 32 ? static_cast<float>(63 - i) : -1.f));
+  CHECK(w::record(half_fixed, w::grid(1), in, out).clean());
+}
+
+TEST_CASE("W020's checked fix with two barriers, both followed, smooths the mirrored pair", "[fix][checked][W020]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(smooth_racy) == code::W020);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(smooth_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains(", and one statement, so load into a local"));
+  CHECK(twin_follows(smooth_fixed, smooth_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(64));
+  w::device_buffer<float> out(64);
+  w::launch(w::on_cpu, smooth_fixed, w::grid(1), in, out);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 64; ++i) CHECK(got[static_cast<std::size_t>(i)] == (static_cast<float>(i) + static_cast<float>(63 - i)) * 0.5f);
+  CHECK(w::record(smooth_fixed, w::grid(1), in, out).clean());
+}
+
+TEST_CASE("W020's checked sync() on a 2-D tile, followed, transposes", "[fix][checked][W020]") {
+  using B = w::block<16, 16>;
+  REQUIRE(w::testing::code_of<B, w::in<float>, w::out<float>>(transpose_racy) == code::W020);
+  const std::string message = w::testing::message_of<B, w::in<float>, w::out<float>>(transpose_racy);
+  CHECK(twin_follows(transpose_fixed, transpose_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(256));
+  w::device_buffer<float> out(256);
+  w::launch(w::on_cpu, transpose_fixed, w::grid(1), in, out);
+  const auto got = w::to_host(out);
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 16; ++x) CHECK(got[static_cast<std::size_t>(y * 16 + x)] == static_cast<float>(x * 16 + y));
+  CHECK(w::record(transpose_fixed, w::grid(1), in, out).clean());
+}
+
+TEST_CASE("W020 where no sync() is accepted asks instead, and the barrier a user would try first is refused", "[fix][checked][W020]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(inside_when_racy) == code::W020);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(inside_when_racy);
+  CHECK(message.find("checked fix") == std::string::npos);
+  CHECK_THAT(message, Catch::Matchers::Contains("where could a sync() between them go that every thread of the block reaches?"));
+  CHECK(w::testing::code_of<B64, w::in<float>, w::out<float>>(inside_when_tried) == code::W030);
+}
