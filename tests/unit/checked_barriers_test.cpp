@@ -188,17 +188,17 @@ WARDEN_KERNEL(smooth_fixed, w::kernel<w::block<64>, w::in<float>, w::out<float>>
 
 // 6. A 2-D tile (a transpose through shared memory): the barrier before the transposed load.
 WARDEN_TEST_BODY(transpose_racy, [](auto k, auto in, auto out) {
-  return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
+  return w::shared<float, 32, 32, 1>(k, [&](auto k, auto tile) {
     auto x = k.thread_id();
     auto y = k.thread_id_y();
-    return w::seq(tile(y, x) = in[y * 16 + x], out[y * 16 + x] = tile(x, y));
+    return w::seq(tile(y, x) = in[y * 32 + x], out[y * 32 + x] = tile(x, y));
   });
 });
-WARDEN_KERNEL(transpose_fixed, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
-  return w::shared<float, 16, 16, 1>(k, [&](auto k, auto tile) {
+WARDEN_KERNEL(transpose_fixed, w::kernel<w::block<32, 32>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 32, 32, 1>(k, [&](auto k, auto tile) {
     auto x = k.thread_id();
     auto y = k.thread_id_y();
-    return w::seq(tile(y, x) = in[y * 16 + x], w::sync(), out[y * 16 + x] = tile(x, y));
+    return w::seq(tile(y, x) = in[y * 32 + x], w::sync(), out[y * 32 + x] = tile(x, y));
   });
 }));
 
@@ -291,16 +291,18 @@ TEST_CASE("W020's checked fix with two barriers, both followed, smooths the mirr
 }
 
 TEST_CASE("W020's checked sync() on a 2-D tile, followed, transposes", "[fix][checked][W020]") {
-  using B = w::block<16, 16>;
+  using B = w::block<32, 32>;
   REQUIRE(w::testing::code_of<B, w::in<float>, w::out<float>>(transpose_racy) == code::W020);
   const std::string message = w::testing::message_of<B, w::in<float>, w::out<float>>(transpose_racy);
   CHECK(twin_follows(transpose_fixed, transpose_racy_warden_source::text, message));
-  auto in = w::to_device(iota_floats(256));
-  w::device_buffer<float> out(256);
+  auto in = w::to_device(iota_floats(1024));
+  w::device_buffer<float> out(1024);
   w::launch(w::on_cpu, transpose_fixed, w::grid(1), in, out);
   const auto got = w::to_host(out);
-  for (int y = 0; y < 16; ++y)
-    for (int x = 0; x < 16; ++x) CHECK(got[static_cast<std::size_t>(y * 16 + x)] == static_cast<float>(x * 16 + y));
+  int wrong = 0;
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x) wrong += got[static_cast<std::size_t>(y * 32 + x)] != static_cast<float>(x * 32 + y);
+  CHECK(wrong == 0);
   CHECK(w::record(transpose_fixed, w::grid(1), in, out).clean());
 }
 
