@@ -1,4 +1,4 @@
-// W020's and W021's sync() checked before it is offered (issue 57, item 1;
+// W020's and W021's sync(), and W030's barrier moved out of its construct, checked before they are offered (issue 57, item 1;
 // check/suggested_barriers.hpp): the checker runs again on the kernel with the barrier and offers
 // it only when that kernel is accepted. Each mistaken body here is refused; the test reads the
 // fix from the message's own words, applies it to the body's source text mechanically (insert
@@ -82,10 +82,54 @@ std::string applied(std::string source, const std::string& message) {
   return source;
 }
 
+// The end of the call whose name begins at `at` (one past its closing parenthesis).
+std::size_t call_end(const std::string& text, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = text.find('(', at); i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) return i + 1;
+  }
+  FAIL("unbalanced call at " << text.substr(at));
+  return text.size();
+}
+
+// W030's fix applied: the construct the message names (a w::when by its condition, or the
+// innermost loop call around the barrier) loses its sync(), and w::seq puts the barrier just after
+// or before it.
+std::string moved_out(std::string source, const std::string& message) {
+  source = squeezed(source);
+  std::smatch m;
+  if (!std::regex_search(message, m, std::regex("; checked fix: move sync\\(\\) out of (w::when\\((.*), \\.\\.\\.\\)|loop \\w+) to just (after|before) it")))
+    return "";
+  const std::size_t barrier = source.find("w::sync()");
+  REQUIRE(barrier != std::string::npos);
+  REQUIRE(source.find("w::sync()", barrier + 1) == std::string::npos);
+  std::size_t begin = std::string::npos;
+  if (m[2].matched) {
+    begin = source.rfind("w::when(" + std::string(m[2]), barrier);
+  } else {
+    for (const char* call : {"w::for_range(", "w::grid_stride(", "w::unroll<"}) {
+      const std::size_t at = source.rfind(call, barrier);
+      if (at != std::string::npos && call_end(source, at) > barrier && (begin == std::string::npos || at > begin)) begin = at;
+    }
+  }
+  REQUIRE(begin != std::string::npos);
+  const std::size_t end = call_end(source, begin);
+  std::string construct = source.substr(begin, end - begin);
+  for (const char* spelling : {"w::sync(), ", ", w::sync()"})
+    if (const std::size_t at = construct.find(spelling); at != std::string::npos) {
+      construct.erase(at, std::string_view(spelling).size());
+      break;
+    }
+  const std::string seq = m[3] == "after" ? "w::seq(" + construct + ", w::sync())" : "w::seq(w::sync(), " + construct + ")";
+  return source.replace(begin, end - begin, seq);
+}
+
 // Whether the twin's source holds the mistaken body with the message's fix applied.
 template <class Twin>
 bool twin_follows(const Twin& twin, std::string_view body_source, const std::string& message) {
-  const std::string fixed = applied(std::string(body_source), message);
+  const std::string fixed = message.find("move sync() out of") != std::string::npos ? moved_out(std::string(body_source), message)
+                                                                                   : applied(std::string(body_source), message);
   INFO("message: " << message << "\nfixed body: " << fixed);
   return !fixed.empty() && squeezed(w::dsl::definition_of(twin).source).find(fixed) != std::string::npos;
 }
@@ -219,6 +263,39 @@ constexpr auto inside_when_tried = [](auto k, auto in, auto out) {
   });
 };
 
+// 8. W030: a barrier under a thread-dependent w::when, moved out of it.
+WARDEN_TEST_BODY(first_half_racy, [](auto k, auto a) {
+  auto t = k.thread_id();
+  return w::when(t < 16, a[t] = 1.f, w::sync());
+});
+WARDEN_KERNEL(first_half_fixed, w::kernel<w::block<32>, w::inout<float>>([](auto k, auto a) {
+  auto t = k.thread_id();
+  return w::seq(w::when(t < 16, a[t] = 1.f), w::sync());
+}));
+
+// 9. W030: a barrier in a loop whose trip count is the thread's id, moved after the loop.
+WARDEN_TEST_BODY(steps_racy, [](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::local(k, 0.f, [&](auto k, auto acc) {
+    return w::seq(w::for_range(k, 0, t, [&](auto, auto j) { (void)j; return w::seq(acc += 1.f, w::sync()); }), out[t] = acc);
+  });
+});
+WARDEN_KERNEL(steps_fixed, w::kernel<w::block<32>, w::out<float>>([](auto k, auto out) {
+  auto t = k.thread_id();
+  return w::local(k, 0.f, [&](auto k, auto acc) {
+    return w::seq(w::seq(w::for_range(k, 0, t, [&](auto, auto j) { (void)j; return w::seq(acc += 1.f); }), w::sync()), out[t] = acc);
+  });
+}));
+
+// 10. W030 whose barrier orders a tile inside the w::when: moved out, the tile would race, so the
+// message asks.
+WARDEN_TEST_BODY(staged_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    return w::when(t < 32, w::seq(tile[t] = in[t], w::sync(), out[t] = tile[31 - t]));
+  });
+});
+
 using B64 = w::block<64>;
 
 TEST_CASE("W020's checked sync(): before the statement that loads, followed, runs clean and reverses", "[fix][checked][W020]") {
@@ -312,4 +389,44 @@ TEST_CASE("W020 where no sync() is accepted asks instead, and the barrier a user
   CHECK(message.find("checked fix") == std::string::npos);
   CHECK_THAT(message, Catch::Matchers::Contains("where could a sync() between them go that every thread of the block reaches?"));
   CHECK(w::testing::code_of<B64, w::in<float>, w::out<float>>(inside_when_tried) == code::W030);
+}
+
+TEST_CASE("W030's checked fix moves sync() out of the thread-dependent w::when, and followed sets the first half", "[fix][checked][W030]") {
+  using B = w::block<32>;
+  REQUIRE(w::testing::code_of<B, w::inout<float>>(first_half_racy) == code::W030);
+  const std::string message = w::testing::message_of<B, w::inout<float>>(first_half_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: move sync() out of w::when(t < 16, ...) to just after it: w::seq(w::when(t < 16, ...), w::sync())"));
+  CHECK(twin_follows(first_half_fixed, first_half_racy_warden_source::text, message));
+  auto a = w::to_device(std::vector<float>(32, 0.f));
+  w::launch(w::on_cpu, first_half_fixed, w::grid(1), a);
+  const auto got = w::to_host(a);
+  for (int t = 0; t < 32; ++t) CHECK(got[static_cast<std::size_t>(t)] == (t < 16 ? 1.f : 0.f));
+  CHECK(w::record(first_half_fixed, w::grid(1), a).clean());
+}
+
+TEST_CASE("W030's checked fix moves sync() out of a loop of thread-dependent trips, and followed counts them", "[fix][checked][W030]") {
+  using B = w::block<32>;
+  REQUIRE(w::testing::code_of<B, w::out<float>>(steps_racy) == code::W030);
+  const std::string message = w::testing::message_of<B, w::out<float>>(steps_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: move sync() out of loop j to just after it"));
+  CHECK(twin_follows(steps_fixed, steps_racy_warden_source::text, message));
+  w::device_buffer<float> out(32);
+  w::launch(w::on_cpu, steps_fixed, w::grid(1), out);
+  const auto got = w::to_host(out);
+  for (int t = 0; t < 32; ++t) CHECK(got[static_cast<std::size_t>(t)] == static_cast<float>(t));
+  CHECK(w::record(steps_fixed, w::grid(1), out).clean());
+}
+
+TEST_CASE("W030 whose barrier orders a tile inside the w::when asks, and moving it out is refused", "[fix][checked][W030]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(staged_racy) == code::W030);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(staged_racy);
+  CHECK(message.find("checked fix") == std::string::npos);
+  CHECK_THAT(message, Catch::Matchers::Contains("which threads must wait here?"));
+  constexpr auto moved = [](auto k, auto in, auto out) {
+    return w::shared<float, 64>(k, [&](auto k, auto tile) {
+      auto t = k.thread_id();
+      return w::seq(w::when(t < 32, w::seq(tile[t] = in[t], out[t] = tile[31 - t])), w::sync());
+    });
+  };
+  CHECK(w::testing::code_of<B64, w::in<float>, w::out<float>>(moved) == code::W020);
 }

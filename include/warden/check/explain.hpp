@@ -25,6 +25,8 @@ struct explainer {
   // W020, W021: the barriers the checker accepted the kernel with (check/suggested_barriers.hpp);
   // null where none was looked for.
   const barrier_suggestion* barriers = nullptr;
+  // W030: the barrier moved out of its thread-dependent construct, where the checker accepts that.
+  const moved_barrier* moved = nullptr;
 
   constexpr void name(detail::text_buffer& out, int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
@@ -336,6 +338,24 @@ struct explainer {
           out << "under when(";
           expr(out, f.expr);
           out << "), which differs between threads";
+        }
+        if (moved != nullptr && moved->found) {
+          // The construct as the source writes it, cut short: the message names it, the fix moves
+          // the barrier out of it.
+          detail::text_buffer construct;
+          if (moved->loop >= 0) {
+            loop(construct, moved->loop);
+          } else {
+            construct << "w::when(";
+            expr(construct, ir.guard_pool[static_cast<std::size_t>(moved->guard)].condition);
+            construct << ", ...)";
+          }
+          out << "; checked fix: move sync() out of " << construct.view() << " to just " << (moved->after ? "after" : "before")
+              << " it";
+          if (moved->loop < 0)
+            out << ": " << (moved->after ? "w::seq(" : "w::seq(w::sync(), ") << construct.view() << (moved->after ? ", w::sync())" : ")");
+        } else if (moved != nullptr) {
+          out << "; which threads must wait here? (moving sync() just before or after it is not accepted either)";
         }
         break;
       case diagnostic::code::W031: {

@@ -95,7 +95,8 @@ constexpr std::vector<item> items_by_position(const kernel_ir& ir) {
 }
 
 // Whether `x` lies inside c's first `guards` guards and first `loops` loops.
-constexpr bool inside(const kernel_ir& ir, const item& x, const dsl::ir_access& c, int guards, int loops) {
+template <class Context>
+constexpr bool inside(const kernel_ir& ir, const item& x, const Context& c, int guards, int loops) {
   if (x.guard_end - x.guard_begin < guards || x.loop_end - x.loop_begin < loops) return false;
   for (int g = 0; g < guards; ++g) {
     const auto& u = ir.guard_pool[static_cast<std::size_t>(x.guard_begin + g)];
@@ -109,14 +110,16 @@ constexpr bool inside(const kernel_ir& ir, const item& x, const dsl::ir_access& 
 
 // The first position of the construct around c made of its first `guards` guards and `loops`
 // loops: walking back from c while the statements stay inside it.
-constexpr int construct_begin(const kernel_ir& ir, const std::vector<item>& items, const dsl::ir_access& c, int guards, int loops) {
+template <class Context>
+constexpr int construct_begin(const kernel_ir& ir, const std::vector<item>& items, const Context& c, int guards, int loops) {
   int p = c.position;
   while (p > 0 && (!items[static_cast<std::size_t>(p - 1)].present || inside(ir, items[static_cast<std::size_t>(p - 1)], c, guards, loops))) --p;
   return p;
 }
 
 // How many guards surround loop number `l` of c (its guards are a prefix of c's).
-constexpr int guards_around(const kernel_ir& ir, const dsl::ir_access& c, int l) {
+template <class Context>
+constexpr int guards_around(const kernel_ir& ir, const Context& c, int l) {
   const auto& loop = ir.loops[static_cast<std::size_t>(ir.loop_pool[static_cast<std::size_t>(c.loop_begin + l)])];
   return loop.guard_end - loop.guard_begin;
 }
@@ -239,6 +242,78 @@ constexpr barrier_suggestion suggest_barriers(const kernel_ir& ir, block_shape s
   barrier_suggestion s;
   if (!detail_barriers::search(ir, shape, f, s, begins)) s.count = 0;
   return s;
+}
+
+// W030: the barrier moved out of the thread-dependent w::when or loop it is in, to just after
+// that construct or just before it, checked the same way: offered only where the kernel with the
+// barrier moved is accepted.
+struct moved_barrier {
+  bool found = false;
+  bool after = true;  // just after the construct; false: just before it
+  int guard = -1;     // the w::when's guard_pool entry, or -1 for a loop
+  int loop = -1;      // the loop (kernel_ir::loops), or -1 for a w::when
+};
+
+namespace detail_barriers {
+
+// The kernel without barrier number `i`: what followed it moves one place (and one phase) earlier.
+constexpr kernel_ir without_barrier(const kernel_ir& ir, int i) {
+  kernel_ir out = ir;
+  const int at = out.syncs[static_cast<std::size_t>(i)].position;
+  out.syncs.erase(out.syncs.begin() + i);
+  for (auto& a : out.accesses)
+    if (a.position > at) --a.position, --a.phase;
+  for (auto& y : out.syncs)
+    if (y.position > at) --y.position, --y.phase;
+  for (auto& l : out.loops) l.has_barrier = false;
+  for (const auto& y : out.syncs)
+    for (int p = y.loop_begin; p < y.loop_end; ++p) out.loops[static_cast<std::size_t>(out.loop_pool[static_cast<std::size_t>(p)])].has_barrier = true;
+  return out;
+}
+
+}  // namespace detail_barriers
+
+constexpr moved_barrier suggest_moved_barrier(const kernel_ir& ir, block_shape shape, const finding& f) {
+  using namespace detail_barriers;
+  if (f.code != diagnostic::code::W030 || f.sync < 0) return {};
+  const dsl::ir_sync& s = ir.syncs[static_cast<std::size_t>(f.sync)];
+  moved_barrier m;
+  // The construct: its guards and loops, as counts of the barrier's own (outermost first).
+  int guards = -1, loops = -1;
+  if (f.loop >= 0) {
+    for (int l = 0; l < s.loop_end - s.loop_begin; ++l)
+      if (ir.loop_pool[static_cast<std::size_t>(s.loop_begin + l)] == f.loop && loops < 0) loops = l;
+    if (loops < 0) return {};
+    guards = guards_around(ir, s, loops);
+    m.loop = f.loop;
+  } else {
+    for (int g = 0; g < s.guard_end - s.guard_begin; ++g)
+      if (ir.guard_pool[static_cast<std::size_t>(s.guard_begin + g)].condition == f.expr && guards < 0) guards = g;
+    if (guards < 0) return {};
+    loops = 0;
+    while (loops < s.loop_end - s.loop_begin && guards_around(ir, s, loops) <= guards) ++loops;
+    m.guard = s.guard_begin + guards;
+  }
+  // Its extent in program order, in the kernel as written: the statements around the barrier
+  // that lie inside it (one more guard, or one more loop, than the context it moves to).
+  const std::vector<item> items = items_by_position(ir);
+  const int inner_guards = f.loop >= 0 ? guards : guards + 1, inner_loops = f.loop >= 0 ? loops + 1 : loops;
+  const int begin = construct_begin(ir, items, s, inner_guards, inner_loops);
+  int end = s.position;
+  while (end + 1 < static_cast<int>(items.size()) && items[static_cast<std::size_t>(end + 1)].present &&
+         inside(ir, items[static_cast<std::size_t>(end + 1)], s, inner_guards, inner_loops))
+    ++end;
+  const kernel_ir moved_out = without_barrier(ir, f.sync);
+  for (const bool after : {true, false}) {
+    // Without the barrier, the construct spans begin .. end - 1.
+    const slot at{after ? end : begin, s.guard_begin, s.guard_begin + guards, s.loop_begin, s.loop_begin + loops};
+    if (analyse(with_barrier(moved_out, at), shape).code == diagnostic::code::none) {
+      m.found = true;
+      m.after = after;
+      return m;
+    }
+  }
+  return {};
 }
 
 }  // namespace warden::check

@@ -78,6 +78,11 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     barriers = suggest_barriers(ir, shape, f, [&](int access) { return e.statement_begin(access); });
     e.barriers = &barriers;
   }
+  moved_barrier moved;
+  if (f.code == diagnostic::code::W030) {
+    moved = suggest_moved_barrier(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, f);
+    e.moved = &moved;
+  }
   v.text = e.explain(f);
   return v;
 }
