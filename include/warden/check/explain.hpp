@@ -12,6 +12,7 @@
 #include "modes.hpp"
 #include "rules.hpp"
 #include "source_names.hpp"
+#include "suggested_atomics.hpp"
 #include "suggested_barriers.hpp"
 
 namespace warden::check {
@@ -27,6 +28,9 @@ struct explainer {
   const barrier_suggestion* barriers = nullptr;
   // W030: the barrier moved out of its thread-dependent construct, where the checker accepts that.
   const moved_barrier* moved = nullptr;
+  // W012: whether the kernel with the atomic the message spells is accepted
+  // (check/suggested_atomics.hpp); -1 where it was not looked at.
+  int atomic_accepted = -1;
 
   constexpr void name(detail::text_buffer& out, int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
@@ -401,10 +405,13 @@ struct explainer {
         const char op = split_any_assignment(statement(f.first), target, value);
         const char* atomic = op == '+' ? "atomic_add" : op == '-' ? "atomic_sub" : op == '&' ? "atomic_and" : op == '|' ? "atomic_or"
                            : op == '^' ? "atomic_xor" : op == '=' ? "atomic_exchange" : nullptr;
+        // Checked (atomic_accepted 1): the kernel with the atomic is accepted. Refused (0): the
+        // message asks rather than offering a fix the checker would refuse in turn.
+        out << (atomic_accepted == 1 ? "; checked fix: if threads may meet, " : atomic_accepted == 0 ? "; may threads meet here? (" : "; if threads may meet, ");
         if (atomic != nullptr) {
-          out << "; if threads may meet, write w::" << atomic << "(" << target << ", " << value << ")";
+          out << "write w::" << atomic << "(" << target << ", " << value << ")";
         } else {
-          out << "; if threads may meet, update it with an atomic: w::atomic_add(";
+          out << "update it with an atomic: w::atomic_add(";
           access_only(out, f.first);
           out << ", value)";
         }
@@ -414,6 +421,7 @@ struct explainer {
           out << " declared ";
           declaration(out, "atomic", a.target);
         }
+        if (atomic_accepted == 0) out << " is not accepted either)";
         break;
       }
       case diagnostic::code::W022:

@@ -78,6 +78,10 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     barriers = suggest_barriers(ir, shape, f, [&](int access) { return e.statement_begin(access); });
     e.barriers = &barriers;
   }
+  if (f.code == diagnostic::code::W012 && f.first >= 0 && f.second < 0 && ir.accesses[static_cast<std::size_t>(f.first)].permuted_by < 0)
+    e.atomic_accepted = atomic_accepted(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, kinds, f.first, 0)
+                            ? 1
+                            : 0;
   moved_barrier moved;
   if (f.code == diagnostic::code::W030) {
     moved = suggest_moved_barrier(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, f);
