@@ -120,7 +120,7 @@ std::vector<int> sevens(int n) {
   return v;
 }
 
-TEST_CASE("W012's checked atomic on a tile, followed, counts the histogram", "[fix][checked][W012]") {
+TEST_CASE("W012's checked atomic on a tile, followed, counts the histogram", "[fix][W012][checked]") {
   using B = w::block<64>;
   REQUIRE(w::testing::code_of<B, w::in<int>, w::atomic<int>>(tile_histogram_racy) == code::W012);
   const std::string message = w::testing::message_of<B, w::in<int>, w::atomic<int>>(tile_histogram_racy);
@@ -133,7 +133,7 @@ TEST_CASE("W012's checked atomic on a tile, followed, counts the histogram", "[f
   CHECK(w::record(tile_histogram_fixed, w::grid(4), in, counts).clean());
 }
 
-TEST_CASE("W012's checked atomic on a buffer, declared atomic<int> as the message says, counts the histogram", "[fix][checked][W012]") {
+TEST_CASE("W012's checked atomic on a buffer, declared atomic<int> as the message says, counts the histogram", "[fix][W012][checked]") {
   using B = w::block<128>;
   REQUIRE(w::testing::code_of<B, w::in<int>, w::inout<int>>(histogram_racy) == code::W012);
   const std::string message = w::testing::message_of<B, w::in<int>, w::inout<int>>(histogram_racy);
@@ -148,7 +148,7 @@ TEST_CASE("W012's checked atomic on a buffer, declared atomic<int> as the messag
   CHECK(w::record(histogram_fixed, w::grid_for(300), in, hist).clean());
 }
 
-TEST_CASE("W012's checked atomic_exchange for a plain scatter, followed, sets every flag", "[fix][checked][W012]") {
+TEST_CASE("W012's checked atomic_exchange for a plain scatter, followed, sets every flag", "[fix][W012][checked]") {
   using B = w::block<128>;
   REQUIRE(w::testing::code_of<B, w::in<int>, w::out<int>>(flags_racy) == code::W012);
   const std::string message = w::testing::message_of<B, w::in<int>, w::out<int>>(flags_racy);
@@ -161,7 +161,7 @@ TEST_CASE("W012's checked atomic_exchange for a plain scatter, followed, sets ev
   CHECK(w::record(flags_fixed, w::grid_for(200), idx, seen).clean());
 }
 
-TEST_CASE("W012 whose atomic would be refused asks instead, and the kernel with it is refused", "[fix][checked][W012]") {
+TEST_CASE("W012 whose atomic would be refused asks instead, and the kernel with it is refused", "[fix][W012][checked]") {
   using B = w::block<128>;
   REQUIRE(w::testing::code_of<B, w::in<int>, w::inout<int>, w::out<int>>(read_back_racy) == code::W012);
   const std::string message = w::testing::message_of<B, w::in<int>, w::inout<int>, w::out<int>>(read_back_racy);

@@ -298,7 +298,7 @@ WARDEN_TEST_BODY(staged_racy, [](auto k, auto in, auto out) {
 
 using B64 = w::block<64>;
 
-TEST_CASE("W020's checked sync(): before the statement that loads, followed, runs clean and reverses", "[fix][checked][W020]") {
+TEST_CASE("W020's checked sync(): before the statement that loads, followed, runs clean and reverses", "[fix][W020][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(reverse_racy) == code::W020);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(reverse_racy);
   CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() before `out[i] = tile[63 - t]`"));
@@ -311,7 +311,7 @@ TEST_CASE("W020's checked sync(): before the statement that loads, followed, run
   CHECK(w::record(reverse_fixed, w::grid(2), in, out).clean());
 }
 
-TEST_CASE("W020's checked sync() in one statement: the w::local form, followed, averages the mirrored pair", "[fix][checked][W020]") {
+TEST_CASE("W020's checked sync() in one statement: the w::local form, followed, averages the mirrored pair", "[fix][W020][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(mean_racy) == code::W020);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(mean_racy);
   CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: one statement, so load into a local"));
@@ -324,7 +324,7 @@ TEST_CASE("W020's checked sync() in one statement: the w::local form, followed, 
   CHECK(w::record(mean_fixed, w::grid(1), in, out).clean());
 }
 
-TEST_CASE("W021's checked sync() at the end of the loop's body, followed, sums the mirrored tiles", "[fix][checked][W021]") {
+TEST_CASE("W021's checked sync() at the end of the loop's body, followed, sums the mirrored tiles", "[fix][W021][checked]") {
   REQUIRE(w::testing::code_of<w::block<32>, w::in<float>, w::out<float>>(trips_racy) == code::W021);
   const std::string message = w::testing::message_of<w::block<32>, w::in<float>, w::out<float>>(trips_racy);
   CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() at the end of the body of loop j, after `sum += tile[31 - t]`"));
@@ -341,7 +341,7 @@ TEST_CASE("W021's checked sync() at the end of the loop's body, followed, sums t
   CHECK(w::record(trips_fixed, w::grid(1), in, out).clean());
 }
 
-TEST_CASE("W020's checked sync() goes before a thread-dependent w::when, not into it, and followed copies the mirror", "[fix][checked][W020]") {
+TEST_CASE("W020's checked sync() goes before a thread-dependent w::when, not into it, and followed copies the mirror", "[fix][W020][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(half_racy) == code::W020);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(half_racy);
   CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() before the w::when(t < 32, ...) around `out[i] = tile[63 - t]`"));
@@ -354,7 +354,7 @@ TEST_CASE("W020's checked sync() goes before a thread-dependent w::when, not int
   CHECK(w::record(half_fixed, w::grid(1), in, out).clean());
 }
 
-TEST_CASE("W020's checked fix with two barriers, both followed, smooths the mirrored pair", "[fix][checked][W020]") {
+TEST_CASE("W020's checked fix with two barriers, both followed, smooths the mirrored pair", "[fix][W020][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(smooth_racy) == code::W020);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(smooth_racy);
   CHECK_THAT(message, Catch::Matchers::Contains(", and one statement, so load into a local"));
@@ -367,7 +367,7 @@ TEST_CASE("W020's checked fix with two barriers, both followed, smooths the mirr
   CHECK(w::record(smooth_fixed, w::grid(1), in, out).clean());
 }
 
-TEST_CASE("W020's checked sync() on a 2-D tile, followed, transposes", "[fix][checked][W020]") {
+TEST_CASE("W020's checked sync() on a 2-D tile, followed, transposes", "[fix][W020][checked]") {
   using B = w::block<32, 32>;
   REQUIRE(w::testing::code_of<B, w::in<float>, w::out<float>>(transpose_racy) == code::W020);
   const std::string message = w::testing::message_of<B, w::in<float>, w::out<float>>(transpose_racy);
@@ -383,7 +383,7 @@ TEST_CASE("W020's checked sync() on a 2-D tile, followed, transposes", "[fix][ch
   CHECK(w::record(transpose_fixed, w::grid(1), in, out).clean());
 }
 
-TEST_CASE("W020 where no sync() is accepted asks instead, and the barrier a user would try first is refused", "[fix][checked][W020]") {
+TEST_CASE("W020 where no sync() is accepted asks instead, and the barrier a user would try first is refused", "[fix][W020][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(inside_when_racy) == code::W020);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(inside_when_racy);
   CHECK(message.find("checked fix") == std::string::npos);
@@ -391,7 +391,7 @@ TEST_CASE("W020 where no sync() is accepted asks instead, and the barrier a user
   CHECK(w::testing::code_of<B64, w::in<float>, w::out<float>>(inside_when_tried) == code::W030);
 }
 
-TEST_CASE("W030's checked fix moves sync() out of the thread-dependent w::when, and followed sets the first half", "[fix][checked][W030]") {
+TEST_CASE("W030's checked fix moves sync() out of the thread-dependent w::when, and followed sets the first half", "[fix][W030][checked]") {
   using B = w::block<32>;
   REQUIRE(w::testing::code_of<B, w::inout<float>>(first_half_racy) == code::W030);
   const std::string message = w::testing::message_of<B, w::inout<float>>(first_half_racy);
@@ -404,7 +404,7 @@ TEST_CASE("W030's checked fix moves sync() out of the thread-dependent w::when, 
   CHECK(w::record(first_half_fixed, w::grid(1), a).clean());
 }
 
-TEST_CASE("W030's checked fix moves sync() out of a loop of thread-dependent trips, and followed counts them", "[fix][checked][W030]") {
+TEST_CASE("W030's checked fix moves sync() out of a loop of thread-dependent trips, and followed counts them", "[fix][W030][checked]") {
   using B = w::block<32>;
   REQUIRE(w::testing::code_of<B, w::out<float>>(steps_racy) == code::W030);
   const std::string message = w::testing::message_of<B, w::out<float>>(steps_racy);
@@ -417,7 +417,7 @@ TEST_CASE("W030's checked fix moves sync() out of a loop of thread-dependent tri
   CHECK(w::record(steps_fixed, w::grid(1), out).clean());
 }
 
-TEST_CASE("W030 whose barrier orders a tile inside the w::when asks, and moving it out is refused", "[fix][checked][W030]") {
+TEST_CASE("W030 whose barrier orders a tile inside the w::when asks, and moving it out is refused", "[fix][W030][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(staged_racy) == code::W030);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(staged_racy);
   CHECK(message.find("checked fix") == std::string::npos);
