@@ -211,7 +211,9 @@ constexpr bool search(const kernel_ir& ir, block_shape shape, const finding& f, 
     }
     // Another race on the tiles: this barrier ordered the pair it was placed for (the finding
     // names another), and one more may order the rest.
-    const bool same_pair = (after.first == f.first && after.second == f.second) || (after.first == f.second && after.second == f.first);
+    // (The same pair across the trips of a loop, W021 after W020, is another race for this.)
+    const bool same_pair = after.code == f.code && after.loop == f.loop &&
+                           ((after.first == f.first && after.second == f.second) || (after.first == f.second && after.second == f.first));
     if (barrier_race(after.code) && !same_pair && so_far.count + 1 < max_barriers) {
       barrier_suggestion deeper = so_far;
       deeper.at[deeper.count++] = options[i].placement;
