@@ -176,3 +176,97 @@ TEST_CASE("more room for a view is checked as a buffer of its own of that length
   CHECK(f.room == 257);          // and so does a longer view, here (nothing else is bound to the rest)
   CHECK_FALSE(f.room_refused);
 }
+
+// E106's kernel fix checked on the launch (check_launch.hpp, checked_obligation_fixes): a 2-D
+// image flattened by hand, `out[y * width + x]`, on a grid that overshoots it. The message used to
+// say "index by the block", which the kernel already does; the fix is the 2-D guard, offered only
+// where the kernel with it passes this launch's checks and stores every element of the buffer the
+// kernel stored.
+WARDEN_KERNEL(image_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>, w::value<int>>(
+                           [](auto k, auto in, auto out, auto width, auto height) {
+                             auto x = k.global_id();
+                             auto y = k.global_id_y();
+                             (void)height;
+                             return out[y * width + x] = in[y * width + x] * 2.f;
+                           }));
+WARDEN_KERNEL(image_guarded_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>, w::value<int>>(
+                                   [](auto k, auto in, auto out, auto width, auto height) {
+                                     auto x = k.global_id();
+                                     auto y = k.global_id_y();
+                                     return w::when(x < width && y < height, out[y * width + x] = in[y * width + x] * 2.f);
+                                   }));
+// The rows guarded, the columns forgotten.
+WARDEN_KERNEL(image_rows_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>, w::value<int>>(
+                                [](auto k, auto in, auto out, auto width, auto height) {
+                                  auto x = k.global_id();
+                                  auto y = k.global_id_y();
+                                  return w::when(y < height, out[y * width + x] = in[y * width + x] * 2.f);
+                                }));
+WARDEN_KERNEL(image_rows_guarded_k, w::kernel<w::block<16, 16>, w::in<float>, w::out<float>, w::value<int>, w::value<int>>(
+                                        [](auto k, auto in, auto out, auto width, auto height) {
+                                          auto x = k.global_id();
+                                          auto y = k.global_id_y();
+                                          return w::when(y < height, w::when(x < width, out[y * width + x] = in[y * width + x] * 2.f));
+                                        }));
+
+namespace {
+// The guard an E106 message offers as its checked kernel fix, or "".
+std::string offered_guard(const std::string& message) {
+  std::smatch m;
+  if (std::regex_search(message, m, std::regex("In the kernel: guard the accesses with (w::when\\(.*, \\.\\.\\.\\)) \\(checked: this launch runs clean")))
+    return m[1];
+  return "";
+}
+std::string e106_of(auto&& launch) { return w::testing::refusal_of<w::obligation_error>(launch); }
+void check_image(const std::vector<float>& got, int width, int height) {
+  int wrong = 0;
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) wrong += got[static_cast<std::size_t>(y * width + x)] != 2.f * static_cast<float>(y * width + x);
+  CHECK(wrong == 0);
+}
+}  // namespace
+
+TEST_CASE("E106 on an image the grid overshoots offers the 2-D guard, checked, and followed it copies the image", "[fix][E106][checked]") {
+  const int width = 100, height = 50;
+  auto in = w::to_device(iota_floats(width * height));
+  w::device_buffer<float> out(width * height);
+  const std::string message = e106_of([&] { w::launch(w::on_cpu, image_k, w::grid(7, 4), in, out, width, height); });
+  INFO(message);
+  CHECK(message.find("index by the block") == std::string::npos);
+  const std::string guard = offered_guard(message);
+  CHECK(guard == "w::when(x < width && y < height, ...)");
+  REQUIRE(spells(image_guarded_k, guard));
+  w::launch(w::on_cpu, image_guarded_k, w::grid(7, 4), in, out, width, height);
+  check_image(w::to_host(out), width, height);
+  CHECK(w::record(image_guarded_k, w::grid(7, 4), in, out, width, height).clean());
+}
+
+TEST_CASE("E106 on an image whose rows are guarded offers the column guard alone, and followed it copies the image", "[fix][E106][checked]") {
+  const int width = 100, height = 50;
+  auto in = w::to_device(iota_floats(width * height));
+  w::device_buffer<float> out(width * height);
+  const std::string message = e106_of([&] { w::launch(w::on_cpu, image_rows_k, w::grid(7, 4), in, out, width, height); });
+  INFO(message);
+  const std::string guard = offered_guard(message);
+  CHECK(guard == "w::when(x < width, ...)");
+  REQUIRE(spells(image_rows_guarded_k, guard));
+  w::launch(w::on_cpu, image_rows_guarded_k, w::grid(7, 4), in, out, width, height);
+  check_image(w::to_host(out), width, height);
+  CHECK(w::record(image_rows_guarded_k, w::grid(7, 4), in, out, width, height).clean());
+}
+
+TEST_CASE("E106's guard that would store fewer elements of the buffer is not offered, and the message says which", "[fix][E106][checked]") {
+  // A buffer larger than the image: the overshooting threads store elements past it that the
+  // guarded kernel would not, so no guard keeps the footprint, and the message asks.
+  const int width = 100, height = 50;
+  auto in = w::to_device(iota_floats(112 * 64));
+  w::device_buffer<float> out(112 * 64);
+  const std::string message = e106_of([&] { w::launch(w::on_cpu, image_k, w::grid(7, 4), in, out, width, height); });
+  INFO(message);
+  CHECK(offered_guard(message).empty());
+  CHECK_THAT(message, Contains("which thread should store each element? (w::when(x < width, ...) would store fewer elements (element 6400 no longer))"));
+  // Followed anyway, the guard indeed leaves element 6400 as it was.
+  auto marked = w::to_device(std::vector<float>(112 * 64, -1.f));
+  w::launch(w::on_cpu, image_guarded_k, w::grid(7, 4), in, marked, width, height);
+  CHECK(w::to_host(marked)[6400] == -1.f);
+}

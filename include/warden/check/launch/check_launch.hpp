@@ -12,6 +12,7 @@
 #include "../../config.hpp"
 #include "../../error.hpp"
 #include "../affine.hpp"
+#include "../rules.hpp"
 #include "integer_wrap.hpp"
 #include "launch_checks.hpp"
 #include "launch_names.hpp"
@@ -19,6 +20,7 @@
 #include "loop_steps.hpp"
 #include "obligations.hpp"
 #include "overrun.hpp"
+#include "row_guards.hpp"
 #include "stated_facts.hpp"
 #include "written_ranges.hpp"
 
@@ -188,6 +190,132 @@ inline std::string checked_overrun_fixes(const launch_request& launch, const ove
   return message.substr(0, guard_at) + "; " + guard + (room.empty() ? std::string() : ", or " + room);
 }
 
+// `ir` with guard `condition` on every global access in the context of access `first` or
+// `second`: the accesses a w::when around their statements covers.
+template <class ConditionOf>
+inline dsl::kernel_ir with_guard_around(const dsl::kernel_ir& ir, const ConditionOf& condition_of, const row_guard& guard, int first,
+                                        int second) {
+  dsl::kernel_ir out = ir;
+  const int condition = condition_of(out, guard);
+  for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
+    const dsl::ir_access& b = ir.accesses[i];
+    if (b.memory != dsl::memory_kind::global ||
+        (!same_context(ir, b, ir.accesses[static_cast<std::size_t>(first)]) && !same_context(ir, b, ir.accesses[static_cast<std::size_t>(second)])))
+      continue;
+    dsl::ir_access a = out.accesses[i];
+    const int begin = static_cast<int>(out.guard_pool.size());
+    for (int g = a.guard_begin; g < a.guard_end; ++g) out.guard_pool.push_back(out.guard_pool[static_cast<std::size_t>(g)]);
+    out.guard_pool.push_back({condition, false});
+    a.guard_begin = begin;
+    a.guard_end = static_cast<int>(out.guard_pool.size());
+    out.accesses[i] = a;
+  }
+  return out;
+}
+
+// E106's kernel fix checked on this launch before it is printed (issue 57, item 1). For a race
+// between two stores or a store and a load whose proof needs a condition on the launch's values:
+//   * each row guard of their indices (row_guards.hpp: `x < width` for `out[y * width + x]`) is
+//     added around their statements, and offered only where the checker accepts that kernel (its
+//     static rules, then every launch check on this launch with the obligations it then needs)
+//     and the stores still reach every element they reached (the footprint, decided by isl);
+//   * the guard on the failed condition itself is never offered as a fix: the condition fails for
+//     this launch, so the accesses would not run at all; the message asks whether the launch's
+//     values are the ones the kernel's layout means;
+//   * "index by the block" is kept only where an index reads no block: a kernel that already
+//     indexes with k.global_id() is asked which thread should store each element.
+inline std::string checked_obligation_fixes(const launch_request& launch, const launch_facts& facts, const launch_names& names,
+                                            const obligation& o, std::string message) {
+  if (checking_a_fix() > 0 || o.first < 0 || o.second < 0) return message;
+  const std::size_t fix_at = message.find(". In the kernel: ");
+  const std::size_t tail_at = message.rfind("; or launch with values that meet the condition");
+  if (fix_at == std::string::npos || tail_at == std::string::npos || tail_at < fix_at) return message;
+  const std::string fix = message.substr(fix_at + 2, tail_at - fix_at - 2);
+  const dsl::kernel_ir& ir = *launch.ir;
+  const block_shape shape{launch.block.x, launch.block.y, launch.block.z};
+  // The row guard alone first, then with the other coordinate below each integral value parameter.
+  std::vector<row_guard> candidates;
+  for (const int access : {o.first, o.second})
+    for (const row_guard& g : row_guards_of(ir, ir.accesses[static_cast<std::size_t>(access)].index)) {
+      bool seen = false;
+      for (const row_guard& c : candidates) seen = seen || (same_tree(ir, c.below, g.below) && same_tree(ir, c.limit, g.limit));
+      if (seen) continue;
+      candidates.push_back({g.below, g.limit, -1, -1});
+      for (std::size_t p = 0; p < launch.arguments.size(); ++p)
+        if (!launch.arguments[p].is_buffer && launch.arguments[p].value && !reads_op(ir, g.limit, dsl::ir_op::param_value, static_cast<long long>(p)))
+          candidates.push_back({g.below, g.limit, g.other, static_cast<int>(p)});
+    }
+  const auto condition_of = [](dsl::kernel_ir& out, const row_guard& r) {
+    const int row = out.node(dsl::ir_op::less, r.below, r.limit);
+    if (r.other < 0) return row;
+    return out.node(dsl::ir_op::logical_and, row, out.node(dsl::ir_op::less, r.other, out.leaf(dsl::ir_op::param_value, r.other_param)));
+  };
+  std::string offered, refused;
+  for (const row_guard& g : candidates) {
+    std::string text = "w::when(" + render(ir, g.below, names) + " < " + render(ir, g.limit, names);
+    if (g.other >= 0) {
+      dsl::kernel_ir spelled = ir;
+      text += " && " + render(ir, g.other, names) + " < " + render(spelled, spelled.leaf(dsl::ir_op::param_value, g.other_param), names);
+    }
+    text += ", ...)";
+    if (!spelled_as_written(text)) continue;
+    const dsl::kernel_ir guarded = with_guard_around(ir, condition_of, g, o.first, o.second);
+    // The static rules first: the guard changes the kernel, and with it what its proof rests on.
+    const finding static_verdict = analyse(guarded, shape);
+    std::string code = static_verdict ? std::string(diagnostic::to_string(static_verdict.code)) : std::string();
+    if (code.empty()) {
+      launch_request with_guard = launch;
+      with_guard.ir = &guarded;
+      with_guard.obligations = &static_verdict.obligations;
+      code = refusal_under(with_guard);
+    }
+    // (Only the first refusal is told: the message stays short.)
+    if (!code.empty()) {
+      if (refused.empty()) refused = text + " would not be enough for this launch (" + code + " with it)";
+      continue;
+    }
+    // The footprint: a guard that keeps the race away by storing less is no fix.
+    std::optional<long long> dropped = -1;
+    for (const int access : {o.first, o.second})
+      if (ir.accesses[static_cast<std::size_t>(access)].kind != dsl::access_kind::load && dropped && *dropped < 0)
+        dropped = element_dropped(ir, guarded, facts, access);
+    if (!dropped || *dropped >= 0) {
+      if (refused.empty())
+        refused = text + " would store fewer elements" +
+                  (dropped ? " (element " + std::to_string(*dropped) + " no longer)" : std::string(" (or cannot be shown not to)"));
+      continue;
+    }
+    offered = "In the kernel: guard the accesses with " + text + " (checked: this launch runs clean with it, and stores every element it stored)";
+    break;
+  }
+  std::string kernel_part;
+  if (!offered.empty()) {
+    kernel_part = offered;
+  } else {
+    const bool condition_guard = fix.rfind("In the kernel: guard the accesses with the condition", 0) == 0;
+    const bool by_block = fix.find("index by the block") != std::string::npos;
+    bool reads_blocks = false;
+    for (const int access : {o.first, o.second}) {
+      const int index = ir.accesses[static_cast<std::size_t>(access)].index;
+      reads_blocks = reads_blocks || reads_op(ir, index, dsl::ir_op::global_id) || reads_op(ir, index, dsl::ir_op::block_id);
+    }
+    if (condition_guard) {
+      const std::size_t when = fix.find("w::when(");
+      const std::size_t end = fix.find(", ...)", when);
+      const std::string condition = when == std::string::npos || end == std::string::npos ? std::string() : fix.substr(when + 8, end - when - 8);
+      kernel_part = "In the kernel: a guard on the condition" + (condition.empty() ? std::string() : " (" + condition + ")") +
+                    " would keep the accesses from running at all for this launch, where it fails: are these the values the "
+                    "kernel's layout means?";
+    } else if (by_block && reads_blocks) {
+      kernel_part = "In the kernel: the index already reads the block; which thread should store each element?";
+    } else {
+      kernel_part = fix;
+    }
+    if (!refused.empty()) kernel_part += " (" + refused + ")";
+  }
+  return message.substr(0, fix_at + 2) + kernel_part + message.substr(tail_at);
+}
+
 }  // namespace launch_impl
 
 inline namespace WARDEN_RUNTIME_ABI {
@@ -292,8 +420,12 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   // E103: every run-time loop ends.
   if (!first_bad_step(ir, facts, names).empty()) throw loop_error(launch.kernel, first_bad_step(ir, facts, named()));
   // E106: the conditions on this launch that the checker's proof rests on.
-  if (launch.obligations != nullptr && !first_unmet_obligation(ir, facts, names, *launch.obligations).empty())
-    throw obligation_error(launch.kernel, first_unmet_obligation(ir, facts, named(), *launch.obligations));
+  if (launch.obligations != nullptr && !first_unmet_obligation(ir, facts, names, *launch.obligations).empty()) {
+    int failed = -1;
+    std::string why = first_unmet_obligation(ir, facts, named(), *launch.obligations, &failed);
+    if (failed >= 0) why = launch_impl::checked_obligation_fixes(launch, facts, named(), launch.obligations->items[failed], std::move(why));
+    throw obligation_error(launch.kernel, why);
+  }
   // E101: every access within its buffer or tile, for this geometry and these values.
   overrun_site site;
   if (!first_overrun(ir, facts, names, kinds, &site).empty())

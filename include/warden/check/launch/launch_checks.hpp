@@ -36,9 +36,11 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
 // E103: the first run-time loop whose step may be below 1.
 WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const launch_facts& facts,
                                               const launch_names& names);
-// E106: the first obligation of the kernel's proof that this launch does not meet.
+// E106: the first obligation of the kernel's proof that this launch does not meet (`*failed`, where
+// given: its index in `duties` when it is a condition on the launch's values of a pair, else -1).
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                                      const launch_names& names, const obligation_list& duties);
+                                                      const launch_names& names, const obligation_list& duties,
+                                                      int* failed = nullptr);
 // E101: the first access that may overrun its buffer or tile (with `site`, where).
 WARDEN_RUNTIME_API std::string first_overrun(const dsl::kernel_ir& ir, const launch_facts& facts,
                                              const launch_names& names, const std::vector<std::string>& kinds,

@@ -297,8 +297,9 @@ inline std::string kernel_fix(const dsl::kernel_ir& ir, const launch_names& name
 // described for an E106 message; empty if all hold.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                          const launch_names& names, const obligation_list& duties) {
+                                          const launch_names& names, const obligation_list& duties, int* failed) {
   const launch_impl::integer_set_memo memo;  // a set two pairs ask is decided once
+  if (failed != nullptr) *failed = -1;
   for (const obligation& o : duties) {
     if (o.kind == obligation_kind::shared_at_launch) {
       // Every tile rule, W022 too: a listing that could not place a store (its index read a
@@ -322,6 +323,7 @@ WARDEN_RUNTIME_API std::string first_unmet_obligation(const dsl::kernel_ir& ir, 
         if (p.answer == launch_impl::pair_answer::apart) continue;
         if (p.answer == launch_impl::pair_answer::meet) listed = ": " + launch_impl::meeting_text(ir, names, facts, p);
       }
+      if (failed != nullptr) *failed = static_cast<int>(&o - &duties.items[0]);
       return race_under_condition(ir, facts, names, o) + listed + ". " + kernel_fix(ir, names, o) +
              "; or launch with values that meet the condition (w::obligations_of lists it)";
     }
