@@ -76,7 +76,7 @@ inline std::vector<row_guard> row_guards_of(const dsl::kernel_ir& ir, int index)
     for (const int scaled : terms) {
       const dsl::ir_expr& m = ir.exprs[static_cast<std::size_t>(scaled)];
       if (m.op != dsl::ir_op::mul || m.is_float) continue;
-      for (const auto [id, factor] : {std::pair{m.a, m.b}, std::pair{m.b, m.a}}) {
+      for (const auto& [id, factor] : {std::pair{m.a, m.b}, std::pair{m.b, m.a}}) {
         const dsl::ir_expr& y = ir.exprs[static_cast<std::size_t>(id)];
         if (y.op == dsl::ir_op::global_id && y.value != x.value && !reads_coordinates(ir, factor)) out.push_back({alone, factor, id, -1});
       }
