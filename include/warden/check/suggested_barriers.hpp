@@ -73,7 +73,14 @@ constexpr kernel_ir with_barrier(const kernel_ir& ir, const slot& s) {
   added.loop_end = s.loop_end;
   added.position = s.position;
   added.phase = phase;
-  out.syncs.insert(out.syncs.begin() + static_cast<std::ptrdiff_t>(insert_at), added);
+  // In program order among the others (push_back and swaps: clang 14 cannot evaluate
+  // vector::insert over libstdc++ in a constant expression).
+  out.syncs.push_back(added);
+  for (std::size_t i = out.syncs.size() - 1; i > insert_at; --i) {
+    const dsl::ir_sync t = out.syncs[i];
+    out.syncs[i] = out.syncs[i - 1];
+    out.syncs[i - 1] = t;
+  }
   for (int p = s.loop_begin; p < s.loop_end; ++p) out.loops[static_cast<std::size_t>(out.loop_pool[static_cast<std::size_t>(p)])].has_barrier = true;
   return out;
 }
@@ -88,7 +95,8 @@ constexpr std::vector<item> items_by_position(const kernel_ir& ir) {
   int n = 0;
   for (const auto& a : ir.accesses) n = a.position + 1 > n ? a.position + 1 : n;
   for (const auto& s : ir.syncs) n = s.position + 1 > n ? s.position + 1 : n;
-  std::vector<item> out(static_cast<std::size_t>(n));
+  std::vector<item> out;  // (grown by push_back: clang 14 cannot evaluate vector(n) over libstdc++)
+  for (int i = 0; i < n; ++i) out.push_back(item{});
   for (const auto& a : ir.accesses) out[static_cast<std::size_t>(a.position)] = {a.guard_begin, a.guard_end, a.loop_begin, a.loop_end, true};
   for (const auto& s : ir.syncs) out[static_cast<std::size_t>(s.position)] = {s.guard_begin, s.guard_end, s.loop_begin, s.loop_end, true};
   return out;
@@ -239,8 +247,8 @@ constexpr bool search(const kernel_ir& ir, block_shape shape, const finding& f, 
 template <class StatementBegin>
 constexpr barrier_suggestion suggest_barriers(const kernel_ir& ir, block_shape shape, const finding& f,
                                               const StatementBegin& statement_begin) {
-  std::vector<int> begins(ir.accesses.size());
-  for (std::size_t i = 0; i < begins.size(); ++i) begins[i] = statement_begin(static_cast<int>(i));
+  std::vector<int> begins;
+  for (std::size_t i = 0; i < ir.accesses.size(); ++i) begins.push_back(statement_begin(static_cast<int>(i)));
   barrier_suggestion s;
   if (!detail_barriers::search(ir, shape, f, s, begins)) s.count = 0;
   return s;
@@ -262,7 +270,9 @@ namespace detail_barriers {
 constexpr kernel_ir without_barrier(const kernel_ir& ir, int i) {
   kernel_ir out = ir;
   const int at = out.syncs[static_cast<std::size_t>(i)].position;
-  out.syncs.erase(out.syncs.begin() + i);
+  out.syncs.clear();
+  for (std::size_t k = 0; k < ir.syncs.size(); ++k)
+    if (static_cast<int>(k) != i) out.syncs.push_back(ir.syncs[k]);
   for (auto& a : out.accesses)
     if (a.position > at) --a.position, --a.phase;
   for (auto& y : out.syncs)

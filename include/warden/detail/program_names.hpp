@@ -266,15 +266,22 @@ inline const std::vector<std::string>& source_lines(const std::string& file) {
   return read.lines;
 }
 
+// The column of `where`, where the compiler's source_location has one (0 otherwise). A template,
+// so that the requires-expression is asked of a dependent type: in a plain function, clang rejects
+// the member's absence outright.
+template <class Location>
+unsigned column_of(const Location& where) {
+  if constexpr (requires { where.column(); }) return static_cast<unsigned>(where.column());
+  else return 0;
+}
+
 // The program's name for what was made at `where`, or "".
 inline std::string program_name(const source_location& where) {
   const char* file = where.file_name();
   if (file == nullptr || *file == '\0' || where.line() == 0 || inside_warden(file)) return {};
   const std::vector<std::string>& lines = source_lines(file);
   if (where.line() > lines.size()) return {};
-  unsigned column = 0;
-  if constexpr (requires { where.column(); }) column = where.column();
-  return std::string(declared_name(lines[where.line() - 1], column));
+  return std::string(declared_name(lines[where.line() - 1], column_of(where)));
 }
 
 }  // namespace warden::detail
