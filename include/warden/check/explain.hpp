@@ -14,6 +14,7 @@
 #include "source_names.hpp"
 #include "suggested_atomics.hpp"
 #include "suggested_barriers.hpp"
+#include "suggested_shuffles.hpp"
 
 namespace warden::check {
 
@@ -31,6 +32,9 @@ struct explainer {
   // W012: whether the kernel with the atomic the message spells is accepted
   // (check/suggested_atomics.hpp); -1 where it was not looked at.
   int atomic_accepted = -1;
+  // W031: the shuffle opened outside the w::when that splits a warp, where the checker accepts that
+  // (check/suggested_shuffles.hpp); null where it was not looked at.
+  const hoisted_shuffle* hoisted = nullptr;
 
   constexpr void name(detail::text_buffer& out, int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
@@ -385,6 +389,20 @@ struct explainer {
           out << ": thread " << f.thread1 << " reaches it, thread " << f.thread2 << " of the same warp does not";
         else
           out << ", which may differ within a warp";
+        if (hoisted != nullptr && f.loop < 0) {
+          detail::text_buffer when;
+          when << "w::when(";
+          expr(when, f.expr);
+          when << ", ...)";
+          if (hoisted->found) {
+            out << "; checked fix: open the shuffle outside the " << when.view() << ", with it in the shuffle's body: w::"
+                << dsl::name_of(s.kind) << "(k, value, ";
+            expr(out, s.lane);
+            out << ", [&](auto, auto v) { return " << when.view() << "; })";
+          } else {
+            out << "; which lanes should take part? (opening the shuffle outside the " << when.view() << " is not accepted either)";
+          }
+        }
         break;
       }
       case diagnostic::code::W032:

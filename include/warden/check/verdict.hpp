@@ -82,6 +82,11 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     e.atomic_accepted = atomic_accepted(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, kinds, f.first, 0)
                             ? 1
                             : 0;
+  hoisted_shuffle hoisted;
+  if (f.code == diagnostic::code::W031 && f.expr >= 0 && f.loop < 0) {
+    hoisted = suggest_hoisted_shuffle(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, f);
+    e.hoisted = &hoisted;
+  }
   moved_barrier moved;
   if (f.code == diagnostic::code::W030) {
     moved = suggest_moved_barrier(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, f);
