@@ -155,6 +155,8 @@ TEST_CASE("E106's fix: the grid-stride loop steps by the grid", "[fix][E106]") {
   CHECK_THAT(why, Contains("this launch has grid_dim.x = 4: thread 0 of block 0 (j = 1536) and thread 0 of block 2 (j = 1536) both reach element 1536"));
   CHECK_THAT(why, Contains("the loop over j steps by block_dim.x, less than the grid"));
   CHECK_THAT(why, Contains("step by the whole grid, k.block_dim() * k.grid_dim() (or write the loop as w::grid_stride(k, n, ...))"));
+  // Checked on this launch before it is printed (check_launch.hpp, checked_obligation_fixes).
+  CHECK_THAT(why, Contains("w::grid_stride(k, n, ...)) (checked: this launch runs clean with it, and stores every element it stored)"));
   // What the refusal predicts, shown by the recorder: blocks store one another's elements.
   const w::recording r = w::record_anyway(double_k, w::grid(4), x, out, n);
   CHECK(r.report().find("write-write race on out[") != std::string::npos);

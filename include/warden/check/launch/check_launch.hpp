@@ -288,6 +288,45 @@ inline std::string checked_obligation_fixes(const launch_request& launch, const 
     offered = "In the kernel: guard the accesses with " + text + " (checked: this launch runs clean with it, and stores every element it stored)";
     break;
   }
+  // "step by the whole grid": the loop the message names steps by k.block_dim() * k.grid_dim()
+  // in the kernel checked again, with the same footprint test.
+  const std::size_t step_at = fix.find("; step by the whole grid, k.block_dim() * k.grid_dim()");
+  if (offered.empty() && step_at != std::string::npos) {
+    std::string verdict = " (stepping by the whole grid cannot be checked here)";
+    for (const int access : {o.first, o.second}) {
+      const dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(access)];
+      int loop = -1;
+      for (int p = a.loop_end - 1; p >= a.loop_begin && loop < 0; --p) {
+        const int id = ir.loop_pool[static_cast<std::size_t>(p)];
+        const dsl::ir_loop& l = ir.loops[static_cast<std::size_t>(id)];
+        if (!l.grid_stride && !reads_op(ir, l.step, dsl::ir_op::grid_dim) && reads_op(ir, l.lo, dsl::ir_op::global_id) &&
+            reads_op(ir, a.index, dsl::ir_op::loop_var, id))
+          loop = id;
+      }
+      if (loop < 0) continue;
+      dsl::kernel_ir stepped = ir;
+      stepped.loops[static_cast<std::size_t>(loop)].step =
+          stepped.node(dsl::ir_op::mul, stepped.leaf(dsl::ir_op::block_dim, 0), stepped.leaf(dsl::ir_op::grid_dim, 0));
+      const finding static_verdict = analyse(stepped, shape);
+      std::string code = static_verdict ? std::string(diagnostic::to_string(static_verdict.code)) : std::string();
+      if (code.empty()) {
+        launch_request with_step = launch;
+        with_step.ir = &stepped;
+        with_step.obligations = &static_verdict.obligations;
+        code = refusal_under(with_step);
+      }
+      std::optional<long long> dropped = -1;
+      for (const int store : {o.first, o.second})
+        if (code.empty() && ir.accesses[static_cast<std::size_t>(store)].kind != dsl::access_kind::load && dropped && *dropped < 0)
+          dropped = element_dropped(ir, stepped, facts, store);
+      verdict = !code.empty()          ? " (stepping by the whole grid would not be enough for this launch (" + code + " with it))"
+                : !dropped             ? " (stepping by the whole grid cannot be shown to store every element it stored)"
+                : *dropped >= 0        ? " (stepping by the whole grid would store fewer elements (element " + std::to_string(*dropped) + " no longer))"
+                                       : " (checked: this launch runs clean with it, and stores every element it stored)";
+      break;
+    }
+    offered = fix + verdict;
+  }
   std::string kernel_part;
   if (!offered.empty()) {
     kernel_part = offered;
