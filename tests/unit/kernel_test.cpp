@@ -320,6 +320,9 @@ TEST_CASE("E102 names the repeated store and the block index the kernel lacks, t
     CHECK(what.find("storing out[t] again") != std::string::npos);
     CHECK(what.find("index with k.global_id() (block_id.x * block_dim.x + thread_id.x) where the kernel uses k.thread_id()") !=
           std::string::npos);
+    // Both fixes checked on this launch before they are printed (check_launch.hpp, checked_grid_fixes).
+    CHECK(what.find("where the kernel uses k.thread_id() (checked: this launch passes its checks with it); if one block is meant, "
+                    "launch a grid of one block there (checked: this launch passes its checks with it)") != std::string::npos);
   }
   w::launch(w::on_cpu, per_global_k, w::grid(4), out);
   const auto got = w::to_host(out);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../config.hpp"
@@ -188,6 +189,41 @@ inline std::string checked_overrun_fixes(const launch_request& launch, const ove
     }
   }
   return message.substr(0, guard_at) + "; " + guard + (room.empty() ? std::string() : ", or " + room);
+}
+
+// E102's two fixes checked on this launch before they are printed (issue 57, item 1): the kernel
+// with k.global_id() for k.thread_id() in dimension `d` (every use, as changing the alias that
+// holds it does), checked by the static rules and then this launch's checks with the obligations
+// it needs; and a grid of one block in that dimension, by this launch's checks. Each comes back as
+// the note that follows its words: checked, or not enough and with which code.
+inline std::pair<std::string, std::string> checked_grid_fixes(const launch_request& launch, int d) {
+  if (checking_a_fix() > 0) return {};
+  const auto note = [](const std::string& code) {
+    return code.empty() ? std::string(" (checked: this launch passes its checks with it)")
+                        : " (which would not be enough for this launch: " + code + " with it)";
+  };
+  dsl::kernel_ir by_block = *launch.ir;
+  bool changed = false;
+  for (auto& e : by_block.exprs)
+    if (e.op == dsl::ir_op::thread_id && e.value == d) {
+      e.op = dsl::ir_op::global_id;
+      changed = true;
+    }
+  std::string indexed;
+  if (changed) {
+    const finding static_verdict = analyse(by_block, block_shape{launch.block.x, launch.block.y, launch.block.z});
+    std::string code = static_verdict ? std::string(diagnostic::to_string(static_verdict.code)) : std::string();
+    if (code.empty()) {
+      launch_request with_index = launch;
+      with_index.ir = &by_block;
+      with_index.obligations = &static_verdict.obligations;
+      code = refusal_under(with_index);
+    }
+    indexed = note(code);
+  }
+  launch_request one_block = launch;
+  (d == 0 ? one_block.grid.x : d == 1 ? one_block.grid.y : one_block.grid.z) = 1;
+  return {indexed, note(refusal_under(one_block))};
 }
 
 // `ir` with guard `condition` on every global access in the context of access `first` or
@@ -419,13 +455,15 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
           break;
         }
       const std::string axis(1, "xyz"[d]), call = d == 0 ? "" : d == 1 ? "_y" : "_z";
+      const auto fixes = launch_impl::checked_grid_fixes(launch, d);
       throw grid_error(launch.kernel, "the grid has " + std::to_string(extents[d]) + " blocks in dimension " + axis +
                                           ", which the kernel never refers to (no block_id, global_id or grid_dim "
                                           "there): every block would do block 0's work" +
                                           (store.empty() ? std::string() : ", storing " + store + " again,") +
                                           " and race. If each block should take its own part, index with k.global_id" + call +
                                           "() (block_id." + axis + " * block_dim." + axis + " + thread_id." + axis +
-                                          ") where the kernel uses k.thread_id" + call + "(); if one block is meant, launch a grid of one block there");
+                                          ") where the kernel uses k.thread_id" + call + "()" + fixes.first +
+                                          "; if one block is meant, launch a grid of one block there" + fixes.second);
     }
 
   // What the launch fixes, for the interval analysis.
