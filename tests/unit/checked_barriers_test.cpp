@@ -296,6 +296,20 @@ WARDEN_TEST_BODY(staged_racy, [](auto k, auto in, auto out) {
   });
 });
 
+// 11. W040 on a tile: one thread resets the counters while the others add to them, in one phase.
+WARDEN_TEST_BODY(counters_racy, [](auto k, auto in, auto out) {
+  return w::shared<int, 4>(k, [&](auto k, auto bins) {
+    auto t = k.thread_id();
+    return w::seq(w::when(t < 4, bins[t] = 0), w::atomic_add(bins[in[t] & 3], 1), w::sync(), w::when(t < 4, out[t] = bins[t]));
+  });
+});
+WARDEN_KERNEL(counters_fixed, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  return w::shared<int, 4>(k, [&](auto k, auto bins) {
+    auto t = k.thread_id();
+    return w::seq(w::when(t < 4, bins[t] = 0), w::sync(), w::atomic_add(bins[in[t] & 3], 1), w::sync(), w::when(t < 4, out[t] = bins[t]));
+  });
+}));
+
 using B64 = w::block<64>;
 
 TEST_CASE("W020's checked sync(): before the statement that loads, followed, runs clean and reverses", "[fix][W020][checked]") {
@@ -429,4 +443,18 @@ TEST_CASE("W030 whose barrier orders a tile inside the w::when asks, and moving 
     });
   };
   CHECK(w::testing::code_of<B64, w::in<float>, w::out<float>>(moved) == code::W020);
+}
+
+TEST_CASE("W040 on a tile within a block: the checked sync() between the reset and the updates, followed, counts", "[fix][W040][checked]") {
+  REQUIRE(w::testing::code_of<B64, w::in<int>, w::out<int>>(counters_racy) == code::W040);
+  const std::string message = w::testing::message_of<B64, w::in<int>, w::out<int>>(counters_racy);
+  CHECK_THAT(message, Catch::Matchers::Contains("; checked fix: add sync() before `w::atomic_add(bins[in[t] & 3], 1)`"));
+  CHECK(twin_follows(counters_fixed, counters_racy_warden_source::text, message));
+  std::vector<int> values(64);
+  for (int i = 0; i < 64; ++i) values[static_cast<std::size_t>(i)] = i * 5;
+  auto in = w::to_device(values);
+  w::device_buffer<int> out(4);
+  w::launch(w::on_cpu, counters_fixed, w::grid(1), in, out);
+  CHECK(w::to_host(out) == std::vector<int>(4, 16));
+  CHECK(w::record(counters_fixed, w::grid(1), in, out).clean());
 }

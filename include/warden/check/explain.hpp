@@ -489,8 +489,10 @@ struct explainer {
         } else if (f.loop >= 0) {
           out << "threads of one block may meet in consecutive iterations of ";
           loop(out, f.loop);
+          barrier_fix(out);  // W040 within a block (null for the others)
         } else {
           out << "threads of one block may meet in one phase";
+          barrier_fix(out);
         }
       }
     }

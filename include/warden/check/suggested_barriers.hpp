@@ -1,5 +1,5 @@
 #pragma once
-// The sync() a W020 or W021 message suggests, checked before it is offered (issue 57, item 1): a
+// The sync() a W020, W021 or W040 (one block) message suggests, checked before it is offered (issue 57, item 1): a
 // placement of a barrier is a rewrite of the kernel's IR, and the checker runs again on the
 // rewritten IR. A placement is offered only when the kernel with it (and, where one barrier is not
 // enough, with at most `max_barriers` of them, each found the same way for the race that remains)
@@ -146,7 +146,7 @@ constexpr int candidates_for(const kernel_ir& ir, const finding& f, candidate* o
   const auto& c = x.position < y.position ? y : x;
   const int c_id = x.position < y.position ? f.second : f.first;
   int n = 0;
-  if (f.code == diagnostic::code::W021 && f.loop >= 0) {
+  if (f.loop >= 0) {  // W021, or W040 across a loop's trips
     // At the end of the loop's body: after the last statement inside the loop.
     int depth = -1;
     for (int l = 0; l < c.loop_end - c.loop_begin; ++l)
@@ -202,12 +202,17 @@ constexpr int candidates_for(const kernel_ir& ir, const finding& f, candidate* o
   return n;
 }
 
-constexpr bool barrier_race(diagnostic::code c) { return c == diagnostic::code::W020 || c == diagnostic::code::W021; }
+// The races a barrier can order: on tiles (W020, W021), and an atomic and a plain access of one
+// element by threads of one block (W040; across blocks no barrier orders them).
+constexpr bool barrier_race(const finding& f) {
+  return f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021 ||
+         (f.code == diagnostic::code::W040 && !f.across_blocks && f.first >= 0 && f.second >= 0);
+}
 
 // Placements for `f` on `ir`, added to those already in `so_far`; true once the kernel is accepted.
 constexpr bool search(const kernel_ir& ir, block_shape shape, const finding& f, barrier_suggestion& so_far,
                       const std::vector<int>& statement_begin) {
-  if (!barrier_race(f.code) || so_far.count >= max_barriers) return false;
+  if (!barrier_race(f) || so_far.count >= max_barriers) return false;
   candidate options[8]{};
   const int n = candidates_for(ir, f, options, 8, statement_begin);
   for (int i = 0; i < n; ++i) {
@@ -222,7 +227,7 @@ constexpr bool search(const kernel_ir& ir, block_shape shape, const finding& f, 
     // (The same pair across the trips of a loop, W021 after W020, is another race for this.)
     const bool same_pair = after.code == f.code && after.loop == f.loop &&
                            ((after.first == f.first && after.second == f.second) || (after.first == f.second && after.second == f.first));
-    if (barrier_race(after.code) && !same_pair && so_far.count + 1 < max_barriers) {
+    if (barrier_race(after) && !same_pair && so_far.count + 1 < max_barriers) {
       barrier_suggestion deeper = so_far;
       deeper.at[deeper.count++] = options[i].placement;
       // The second barrier's statements begin where the first run found them: positions past

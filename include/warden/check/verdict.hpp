@@ -69,11 +69,11 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     return v;
   }
   explainer<D::arity> e{ir, kinds, names, &types};
-  // A W020 or W021 offers the barriers the checker accepts the kernel with, or asks
+  // A W020, W021 or W040 within a block offers the barriers the checker accepts the kernel with, or asks
   // (check/suggested_barriers.hpp): the rewritten kernel is checked again here, where the
   // message is built, so that an accepted kernel pays nothing for it.
   barrier_suggestion barriers;
-  if (f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021) {
+  if (detail_barriers::barrier_race(f)) {
     const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
     barriers = suggest_barriers(ir, shape, f, [&](int access) { return e.statement_begin(access); });
     e.barriers = &barriers;
