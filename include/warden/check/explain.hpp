@@ -265,7 +265,19 @@ struct explainer {
         const auto& z = ir.accesses[static_cast<std::size_t>(i)];
         if (z.position != begin - 1) continue;
         const context cz = context_of(z);
-        if (encloses(ir, cz, cc) && encloses(ir, cc, cz) && statement(i) == s) {
+        // Part of the statement: the source quotes it there, or it is the load a compound
+        // assignment makes of its target (`bins[v] += 1`), which the source spells only as a target.
+        // (A load inside an index is quoted as itself, `in[i]` of `hist[in[i]] += 1`.)
+        bool part = statement(i) == s || (z.kind == dsl::access_kind::load && !statement(i).empty() &&
+                                          s.find(statement(i)) != std::string_view::npos);
+        if (!part && statement(i).empty() && z.kind == dsl::access_kind::load) {
+          std::string_view target, value;
+          detail::text_buffer written;
+          access_only(written, i);
+          const char op = split_any_assignment(s, target, value);
+          part = op != 0 && op != '=' && same_spelling(target, written.view());
+        }
+        if (encloses(ir, cz, cc) && encloses(ir, cc, cz) && part) {
           --begin;
           moved = true;
         }
@@ -273,6 +285,13 @@ struct explainer {
       }
     }
     return begin;
+  }
+  // Whether the statement of access `id` is a compound assignment (`+=`, `|=`, ...) as the source
+  // writes it.
+  constexpr bool compound_statement(int id) const {
+    std::string_view target, value;
+    const char op = split_any_assignment(statement(id), target, value);
+    return op != 0 && op != '=';
   }
   // A statement quoted whole, or the access where the source does not show it.
   constexpr void statement_or_access(detail::text_buffer& out, int id) const {
@@ -288,43 +307,54 @@ struct explainer {
   // question where it accepted none (check/suggested_barriers.hpp).
   constexpr void barrier_fix(detail::text_buffer& out) const {
     if (barriers == nullptr) return;
-    if (barriers->count == 0) {
-      out << "; where could a sync() between them go that every thread of the block reaches? (none the checker "
-             "tried, before the later access or a w::when or loop around it, is accepted)";
-      return;
-    }
-    out << "; checked fix: ";
-    for (int i = 0; i < barriers->count; ++i) {
+    // The fix in words, where every placement can be said as the source is written and the whole
+    // fits: a placement the words would put elsewhere than where the checker placed it (a barrier
+    // inside a statement that is no plain `target = value`, a w::when the source does not spell
+    // as the guard reads) is no checked fix, and a fix cut short is none either.
+    detail::text_buffer fix;
+    bool wordable = barriers->count > 0;
+    fix << "; checked fix: ";
+    for (int i = 0; i < barriers->count && wordable; ++i) {
       const barrier_placement& p = barriers->at[i];
-      if (i > 0) out << ", and ";
+      if (i > 0) fix << ", and ";
       std::string_view target, value;
       using where = barrier_placement::where;
-      finding pair{};
-      pair.first = p.other;
-      pair.second = p.access;
-      if (p.at == where::before_statement && p.one_statement && in_one_statement(pair, target, value)) {
-        out << "one statement, so load into a local, sync(), then store: w::local(k, " << value
+      if (p.at == where::before_statement && p.one_statement) {
+        finding pair{};
+        pair.first = p.other;
+        pair.second = p.access;
+        wordable = in_one_statement(pair, target, value);
+        fix << "one statement, so load into a local, sync(), then store: w::local(k, " << value
             << ", [&](auto, auto v) { return w::seq(w::sync(), " << target << " = v); })";
         continue;
       }
       if (p.at == where::end_of_loop) {
-        out << "add sync() at the end of the body of ";
-        loop(out, p.loop);
-        out << ", after ";
-        statement_or_access(out, p.access);
+        fix << "add sync() at the end of the body of ";
+        loop(fix, p.loop);
+        fix << ", after ";
+        statement_or_access(fix, p.access);
         continue;
       }
-      out << "add sync() before ";
+      fix << "add sync() before ";
       if (p.at == where::before_when) {
-        out << "the w::when(";
-        expr(out, ir.guard_pool[static_cast<std::size_t>(p.guard)].condition);
-        out << ", ...) around ";
+        detail::text_buffer when;
+        when << "w::when(";
+        expr(when, ir.guard_pool[static_cast<std::size_t>(p.guard)].condition);
+        wordable = names.source.empty() || names.source.find(when.view()) != std::string_view::npos;
+        fix << "the " << when.view() << ", ...) around ";
       } else if (p.at == where::before_loop) {
-        loop(out, p.loop);
-        out << ", around ";
+        loop(fix, p.loop);
+        fix << ", around ";
       }
-      statement_or_access(out, p.access);
+      statement_or_access(fix, p.access);
     }
+    if (wordable && out.size + fix.size < detail::text_buffer::capacity) {
+      out << fix.view();
+      return;
+    }
+    out << "; where could a sync() between them go that every thread of the block reaches? "
+        << (barriers->count > 0 ? "(the place the checker accepts is not one the source spells as written)"
+                                : "(none the checker tried, before the later access or a w::when or loop around it, is accepted)");
   }
 
   constexpr detail::text_buffer explain(const finding& f) const {

@@ -37,12 +37,12 @@ constexpr bool same_value(const kernel_ir& ir, int x, int y) {
 }
 
 // Whether the kernel is accepted with access `store` made atomic, the loads of the same element in
-// its statement made part of the update (from position `statement_begin` on: 0 where the source
-// does not show where the statement begins), and a global
+// its statement made part of the update where the statement is a compound assignment (`compound`;
+// from position `statement_begin` on, the statement's first access), and a global
 // store's parameter declared atomic<T>.
 template <std::size_t N>
 constexpr bool atomic_accepted(const kernel_ir& ir, block_shape shape, std::array<std::string_view, N> kinds, int store,
-                               int statement_begin) {
+                               int statement_begin, bool compound) {
   kernel_ir rewritten = ir;
   dsl::ir_access& a = rewritten.accesses[static_cast<std::size_t>(store)];
   if (a.kind != dsl::access_kind::store || a.vector_bytes != 0) return false;
@@ -50,6 +50,7 @@ constexpr bool atomic_accepted(const kernel_ir& ir, block_shape shape, std::arra
   // same context, with no other access of the buffer between it and the store.
   const context at = context_of(a);
   for (auto& z : rewritten.accesses) {
+    if (!compound) break;  // `x = x + 1` keeps its plain load: the atomic_exchange the words give does too
     if (z.kind != dsl::access_kind::load || z.memory != a.memory || z.target != a.target || !same_value(ir, z.index, a.index) ||
         !same_value(ir, z.column, a.column) || z.position >= a.position || z.position < statement_begin)
       continue;

@@ -185,6 +185,9 @@ constexpr int candidates_for(const kernel_ir& ir, const finding& f, candidate* o
     const bool guard_innermost = guards > 0 && (loops == 0 || guards - 1 >= guards_around(ir, c, loops - 1));
     candidate next;
     if (guard_innermost) {
+      // An otherwise branch (a negated guard) has no place of its own "before" it in the source:
+      // the barrier checked there would fall between the two branches.
+      if (ir.guard_pool[static_cast<std::size_t>(c.guard_begin + guards - 1)].negated) break;
       const int begin = construct_begin(ir, items, c, guards, loops);
       --guards;
       next = {{barrier_placement::where::before_when, c_id, c.guard_begin + guards, -1},
@@ -320,6 +323,20 @@ constexpr moved_barrier suggest_moved_barrier(const kernel_ir& ir, block_shape s
   while (end + 1 < static_cast<int>(items.size()) && items[static_cast<std::size_t>(end + 1)].present &&
          inside(ir, items[static_cast<std::size_t>(end + 1)], s, inner_guards, inner_loops))
     ++end;
+  // A w::when with an otherwise branch: "just after" or "just before" the w::when is not where the
+  // walk above ends (between the branches), so no move is offered.
+  if (f.loop < 0) {
+    const auto& cond = ir.guard_pool[static_cast<std::size_t>(s.guard_begin + guards)];
+    for (const int p : {begin - 1, end + 1}) {
+      if (p < 0 || p >= static_cast<int>(items.size()) || !items[static_cast<std::size_t>(p)].present) continue;
+      const item& x = items[static_cast<std::size_t>(p)];
+      if (x.guard_end - x.guard_begin > guards && inside(ir, x, s, guards, loops)) {
+        const auto& g = ir.guard_pool[static_cast<std::size_t>(x.guard_begin + guards)];
+        if (g.condition == cond.condition && g.negated != cond.negated) return {};
+      }
+    }
+    if (cond.negated) return {};
+  }
   const kernel_ir moved_out = without_barrier(ir, f.sync);
   for (const bool after : {true, false}) {
     // Without the barrier, the construct spans begin .. end - 1.

@@ -79,7 +79,8 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     e.barriers = &barriers;
   }
   if (f.code == diagnostic::code::W012 && f.first >= 0 && f.second < 0 && ir.accesses[static_cast<std::size_t>(f.first)].permuted_by < 0)
-    e.atomic_accepted = atomic_accepted(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, kinds, f.first, 0)
+    e.atomic_accepted = atomic_accepted(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, kinds, f.first,
+                                        e.statement_begin(f.first), e.compound_statement(f.first))
                             ? 1
                             : 0;
   hoisted_shuffle hoisted;

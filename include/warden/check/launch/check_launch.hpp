@@ -226,18 +226,33 @@ inline std::pair<std::string, std::string> checked_grid_fixes(const launch_reque
   return {indexed, note(refusal_under(one_block))};
 }
 
-// `ir` with guard `condition` on every global access in the context of access `first` or
-// `second`: the accesses a w::when around their statements covers.
+// `ir` with guard `condition` on the statements of accesses `first` and `second`: in each one's
+// context, the accesses after the last store, atomic or barrier before it, up to the first store or
+// atomic at or after it (the loads a statement makes, then its store), which a w::when around that
+// statement covers.
 template <class ConditionOf>
 inline dsl::kernel_ir with_guard_around(const dsl::kernel_ir& ir, const ConditionOf& condition_of, const row_guard& guard, int first,
                                         int second) {
   dsl::kernel_ir out = ir;
   const int condition = condition_of(out, guard);
+  std::vector<char> guarded(ir.accesses.size(), 0);
+  for (const int access : {first, second}) {
+    const dsl::ir_access& x = ir.accesses[static_cast<std::size_t>(access)];
+    int lo = -1, hi = 1 << 30;
+    for (const dsl::ir_access& y : ir.accesses)
+      if (y.kind != dsl::access_kind::load && same_context(ir, x, y)) {
+        if (y.position < x.position && y.position > lo) lo = y.position;
+        if (y.position >= x.position && y.position < hi) hi = y.position;
+      }
+    for (const dsl::ir_sync& y : ir.syncs)
+      if (y.position < x.position && y.position > lo) lo = y.position;
+    for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
+      const dsl::ir_access& y = ir.accesses[i];
+      if (y.position > lo && y.position <= hi && same_context(ir, x, y)) guarded[i] = 1;
+    }
+  }
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
-    const dsl::ir_access& b = ir.accesses[i];
-    if (b.memory != dsl::memory_kind::global ||
-        (!same_context(ir, b, ir.accesses[static_cast<std::size_t>(first)]) && !same_context(ir, b, ir.accesses[static_cast<std::size_t>(second)])))
-      continue;
+    if (guarded[i] == 0) continue;
     dsl::ir_access a = out.accesses[i];
     const int begin = static_cast<int>(out.guard_pool.size());
     for (int g = a.guard_begin; g < a.guard_end; ++g) out.guard_pool.push_back(out.guard_pool[static_cast<std::size_t>(g)]);
@@ -287,6 +302,8 @@ inline std::string checked_obligation_fixes(const launch_request& launch, const 
     return out.node(dsl::ir_op::logical_and, row, out.node(dsl::ir_op::less, r.other, out.leaf(dsl::ir_op::param_value, r.other_param)));
   };
   std::string offered, refused;
+  // At most four tried: each costs the static rules, a launch's checks and two isl questions.
+  if (candidates.size() > 4) candidates.resize(4);
   for (const row_guard& g : candidates) {
     std::string text = "w::when(" + render(ir, g.below, names) + " < " + render(ir, g.limit, names);
     if (g.other >= 0) {
