@@ -364,7 +364,7 @@ struct explainer {
       case diagnostic::code::W003:
       case diagnostic::code::W004:
       case diagnostic::code::W008: mode(out, f); break;
-      case diagnostic::code::W030:
+      case diagnostic::code::W030: {
         out << "sync() ";
         if (f.loop >= 0) {
           out << "in ";
@@ -377,25 +377,33 @@ struct explainer {
           expr(out, f.expr);
           out << "), which differs between threads";
         }
+        // The construct as the source writes it, cut short: the message names it, the fix moves the
+        // barrier out of it. A w::when the source does not spell so (one conjunct of `a && b`) is
+        // no place the words can point to.
+        detail::text_buffer construct;
         if (moved != nullptr && moved->found) {
-          // The construct as the source writes it, cut short: the message names it, the fix moves
-          // the barrier out of it.
-          detail::text_buffer construct;
           if (moved->loop >= 0) {
             loop(construct, moved->loop);
           } else {
             construct << "w::when(";
             expr(construct, ir.guard_pool[static_cast<std::size_t>(moved->guard)].condition);
-            construct << ", ...)";
           }
+        }
+        const bool spelled = moved != nullptr && moved->found &&
+                             (moved->loop >= 0 || names.source.empty() || names.source.find(construct.view()) != std::string_view::npos);
+        if (spelled) {
+          if (moved->loop < 0) construct << ", ...)";
           out << "; checked fix: move sync() out of " << construct.view() << " to just " << (moved->after ? "after" : "before")
               << " it";
           if (moved->loop < 0)
             out << ": " << (moved->after ? "w::seq(" : "w::seq(w::sync(), ") << construct.view() << (moved->after ? ", w::sync())" : ")");
         } else if (moved != nullptr) {
-          out << "; which threads must wait here? (moving sync() just before or after it is not accepted either)";
+          out << "; which threads must wait here? "
+              << (moved->found ? "(moving sync() out of one part of the condition is accepted, which the source does not spell apart)"
+                               : "(moving sync() just before or after it is not accepted either)");
         }
         break;
+      }
       case diagnostic::code::W031: {
         const auto& s = ir.shuffles[static_cast<std::size_t>(f.shuffle)];
         out << dsl::name_of(s.kind) << "(..., ";
@@ -423,14 +431,16 @@ struct explainer {
           detail::text_buffer when;
           when << "w::when(";
           expr(when, f.expr);
+          const bool spelled = names.source.empty() || names.source.find(when.view()) != std::string_view::npos;
           when << ", ...)";
-          if (hoisted->found) {
+          if (hoisted->found && spelled) {
             out << "; checked fix: open the shuffle outside the " << when.view() << ", with it in the shuffle's body: w::"
                 << dsl::name_of(s.kind) << "(k, value, ";
             expr(out, s.lane);
             out << ", [&](auto, auto v) { return " << when.view() << "; })";
           } else {
-            out << "; which lanes should take part? (opening the shuffle outside the " << when.view() << " is not accepted either)";
+            out << "; which lanes should take part? (opening the shuffle outside the " << when.view()
+                << (hoisted->found ? " is accepted, but the source does not spell that condition apart)" : " is not accepted either)");
           }
         }
         break;
