@@ -347,7 +347,9 @@ TEST_CASE("W031: a shuffle every lane of each warp reaches, or a diagnostic", "[
     return v.text;
   }();
   CHECK(std::string(text.view()) ==
-        "shuffle_down(..., 1) under when(thread_id.x < 40): thread 32 reaches it, thread 40 of the same warp does not");
+        "shuffle_down(..., 1) under when(thread_id.x < 40): thread 32 reaches it, thread 40 of the same warp does not; checked fix: "
+        "open the shuffle outside the w::when(thread_id.x < 40, ...), with it in the shuffle's body: w::shuffle_down(k, value, 1, "
+        "[&](auto, auto v) { return w::when(thread_id.x < 40, ...); })");
 }
 
 // Loops around a shuffle: trip counts must agree within each warp, and grid-stride ones do not.
@@ -386,7 +388,8 @@ TEST_CASE("W031: loops around a shuffle", "[recording][checker][shuffle]") {
   }();
   CHECK(std::string(nested.view()) ==
         "shuffle_down(..., 16 >> i1) under when(thread_id.x < (16 >> i1)): thread 0 reaches it, thread 16 of the same "
-        "warp does not");
+        "warp does not; checked fix: open the shuffle outside the w::when(thread_id.x < (16 >> i1), ...), with it in the "
+        "shuffle's body: w::shuffle_down(k, value, 16 >> i1, [&](auto, auto v) { return w::when(thread_id.x < (16 >> i1), ...); })");
   // trusted(...) is the escape hatch here too.
   STATIC_REQUIRE(code_of<w::block<64>, w::inout<int>>(trusting(split_warp_body)) == code::none);
 }
