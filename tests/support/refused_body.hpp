@@ -34,3 +34,29 @@ std::string message_of(Body) {
 }
 
 }  // namespace warden::testing
+
+namespace warden::testing {
+
+// Source text with runs of spaces and line breaks as one space: a fix the tests apply to a body's
+// source is compared as text, not as layout.
+inline std::string squeezed(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
+// One past the closing parenthesis of the call whose name begins at `at`; npos where unbalanced.
+inline std::size_t call_end(const std::string& text, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = text.find('(', at); i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) return i + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace warden::testing

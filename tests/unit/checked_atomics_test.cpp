@@ -21,15 +21,9 @@ using code = w::diagnostic::code;
 
 namespace {
 
-std::string squeezed(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    const bool space = c == ' ' || c == '\n' || c == '\t';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  return out;
-}
+using w::testing::call_end;
+using w::testing::squeezed;
+
 
 // The message's checked atomic applied to the body's source: "" where it offers none.
 struct followed {

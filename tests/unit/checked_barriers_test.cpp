@@ -23,22 +23,15 @@ using code = w::diagnostic::code;
 
 namespace {
 
+using w::testing::call_end;
+using w::testing::squeezed;
+
 std::vector<float> iota_floats(int n) {
   std::vector<float> v(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i);
   return v;
 }
 
-// Runs of spaces and line breaks as one space: the fix is compared as text, not as layout.
-std::string squeezed(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    const bool space = c == ' ' || c == '\n' || c == '\t';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  return out;
-}
 
 // `text` with `what` inserted at the one place `anchor` occurs (REQUIREd unique).
 std::string insert_at(const std::string& text, const std::string& anchor, const std::string& what, bool after) {
@@ -82,17 +75,6 @@ std::string applied(std::string source, const std::string& message) {
   return source;
 }
 
-// The end of the call whose name begins at `at` (one past its closing parenthesis).
-std::size_t call_end(const std::string& text, std::size_t at) {
-  int depth = 0;
-  for (std::size_t i = text.find('(', at); i < text.size(); ++i) {
-    if (text[i] == '(') ++depth;
-    if (text[i] == ')' && --depth == 0) return i + 1;
-  }
-  FAIL("unbalanced call at " << text.substr(at));
-  return text.size();
-}
-
 // W030's fix applied: the construct the message names (a w::when by its condition, or the
 // innermost loop call around the barrier) loses its sync(), and w::seq puts the barrier just after
 // or before it.
@@ -115,6 +97,7 @@ std::string moved_out(std::string source, const std::string& message) {
   }
   REQUIRE(begin != std::string::npos);
   const std::size_t end = call_end(source, begin);
+  REQUIRE(end != std::string::npos);
   std::string construct = source.substr(begin, end - begin);
   for (const char* spelling : {"w::sync(), ", ", w::sync()"})
     if (const std::size_t at = construct.find(spelling); at != std::string::npos) {

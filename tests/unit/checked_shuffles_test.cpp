@@ -19,24 +19,9 @@ using code = w::diagnostic::code;
 
 namespace {
 
-std::string squeezed(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    const bool space = c == ' ' || c == '\n' || c == '\t';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  return out;
-}
+using w::testing::call_end;
+using w::testing::squeezed;
 
-std::size_t call_end(const std::string& text, std::size_t at) {
-  int depth = 0;
-  for (std::size_t i = text.find('(', at); i < text.size(); ++i) {
-    if (text[i] == '(') ++depth;
-    if (text[i] == ')' && --depth == 0) return i + 1;
-  }
-  return std::string::npos;
-}
 
 // The message's rewrite applied: `w::when(G, w::shuffle_X(k, V, L, [&](auto, auto N) { return B; }))`
 // becomes `w::shuffle_X(k, V, L, [&](auto, auto N) { return w::when(G, B); })`; "" where the message
