@@ -167,7 +167,6 @@ constexpr int candidates_for(const kernel_ir& ir, const finding& f, candidate* o
                 {last + 1, c.guard_begin, c.guard_begin + guards, c.loop_begin, c.loop_begin + depth + 1}};
     return n;
   }
-  if (f.loop >= 0) return 0;
   const std::vector<item> items = items_by_position(ir);
   // Just before c, then before each construct around c, innermost first.
   // The statement's first access where the source says where it begins: a barrier before the

@@ -69,28 +69,28 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     return v;
   }
   explainer<D::arity> e{ir, kinds, names, &types};
+  const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
   // A W020, W021 or W040 within a block offers the barriers the checker accepts the kernel with, or asks
   // (check/suggested_barriers.hpp): the rewritten kernel is checked again here, where the
   // message is built, so that an accepted kernel pays nothing for it.
   barrier_suggestion barriers;
   if (detail_barriers::barrier_race(f)) {
-    const block_shape shape{D::block_type::x, D::block_type::y, D::block_type::z};
     barriers = suggest_barriers(ir, shape, f, [&](int access) { return e.statement_begin(access); });
     e.barriers = &barriers;
   }
   if (f.code == diagnostic::code::W012 && f.first >= 0 && f.second < 0 && ir.accesses[static_cast<std::size_t>(f.first)].permuted_by < 0)
-    e.atomic_accepted = atomic_accepted(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, kinds, f.first,
+    e.atomic_accepted = atomic_accepted(ir, shape, kinds, f.first,
                                         e.statement_begin(f.first), e.compound_statement(f.first))
                             ? 1
                             : 0;
   hoisted_shuffle hoisted;
   if (f.code == diagnostic::code::W031 && f.expr >= 0 && f.loop < 0) {
-    hoisted = suggest_hoisted_shuffle(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, f);
+    hoisted = suggest_hoisted_shuffle(ir, shape, f);
     e.hoisted = &hoisted;
   }
   moved_barrier moved;
   if (f.code == diagnostic::code::W030) {
-    moved = suggest_moved_barrier(ir, block_shape{D::block_type::x, D::block_type::y, D::block_type::z}, f);
+    moved = suggest_moved_barrier(ir, shape, f);
     e.moved = &moved;
   }
   v.text = e.explain(f);

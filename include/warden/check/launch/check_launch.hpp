@@ -51,6 +51,20 @@ inline std::string refusal_under(const launch_request& request) {
   return {};
 }
 
+// Access `access` of `ir` under one more guard, `condition` (each access keeps its own copy of
+// its guards in guard_pool, so the copy is extended, not the shared range).
+inline void add_guard(dsl::kernel_ir& ir, int access, int condition) {
+  dsl::ir_access& a = ir.accesses[static_cast<std::size_t>(access)];
+  const int begin = static_cast<int>(ir.guard_pool.size());
+  for (int g = a.guard_begin; g < a.guard_end; ++g) {
+    const dsl::ir_guard copy = ir.guard_pool[static_cast<std::size_t>(g)];
+    ir.guard_pool.push_back(copy);
+  }
+  ir.guard_pool.push_back({condition, false});
+  a.guard_begin = begin;
+  a.guard_end = static_cast<int>(ir.guard_pool.size());
+}
+
 // `ir` with the bound guard of `site` on access `access` (the same element as site's).
 inline dsl::kernel_ir with_bound_guard_on(const dsl::kernel_ir& ir, const overrun_site& site, int access) {
   dsl::kernel_ir out = ir;
@@ -66,12 +80,7 @@ inline dsl::kernel_ir with_bound_guard_on(const dsl::kernel_ir& ir, const overru
     const int limit = a.memory == dsl::memory_kind::global ? out.leaf(dsl::ir_op::param_size, a.target) : out.constant(extent, false);
     condition = out.node(dsl::ir_op::less, index, limit);
   }
-  const int begin = static_cast<int>(out.guard_pool.size());
-  for (int g = a.guard_begin; g < a.guard_end; ++g) out.guard_pool.push_back(out.guard_pool[static_cast<std::size_t>(g)]);
-  out.guard_pool.push_back({condition, false});
-  a.guard_begin = begin;
-  a.guard_end = static_cast<int>(out.guard_pool.size());
-  out.accesses[static_cast<std::size_t>(access)] = a;
+  add_guard(out, access, condition);
   return out;
 }
 
@@ -231,13 +240,7 @@ inline dsl::kernel_ir with_guard_around(const dsl::kernel_ir& ir, const Conditio
   }
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
     if (guarded[i] == 0) continue;
-    dsl::ir_access a = out.accesses[i];
-    const int begin = static_cast<int>(out.guard_pool.size());
-    for (int g = a.guard_begin; g < a.guard_end; ++g) out.guard_pool.push_back(out.guard_pool[static_cast<std::size_t>(g)]);
-    out.guard_pool.push_back({condition, false});
-    a.guard_begin = begin;
-    a.guard_end = static_cast<int>(out.guard_pool.size());
-    out.accesses[i] = a;
+    add_guard(out, static_cast<int>(i), condition);
   }
   return out;
 }
