@@ -33,7 +33,7 @@ struct followed {
 };
 followed follow(std::string source, const std::string& message) {
   std::smatch m;
-  if (!std::regex_search(message, m, std::regex("; checked fix: if threads may meet, write w::(atomic_\\w+)\\((.*), (.*)\\)( with (\\w+) declared (atomic<\\w+>))?$")))
+  if (!std::regex_search(message, m, std::regex("; checked fix: if (?:threads may meet|the threads are to combine their values there), write w::(atomic_\\w+)\\((.*), (.*)\\)( with (\\w+) declared (atomic<\\w+>))?$")))
     return {};
   const std::string op = m[1];
   const std::string sign = op == "atomic_add" ? "+=" : op == "atomic_sub" ? "-=" : op == "atomic_and" ? "&=" : op == "atomic_or" ? "|="
@@ -162,4 +162,105 @@ TEST_CASE("W012 whose atomic would be refused asks instead, and the kernel with 
   CHECK(message.find("checked fix") == std::string::npos);
   CHECK_THAT(message, Catch::Matchers::Contains("; may threads meet here? (write w::atomic_add(hist[in[i]], 1) with hist declared atomic<int> is not accepted either)"));
   CHECK(w::testing::code_of<B, w::in<int>, w::atomic<int>, w::out<int>>(read_back_atomic) != code::none);
+}
+
+// The same rewrite for a race on a compound assignment (W011 across blocks, W010, W020 on a tile):
+// every thread adding into one element is a sum, and the atomic update the message checks is the
+// fix; a plain `=` or a `*=`, which no atomic combines, is offered none.
+WARDEN_TEST_BODY(total_racy, [](auto k, auto in, auto total) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), total[0] += in[i]);
+});
+WARDEN_KERNEL(total_fixed, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto total) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(total[0], in[i]));
+}));
+
+WARDEN_TEST_BODY(pair_sums_racy, [](auto k, auto in, auto sums) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), sums[i / 2] += in[i]);
+});
+WARDEN_KERNEL(pair_sums_fixed, w::kernel<w::block<64>, w::in<int>, w::atomic<int>>([](auto k, auto in, auto sums) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::atomic_add(sums[i / 2], in[i]));
+}));
+
+WARDEN_TEST_BODY(tile_total_racy, [](auto k, auto in, auto totals) {
+  return w::shared<int, 1>(k, [&](auto k, auto acc) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(t == 0, acc[0] = 0), w::sync(), w::when(i < in.size(), acc[0] ^= in[i]), w::sync(),
+                  w::when(t == 0, totals[k.block_id()] = acc[0]));
+  });
+});
+WARDEN_KERNEL(tile_total_fixed, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto totals) {
+  return w::shared<int, 1>(k, [&](auto k, auto acc) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::seq(w::when(t == 0, acc[0] = 0), w::sync(), w::when(i < in.size(), w::atomic_xor(acc[0], in[i])), w::sync(),
+                  w::when(t == 0, totals[k.block_id()] = acc[0]));
+  });
+}));
+
+constexpr auto last_wins_racy = [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), out[0] = in[i]);
+};
+constexpr auto product_racy = [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), out[0] *= in[i]);
+};
+
+TEST_CASE("A race on a sum into one element, W011 across blocks, offers the checked atomic_add, which followed adds up", "[fix][W011][checked]") {
+  using B = w::block<64>;
+  REQUIRE(w::testing::code_of<B, w::in<int>, w::inout<int>>(total_racy) == code::W011);
+  const std::string message = w::testing::message_of<B, w::in<int>, w::inout<int>>(total_racy);
+  CHECK_THAT(message, Catch::Matchers::EndsWith(
+                          "; checked fix: if the threads are to combine their values there, write w::atomic_add(total[0], in[i]) with total declared atomic<int>"));
+  CHECK(twin_follows(total_fixed, total_racy_warden_source::text, message));
+  auto in = w::to_device(sevens(300));
+  auto total = w::to_device(std::vector<int>(1, 0));
+  w::launch(w::on_cpu, total_fixed, w::grid_for(300), in, total);
+  int expected = 0;
+  for (const int v : sevens(300)) expected += v;
+  CHECK(w::to_host(total)[0] == expected);
+  CHECK(w::record(total_fixed, w::grid_for(300), in, total).clean());
+}
+
+TEST_CASE("A race between neighbours summing into one element offers the checked atomic_add, which followed adds the pairs", "[fix][W010][checked]") {
+  using B = w::block<64>;
+  const code c = w::testing::code_of<B, w::in<int>, w::inout<int>>(pair_sums_racy);
+  CHECK((c == code::W010 || c == code::W011));
+  const std::string message = w::testing::message_of<B, w::in<int>, w::inout<int>>(pair_sums_racy);
+  CHECK(twin_follows(pair_sums_fixed, pair_sums_racy_warden_source::text, message));
+  auto in = w::to_device(sevens(200));
+  auto sums = w::to_device(std::vector<int>(100, 0));
+  w::launch(w::on_cpu, pair_sums_fixed, w::grid_for(200), in, sums);
+  std::vector<int> expected(100, 0);
+  for (int i = 0; i < 200; ++i) expected[static_cast<std::size_t>(i / 2)] += sevens(200)[static_cast<std::size_t>(i)];
+  CHECK(w::to_host(sums) == expected);
+  CHECK(w::record(pair_sums_fixed, w::grid_for(200), in, sums).clean());
+}
+
+TEST_CASE("A race on a tile's one element that no barrier ends (W020) offers the checked atomic, which followed combines the block", "[fix][W020][checked]") {
+  using B = w::block<64>;
+  REQUIRE(w::testing::code_of<B, w::in<int>, w::out<int>>(tile_total_racy) == code::W020);
+  const std::string message = w::testing::message_of<B, w::in<int>, w::out<int>>(tile_total_racy);
+  CHECK_THAT(message, Catch::Matchers::EndsWith("; checked fix: if the threads are to combine their values there, write w::atomic_xor(acc[0], in[i])"));
+  CHECK(twin_follows(tile_total_fixed, tile_total_racy_warden_source::text, message));
+  auto in = w::to_device(sevens(256));
+  auto totals = w::to_device(std::vector<int>(4, -1));
+  w::launch(w::on_cpu, tile_total_fixed, w::grid(4), in, totals);
+  std::vector<int> expected(4, 0);
+  for (int i = 0; i < 256; ++i) expected[static_cast<std::size_t>(i / 64)] ^= sevens(256)[static_cast<std::size_t>(i)];
+  CHECK(w::to_host(totals) == expected);
+  CHECK(w::record(tile_total_fixed, w::grid(4), in, totals).clean());
+}
+
+TEST_CASE("A race on a plain store or a product into one element is offered no atomic", "[fix][W010][checked]") {
+  using B = w::block<64>;
+  REQUIRE(w::testing::code_of<B, w::in<int>, w::out<int>>(last_wins_racy) == code::W010);
+  CHECK(w::testing::message_of<B, w::in<int>, w::out<int>>(last_wins_racy).find("checked fix") == std::string::npos);
+  REQUIRE(w::testing::code_of<B, w::in<int>, w::inout<int>>(product_racy) != code::none);
+  CHECK(w::testing::message_of<B, w::in<int>, w::inout<int>>(product_racy).find("checked fix") == std::string::npos);
 }

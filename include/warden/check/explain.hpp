@@ -32,6 +32,9 @@ struct explainer {
   // W012: whether the kernel with the atomic the message spells is accepted
   // (check/suggested_atomics.hpp); -1 where it was not looked at.
   int atomic_accepted = -1;
+  // W010, W011, W020: the store of a compound assignment (`total[0] += in[i]`) whose atomic update
+  // the checker accepts the kernel with; -1 where none is.
+  int combining_store = -1;
   // W031: the shuffle opened outside the w::when that splits a warp, where the checker accepts that
   // (check/suggested_shuffles.hpp); null where it was not looked at.
   const hoisted_shuffle* hoisted = nullptr;
@@ -242,13 +245,13 @@ struct explainer {
 
   // The position of the first access of the statement that holds `id`, as the source shows it:
   // the accesses just before it, in its context, that the source quotes in the same statement.
-  constexpr int statement_begin(int id) const {
+  // The statement of access `id`, and for a store the source spells in more than one statement
+  // (`acc[0] = 0` and `acc[0] += v`) its own: the statement of the load just before it, where that
+  // statement's target spells the store.
+  constexpr std::string_view own_statement(int id) const {
     const auto& c = ir.accesses[static_cast<std::size_t>(id)];
     const context cc = context_of(c);
     std::string_view s = statement(id);
-    int begin = c.position;
-    // A store the source spells in more than one statement (`tile[t] = ...` twice): its own is the
-    // statement of the loads just before it, where that statement's target spells the store.
     if (s.empty() && c.kind == dsl::access_kind::store)
       for (int i = 0; i < static_cast<int>(ir.accesses.size()); ++i) {
         const auto& z = ir.accesses[static_cast<std::size_t>(i)];
@@ -258,6 +261,13 @@ struct explainer {
         access_only(written, id);
         if (split_any_assignment(statement(i), target, value) != 0 && same_spelling(target, written.view())) s = statement(i);
       }
+    return s;
+  }
+  constexpr int statement_begin(int id) const {
+    const auto& c = ir.accesses[static_cast<std::size_t>(id)];
+    const context cc = context_of(c);
+    const std::string_view s = own_statement(id);
+    int begin = c.position;
     if (s.empty()) return begin;
     for (bool moved = true; moved;) {
       moved = false;
@@ -290,8 +300,46 @@ struct explainer {
   // writes it.
   constexpr bool compound_statement(int id) const {
     std::string_view target, value;
-    const char op = split_any_assignment(statement(id), target, value);
+    const char op = split_any_assignment(own_statement(id), target, value);
     return op != 0 && op != '=';
+  }
+  // The atomic that does what an assignment with operator `op` does: += is atomic_add, = is
+  // atomic_exchange; null for one no atomic does (*=).
+  static constexpr const char* atomic_for(char op) {
+    return op == '+' ? "atomic_add" : op == '-' ? "atomic_sub" : op == '&' ? "atomic_and" : op == '|' ? "atomic_or"
+         : op == '^' ? "atomic_xor" : op == '=' ? "atomic_exchange" : nullptr;
+  }
+  // Whether access `id`'s statement is a compound assignment an atomic update does (`+=`, not `*=`).
+  constexpr bool combining_statement(int id) const {
+    std::string_view target, value;
+    const char op = split_any_assignment(own_statement(id), target, value);
+    return op != 0 && op != '=' && atomic_for(op) != nullptr;
+  }
+  // The atomic update spelt with the statement's own parts, and the declaration a parameter then
+  // needs: "write w::atomic_add(hist[in[i]], 1) with hist declared atomic<int>".
+  constexpr void atomic_words(detail::text_buffer& out, int id) const {
+    const auto& a = ir.accesses[static_cast<std::size_t>(id)];
+    std::string_view target, value;
+    const char* atomic = atomic_for(split_any_assignment(own_statement(id), target, value));
+    if (atomic != nullptr) {
+      out << "write w::" << atomic << "(" << target << ", " << value << ")";
+    } else {
+      out << "update it with an atomic: w::atomic_add(";
+      access_only(out, id);
+      out << ", value)";
+    }
+    if (a.memory == dsl::memory_kind::global) {
+      out << " with ";
+      name(out, a.target);
+      out << " declared ";
+      declaration(out, "atomic", a.target);
+    }
+  }
+  // W010, W011, W020: the atomic a compound assignment's race takes, where the checker accepted it.
+  constexpr void combining_fix(detail::text_buffer& out) const {
+    if (combining_store < 0) return;
+    out << "; checked fix: if the threads are to combine their values there, ";
+    atomic_words(out, combining_store);
   }
   // A statement quoted whole, or the access where the source does not show it.
   constexpr void statement_or_access(detail::text_buffer& out, int id) const {
@@ -458,27 +506,10 @@ struct explainer {
         // that does what the assignment does (+= is atomic_add, = atomic_exchange). A tile's
         // elements take atomics as they are, a parameter's once it is declared atomic<T> (the
         // rule's other fix, distinct(p), is in its text).
-        const auto& a = ir.accesses[static_cast<std::size_t>(f.first)];
-        std::string_view target, value;
-        const char op = split_any_assignment(statement(f.first), target, value);
-        const char* atomic = op == '+' ? "atomic_add" : op == '-' ? "atomic_sub" : op == '&' ? "atomic_and" : op == '|' ? "atomic_or"
-                           : op == '^' ? "atomic_xor" : op == '=' ? "atomic_exchange" : nullptr;
         // Checked (atomic_accepted 1): the kernel with the atomic is accepted. Refused (0): the
         // message asks rather than offering a fix the checker would refuse in turn.
         out << (atomic_accepted == 1 ? "; checked fix: if threads may meet, " : atomic_accepted == 0 ? "; may threads meet here? (" : "; if threads may meet, ");
-        if (atomic != nullptr) {
-          out << "write w::" << atomic << "(" << target << ", " << value << ")";
-        } else {
-          out << "update it with an atomic: w::atomic_add(";
-          access_only(out, f.first);
-          out << ", value)";
-        }
-        if (a.memory == dsl::memory_kind::global) {
-          out << " with ";
-          name(out, a.target);
-          out << " declared ";
-          declaration(out, "atomic", a.target);
-        }
+        atomic_words(out, f.first);
         if (atomic_accepted == 0) out << " is not accepted either)";
         break;
       }
@@ -518,8 +549,10 @@ struct explainer {
           // (`tile[t] = (tile[t - 1] + tile[t + 1]) / 2`): no sync() fits between them, so load
           // into a local, then the barrier, then the store.
           barrier_fix(out);
+          combining_fix(out);
         } else if (f.across_blocks) {
           out << "threads of different blocks may meet";
+          combining_fix(out);
           // No barrier orders two blocks, and making the plain access atomic would only hide the
           // race (a reset, atomic or not, may still land after another block's updates): the
           // fixes are another kernel, or the host.
@@ -530,9 +563,11 @@ struct explainer {
           out << "threads of one block may meet in consecutive iterations of ";
           loop(out, f.loop);
           barrier_fix(out);  // W040 within a block (null for the others)
+          combining_fix(out);
         } else {
           out << "threads of one block may meet in one phase";
           barrier_fix(out);
+          combining_fix(out);
         }
       }
     }
