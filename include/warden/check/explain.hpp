@@ -338,8 +338,10 @@ struct explainer {
   // W010, W011, W020: the atomic a compound assignment's race takes, where the checker accepted it.
   constexpr void combining_fix(detail::text_buffer& out) const {
     if (combining_store < 0) return;
-    out << "; checked fix: if the threads are to combine their values there, ";
-    atomic_words(out, combining_store);
+    detail::text_buffer fix;
+    fix << "; checked fix: if the threads are to combine their values there, ";
+    atomic_words(fix, combining_store);
+    if (out.size + fix.size < detail::text_buffer::capacity) out << fix.view();  // a fix cut short is none
   }
   // A statement quoted whole, or the access where the source does not show it.
   constexpr void statement_or_access(detail::text_buffer& out, int id) const {

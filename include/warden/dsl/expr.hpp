@@ -316,6 +316,15 @@ inline constexpr bool narrowing_store = std::is_integral_v<To> && std::is_floati
   WARDEN_DIAGNOSTIC_MESSAGE(W008, entity,                                                                  \
                             "a floating-point value stored into an integral element would be truncated; " \
                             "write w::convert<T>(value) to convert it on purpose")
+// A local takes its type from its initial value, so `w::local(k, 0, ...)` is an int: an
+// accumulator of fractions begun at 0 truncates every step, and converting the value keeps that.
+// Both fixes are named, the type first (issue 57: the conversion alone was followed to a wrong sum).
+#define WARDEN_W008_LOCAL_MESSAGE                                                                          \
+  WARDEN_DIAGNOSTIC_MESSAGE(W008, "warden::local",                                                        \
+                            "a floating-point value stored into an integral local would be truncated; "   \
+                            "a local takes the type of its initial value: if it is to hold fractions, "   \
+                            "begin it with one (w::local(k, 0.f, ...), not 0); to truncate on purpose, "  \
+                            "write w::convert<T>(value)")
 
 // Whether every value of integral type From is a value of integral type To, so that `To x = e`
 // holds e's value unchanged (dsl/local_values.hpp follows it then): the same type, or a wider one

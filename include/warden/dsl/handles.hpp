@@ -173,7 +173,7 @@ struct local_handle : var_e<L, T, false> {
   template <operand V>
   constexpr WARDEN_HOST_DEVICE auto operator=(V&& v) const {
     auto value = as_expr(std::forward<V>(v));
-    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::local"));
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_LOCAL_MESSAGE);
     return assign_s<L, T, void, decltype(value)>{{}, value};
   }
   constexpr WARDEN_HOST_DEVICE auto operator=(const local_handle& other) const {
@@ -183,7 +183,7 @@ struct local_handle : var_e<L, T, false> {
   template <operand V>                                                           \
   constexpr WARDEN_HOST_DEVICE auto operator symbol(V&& v) const {               \
     auto value = as_expr(std::forward<V>(v));                                    \
-    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_KERNEL_MESSAGE("warden::local")); \
+    static_assert(!narrowing_store<T, decltype(value)>, WARDEN_W008_LOCAL_MESSAGE); \
     return assign_s<L, T, op::name, decltype(value)>{{}, value};                 \
   }
   WARDEN_DSL_LOCAL_COMPOUND(+=, add)
