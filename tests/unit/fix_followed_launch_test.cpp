@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -120,11 +121,46 @@ WARDEN_KERNEL(all_but_last_fixed_k, w::kernel<w::block<64>, w::out<int>, w::valu
   return w::when(cols > 0u, w::when(col < cols - 1u && col < out.size(), out[col] = 1));
 }));
 
+// The checked fix (issue 57), as the message spells it: the operation computed from
+// w::convert<long long>(cols), which C++ carries through the subtraction and the comparison.
+WARDEN_KERNEL(all_but_last_wide_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto cols) {
+  auto col = k.global_id();
+  return w::when(col < w::convert<long long>(cols) - 1u && col < out.size(), out[col] = 1);
+}));
+
+// The message's convert<long long>(X) applied to the kernel's source: X replaced, as a whole word,
+// at its first use in the body (after the lambda's parameter list).
+std::string widened(std::string source, const std::string& message) {
+  const std::string head = "from w::convert<long long>(";
+  const std::size_t at = message.find(head);
+  if (at == std::string::npos) return {};
+  const std::string operand = message.substr(at + head.size(), message.find(')', at + head.size()) - at - head.size());
+  const auto word = [&](std::size_t i) { return i < source.size() && (std::isalnum(static_cast<unsigned char>(source[i])) || source[i] == '_'); };
+  for (std::size_t i = source.find('{'); i != std::string::npos && (i = source.find(operand, i)) != std::string::npos; ++i)
+    if (!word(i - 1) && !word(i + operand.size())) return source.replace(i, operand.size(), "w::convert<long long>(" + operand + ")");
+  return {};
+}
+
+TEST_CASE("E104's checked fix, a 64-bit signed type, followed as the message spells it", "[fix][E104][checked]") {
+  auto out = w::to_device(std::vector<int>(64, 0));
+  const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u); });
+  CHECK_THAT(why, Contains("; checked fix: compute it in a 64-bit signed type, from w::convert<long long>(cols) (checked: this launch passes its checks with it)"));
+  const std::string followed = widened(std::string(w::dsl::definition_of(all_but_last_k).source), why);
+  INFO("followed: " << followed);
+  CHECK(followed == std::string(w::dsl::definition_of(all_but_last_wide_k).source));
+  w::launch(w::on_cpu, all_but_last_wide_k, w::grid(1), out, 0u);  // no column but the last: none stored
+  CHECK(w::to_host(out) == std::vector<int>(64, 0));
+  CHECK(w::record(all_but_last_wide_k, w::grid(1), out, 0u).clean());
+  w::launch(w::on_cpu, all_but_last_wide_k, w::grid(1), out, 10u);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 64; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i < 9 ? 1 : 0));
+}
+
 TEST_CASE("E104's fix: a guard that keeps the unsigned operation from wrapping", "[fix][E104]") {
   auto out = w::to_device(std::vector<int>(64, 0));
   const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u); });
   CHECK_THAT(why, Contains("cols - 1 is computed in a 32-bit unsigned type and may go below 0"));
-  CHECK_THAT(why, Contains("or guard it so that it cannot"));
+  CHECK_THAT(why, Contains("or should only some threads compute it? Then guard it so that it cannot"));
   w::launch(w::on_cpu, all_but_last_fixed_k, w::grid(1), out, 0u);
   CHECK(w::to_host(out) == std::vector<int>(64, 0));
   w::launch(w::on_cpu, all_but_last_fixed_k, w::grid(1), out, 10u);
@@ -197,14 +233,18 @@ WARDEN_KERNEL(pitched_k, w::kernel<w::block<16, 16>, w::in<int>, w::out<int>, w:
                                return w::given(pitch >= width, w::when(x < width && y < height, dst[pitch * y + x] = src[pitch * y + x]));
                              }));
 
-TEST_CASE("E107's fix: launch with values for which the stated fact holds", "[fix][E107]") {
+// The message asks rather than tells (issue 57): a pitch is the data's layout, and a pitch chosen
+// only to meet the fact would copy other elements. Here the data's pitch is 64 and 50 was a slip:
+// the answer "not the values the data has" gives the launch with the data's own pitch.
+TEST_CASE("E107 asks whether the values are the data's; with the data's own, the copy runs", "[fix][E107]") {
   auto src = w::to_device(std::vector<int>(64 * 20, 7));
   auto dst = w::to_device(std::vector<int>(64 * 20, 0));
   const std::string why =
       refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 50); });
-  CHECK_THAT(why, Contains("the stated fact pitch >= width is false for this launch"));
-  CHECK_THAT(why, Contains("launch with values that meet it"));
-  w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 64);  // pitch 64 >= width 60
+  CHECK_THAT(why, Contains("the stated fact pitch >= width is false for this launch (pitch = 50, width = 60)"));
+  CHECK_THAT(why, Contains("are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong"));
+  CHECK(why.find("launch with values that meet it") == std::string::npos);
+  w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 64);  // the data's pitch, 64
   const auto got = w::to_host(dst);
   for (int y = 0; y < 20; ++y)
     for (int x = 0; x < 64; ++x) CHECK(got[static_cast<std::size_t>(y * 64 + x)] == (x < 60 ? 7 : 0));

@@ -213,6 +213,44 @@ inline std::string checked_one_block(const launch_request& launch, int d) {
                       : " (which would not be enough for this launch: " + code + " with it)";
 }
 
+// E104's fix, checked on this launch before it is printed (issue 57, item 1): the operation that
+// wraps computed in long long, as `w::convert<long long>(x)` of its first operand makes it, and so
+// every operation above it (C++ carries a long long operand's arithmetic and comparisons out in
+// long long). The checker reasoned about the operation as about integers, which long long makes
+// it for any launch's numbers (at most 2^31 threads, int values): the proof stands, and the
+// launch's checks on the retyped kernel decide the rest (an index that now reaches -1: E101). A
+// guard, the other fix, is a choice of which threads should run: asked, not checked.
+inline std::string checked_wide_type(const launch_request& launch, int wrapped, const launch_names& names) {
+  const dsl::kernel_ir& ir = *launch.ir;
+  const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(wrapped)];
+  const std::string operand = e.a >= 0 ? render(ir, e.a, names) : std::string();
+  const std::string guard = "; or should only some threads compute it? Then guard it so that it cannot";
+  if (checking_a_fix() > 0 || operand.empty()) return "; compute it in a 64-bit signed type" + guard;
+  dsl::kernel_ir wide = ir;
+  std::vector<char> above(wide.exprs.size(), 0);
+  above[static_cast<std::size_t>(wrapped)] = 1;
+  for (std::size_t i = static_cast<std::size_t>(wrapped) + 1; i < wide.exprs.size(); ++i) {
+    const dsl::ir_expr& x = wide.exprs[i];
+    above[i] = (x.a >= 0 && above[static_cast<std::size_t>(x.a)]) || (x.b >= 0 && above[static_cast<std::size_t>(x.b)]);
+  }
+  for (std::size_t i = 0; i < wide.exprs.size(); ++i) {
+    dsl::ir_expr& x = wide.exprs[i];
+    if (!above[i] || x.is_float || x.op < dsl::ir_op::add || x.unsigned_bits >= 64) continue;
+    if (x.unsigned_bits == 0 && x.signed_bits == 0) continue;  // bool (&&, ||)
+    x.unsigned_bits = 0;
+    x.signed_bits = 64;
+    x.is_unsigned = false;
+  }
+  launch_request retyped = launch;
+  retyped.ir = &wide;
+  const std::string code = refusal_under(retyped);
+  const std::string spelled = "w::convert<long long>(" + operand + ")";
+  return code.empty() ? "; checked fix: compute it in a 64-bit signed type, from " + spelled +
+                            " (checked: this launch passes its checks with it)" + guard
+                      : "; computing it in a 64-bit signed type, from " + spelled + ", would not be enough for this launch (" +
+                            code + " with it)" + guard;
+}
+
 // `ir` with guard `condition` on the statements of accesses `first` and `second`: in each one's
 // context, the accesses after the last store, atomic or barrier before it, up to the first store or
 // atomic at or after it (the loads a statement makes, then its store), which a w::when around that
@@ -489,7 +527,12 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   // E107: the facts the kernel states (given(...)) hold for this launch.
   if (!first_false_fact(ir, facts, names).empty()) throw fact_error(launch.kernel, first_false_fact(ir, facts, named()));
   // E104: the checker's integers are the kernel's: no unsigned operation wraps, no int one overflows.
-  if (!first_integer_wrap(ir, facts, names).empty()) throw wrap_error(launch.kernel, first_integer_wrap(ir, facts, named()));
+  if (!first_integer_wrap(ir, facts, names).empty()) {
+    int wrapped = -1;
+    std::string why = first_integer_wrap(ir, facts, named(), &wrapped);
+    if (wrapped >= 0) why += launch_impl::checked_wide_type(launch, wrapped, named());
+    throw wrap_error(launch.kernel, why);
+  }
   // E103: every run-time loop ends.
   if (!first_bad_step(ir, facts, names).empty()) throw loop_error(launch.kernel, first_bad_step(ir, facts, named()));
   // E106: the conditions on this launch that the checker's proof rests on.

@@ -116,20 +116,22 @@ inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts
 // the launch obligation that makes that sound.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                       const launch_names& names) {
+                                       const launch_names& names, int* wrapped = nullptr) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
+  // `wrapped`: the operation that leaves its type, where one does (not a loop's int counter).
   auto describe = [&](int id) {
+    if (wrapped != nullptr) *wrapped = id;
     const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
     if (e.signed_bits > 0) {
       const bool unbounded = reached == std::numeric_limits<long long>::min() || reached == std::numeric_limits<long long>::max();
       return render(ir, id, names) + " is computed in a " + std::to_string(e.signed_bits) + "-bit signed type and " +
              (unbounded ? std::string("cannot be bounded") : "may overflow it (reaching " + std::to_string(reached) + ")") +
-             " for this launch, which is undefined and wraps on the device; compute it in a 64-bit type, or guard it so that it cannot";
+             " for this launch, which is undefined and wraps on the device";
     }
     return render(ir, id, names) + " is computed in a " + std::to_string(e.unsigned_bits) + "-bit unsigned type and may " +
            (reached < 0 ? "go below 0 (reaching " : "leave its range (reaching ") + std::to_string(reached) +
-           ") for this launch, which wraps around; compute it in a signed type, or guard it so that it cannot";
+           ") for this launch, which wraps around";
   };
   auto check = [&](int id, int begin, int end) {
     const int w = id < 0 ? -1 : evaluator.first_wrap(id, begin, end, &reached);
