@@ -11,6 +11,7 @@
 #include <warden/warden.hpp>
 
 #include <catch2/catch.hpp>
+#include "../support/followed_barriers.hpp"
 #include "../support/refused_body.hpp"
 #include "../support/verdict_probe.hpp"
 
@@ -25,6 +26,8 @@ namespace {
 
 using w::testing::call_end;
 using w::testing::squeezed;
+using w::testing::applied;
+using w::testing::insert_at;
 
 std::vector<float> iota_floats(int n) {
   std::vector<float> v(static_cast<std::size_t>(n));
@@ -32,48 +35,6 @@ std::vector<float> iota_floats(int n) {
   return v;
 }
 
-
-// `text` with `what` inserted at the one place `anchor` occurs (REQUIREd unique).
-std::string insert_at(const std::string& text, const std::string& anchor, const std::string& what, bool after) {
-  const std::size_t at = text.find(anchor);
-  REQUIRE(at != std::string::npos);
-  REQUIRE(text.find(anchor, at + 1) == std::string::npos);
-  std::string out = text;
-  out.insert(after ? at + anchor.size() : at, what);
-  return out;
-}
-
-// The body's source with every clause of the message's checked fix applied; "" when the message
-// offers none. A clause this cannot apply fails the test: every offered fix must be followable.
-std::string applied(std::string source, const std::string& message) {
-  source = squeezed(source);
-  const std::size_t fix = message.find("; checked fix: ");
-  if (fix == std::string::npos) return "";
-  std::string clauses = message.substr(fix + 15);
-  std::vector<std::string> parts;
-  for (std::size_t at; (at = clauses.find(", and ")) != std::string::npos; clauses = clauses.substr(at + 6))
-    parts.push_back(clauses.substr(0, at));
-  parts.push_back(clauses);
-  for (const std::string& clause : parts) {
-    std::smatch m;
-    if (std::regex_match(clause, m, std::regex("add sync\\(\\) before the (w::when\\(.*), \\.\\.\\.\\) around `.*`"))) {
-      source = insert_at(source, m[1], "w::sync(), ", false);
-    } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) before `(.*)`"))) {
-      source = insert_at(source, m[1], "w::sync(), ", false);
-    } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) at the end of the body of loop \\w+, after `(.*)`"))) {
-      source = insert_at(source, m[1], ", w::sync()", true);
-    } else if (std::regex_match(clause, m, std::regex("one statement, so load into a local, sync\\(\\), then store: "
-                                                      "(w::local\\(k, (.*), \\[&\\]\\(auto, auto v\\) \\{ return w::seq\\(w::sync\\(\\), (.*) = v\\); \\}\\))"))) {
-      const std::string statement = std::string(m[3]) + " = " + std::string(m[2]);
-      const std::size_t at = source.find(statement);
-      REQUIRE(at != std::string::npos);
-      source.replace(at, statement.size(), m[1]);
-    } else {
-      FAIL("a fix clause the test cannot follow: " << clause);
-    }
-  }
-  return source;
-}
 
 // W030's fix applied: the construct the message names (a w::when by its condition, or the
 // innermost loop call around the barrier) loses its sync(), and w::seq puts the barrier just after
