@@ -150,7 +150,15 @@ struct every_candidate_rejected {
     if constexpr (B::z > 1) t << ", " << B::z;
     t << ">";
     if constexpr (Candidate::constant_count > 0) t << " and its constants";
-    t << " (every candidate is rejected; the first): " << std::string_view(Source::value.text.data, static_cast<std::size_t>(Source::value.text.size));
+    t << " (every candidate is rejected; the first): ";
+    // The candidate's text whole; where the opening leaves no room for it, without its checked fix,
+    // which cut short would be no fix (the candidate as a w::kernel prints it whole).
+    std::string_view text(Source::value.text.data, static_cast<std::size_t>(Source::value.text.size));
+    if (t.size + static_cast<int>(text.size()) >= detail::text_buffer::capacity) {
+      const std::size_t fix = text.find("; checked fix: ");
+      if (fix != std::string_view::npos) text = text.substr(0, fix);
+    }
+    t << text;
     v.text = t;
     return v;
   }();

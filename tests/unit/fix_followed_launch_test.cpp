@@ -66,7 +66,9 @@ WARDEN_KERNEL(next_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](au
   auto i = k.global_id();
   return w::when(i < out.size(), out[i] = x[i + 1]);
 }));
-// The message's fix, as it reads: "guard it, w::when(i + 1 < x.size(), ...)".
+// The guard the message names in its question (issue 57: the guard around the statement leaves
+// out[255] unstored, so it is asked, not offered): "should the threads that reach past the end skip
+// the whole statement? A guard, w::when(i + 1 < x.size(), ...), would leave out[255] unstored".
 WARDEN_KERNEL(next_fixed_k, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto x, auto out) {
   auto i = k.global_id();
   return w::when(i < out.size(), w::when(i + 1 < x.size(), out[i] = x[i + 1]));
@@ -77,12 +79,13 @@ TEST_CASE("E101's fix: the guard the message spells on the index as written", "[
   auto out = w::to_device(std::vector<float>(256, -1.f));
   const std::string why = refusal_of<w::bounds_error>([&] { w::launch(w::on_cpu, next_k, w::grid_for(256), x, out); });
   CHECK_THAT(why, Contains("load x[i + 1] reaches index 256, but x (parameter 0, in) has 256 elements"));
-  CHECK_THAT(why, Contains("guard it, w::when(i + 1 < x.size(), ...), or bind x to at least 257 elements"));
+  CHECK_THAT(why, Contains("; should the threads that reach past the end skip the whole statement? A guard, w::when(i + 1 < x.size(), ...), "
+                           "would leave out[255] unstored; if they should not, bind x to at least 257 elements"));
   CHECK(w::to_host(out) == std::vector<float>(256, -1.f));  // refused before anything ran
   w::launch(w::on_cpu, next_fixed_k, w::grid_for(256), x, out);
   const auto got = w::to_host(out);
   for (int i = 0; i < 255; ++i) CHECK(got[static_cast<std::size_t>(i)] == static_cast<float>(i + 1));
-  CHECK(got[255] == -1.f);  // no neighbour: not stored
+  CHECK(got[255] == -1.f);  // no neighbour: not stored, as the question said
   // The message's other fix: x one element longer.
   auto longer = w::to_device(iota_floats(257));
   w::launch(w::on_cpu, next_k, w::grid_for(256), longer, out);
@@ -94,7 +97,7 @@ WARDEN_KERNEL(strided_sum_k, w::kernel<w::block<32>, w::inout<int>, w::value<int
   auto t = k.thread_id();
   return w::seq(out[t] = 0, w::for_range(k, 0, 8, step, [&](auto, auto j) { return out[t] += j; }));
 }));
-// The table's fix: guard the loop on its step.
+// The message's first answer, "if it means no work, guard the loop, w::when(step > 0, ...)".
 WARDEN_KERNEL(strided_sum_fixed_k, w::kernel<w::block<32>, w::inout<int>, w::value<int>>([](auto k, auto out, auto step) {
   auto t = k.thread_id();
   return w::seq(out[t] = 0, w::when(step > 0, w::for_range(k, 0, 8, step, [&](auto, auto j) { return out[t] += j; })));
@@ -104,6 +107,9 @@ TEST_CASE("E103's fix: the loop guarded on its step", "[fix][E103]") {
   w::device_buffer<int> out(32);
   const std::string why = refusal_of<w::loop_error>([&] { w::launch(w::on_cpu, strided_sum_k, w::grid(1), out, 0); });
   CHECK_THAT(why, Contains("the loop over j from 0 to 8 steps by step, which may be 0"));
+  // A question (issue 57): a step of 0 is no work, or a slip; the message offers the fix of each.
+  CHECK_THAT(why, Contains("Is a step of 0 meant? If it means no work, guard the loop, w::when(step > 0, ...); if not, pass a step of 1 or more"));
+  CHECK(std::string(w::dsl::definition_of(strided_sum_fixed_k).source).find("w::when(step > 0, w::for_range(k, 0, 8, step,") != std::string::npos);
   w::launch(w::on_cpu, strided_sum_fixed_k, w::grid(1), out, 0);
   CHECK(w::to_host(out) == std::vector<int>(32, 0));
   w::launch(w::on_cpu, strided_sum_fixed_k, w::grid(1), out, 3);

@@ -106,6 +106,25 @@ inline bool same_context(const dsl::kernel_ir& ir, const dsl::ir_access& a, cons
   return true;
 }
 
+// The accesses of the statement that holds `access`, marked in `marked`: in its context, those
+// after the last store, atomic or barrier before it, up to the first store or atomic at or after it
+// (the loads a statement makes, then its store), which a w::when around that statement covers.
+inline void mark_statement(const dsl::kernel_ir& ir, int access, std::vector<char>& marked) {
+  const dsl::ir_access& x = ir.accesses[static_cast<std::size_t>(access)];
+  int lo = -1, hi = 1 << 30;
+  for (const dsl::ir_access& y : ir.accesses)
+    if (y.kind != dsl::access_kind::load && same_context(ir, x, y)) {
+      if (y.position < x.position && y.position > lo) lo = y.position;
+      if (y.position >= x.position && y.position < hi) hi = y.position;
+    }
+  for (const dsl::ir_sync& y : ir.syncs)
+    if (y.position < x.position && y.position > lo) lo = y.position;
+  for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
+    const dsl::ir_access& y = ir.accesses[i];
+    if (y.position > lo && y.position <= hi && same_context(ir, x, y)) marked[i] = 1;
+  }
+}
+
 // `ir` with one more guard on access `site.access`: the bound its index (or column) leaves, as the
 // fix the message spells (`w::when(i + 1 < x.size(), ...)`). Added to that access and to those of
 // the same element in the same context (the load and the store of `y[i] = a * x[i] + y[i]`), the
@@ -123,12 +142,47 @@ inline dsl::kernel_ir with_bound_guard(const dsl::kernel_ir& ir, const overrun_s
   }
   return out;
 }
+// What the guard E101 offers, put around the statement as its words say, would no longer store:
+// "out[255] unstored" (an element of a buffer that a store of the statement reached in this launch
+// and no longer does: isl decides it, elements past either end aside), "elements of out unstored
+// (or may: the checker cannot tell)" where the sets cannot be written, "" where it stores every one.
+// A store into a tile is the block's own scratch and is followed by the loads that read it, which
+// the launch's checks (E101, W022's element of a tile no phase stored) see: left to them.
+inline std::string stored_no_longer(const launch_request& launch, const overrun_site& site, const launch_facts& facts,
+                                    const launch_names& names) {
+  const dsl::kernel_ir& ir = *launch.ir;
+  std::vector<char> statement(ir.accesses.size(), 0);
+  mark_statement(ir, site.access, statement);
+  dsl::kernel_ir around = ir;
+  const dsl::kernel_ir bound = with_bound_guard_on(ir, site, site.access);
+  const int condition = bound.guard_pool[static_cast<std::size_t>(bound.accesses[static_cast<std::size_t>(site.access)].guard_end - 1)].condition;
+  around.exprs = bound.exprs;  // the condition's nodes (with_bound_guard_on only adds nodes and a guard)
+  for (std::size_t i = 0; i < ir.accesses.size(); ++i)
+    if (statement[i] != 0) add_guard(around, static_cast<int>(i), condition);
+  for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
+    const dsl::ir_access& a = ir.accesses[i];
+    if (statement[i] == 0 || a.kind == dsl::access_kind::load || a.memory != dsl::memory_kind::global || a.trusted) continue;
+    // The overrunning access itself (and its element's other accesses): the guard is its own index's
+    // bound, so it drops only what lies past the buffer's end.
+    const dsl::ir_access& o = ir.accesses[static_cast<std::size_t>(site.access)];
+    if (static_cast<int>(i) == site.access ||
+        (o.memory == a.memory && o.target == a.target && same_tree(ir, o.index, a.index) && same_tree(ir, o.column, a.column)))
+      continue;
+    const std::optional<long long> dropped = element_dropped(ir, around, facts, static_cast<int>(i));
+    const std::string buffer = a.target >= 0 && static_cast<std::size_t>(a.target) < names.params.size() ? names[static_cast<std::size_t>(a.target)] : "a buffer";
+    if (!dropped) return "elements of " + buffer + " unstored (or may: the checker cannot tell)";
+    if (*dropped >= 0) return buffer + "[" + std::to_string(*dropped) + "] unstored";
+  }
+  return {};
+}
+
 // E101's message with each fix it offers checked on this launch before it is printed (issue 57,
 // item 1): the guard, by the launch's checks on the kernel with that guard; more room for a
 // buffer, by the checks with the buffer that long; for a tile, by the checks with the tile that
 // large. A fix the checks still refuse is not offered as one: the message says it would not be
 // enough, and with which code.
-inline std::string checked_overrun_fixes(const launch_request& launch, const overrun_site& site, std::string message) {
+inline std::string checked_overrun_fixes(const launch_request& launch, const overrun_site& site, std::string message,
+                                         const launch_facts& facts, const launch_names& names) {
   if (site.access < 0 || checking_a_fix() > 0) return message;
   const dsl::ir_access& a = launch.ir->accesses[static_cast<std::size_t>(site.access)];
   // The fixes are the message's tail (launch_impl::overrun_fix): "; <guard>[, or <room>]".
@@ -142,9 +196,17 @@ inline std::string checked_overrun_fixes(const launch_request& launch, const ove
     const dsl::kernel_ir guarded = with_bound_guard(*launch.ir, site);
     launch_request with_guard = launch;
     with_guard.ir = &guarded;
-    if (const std::string code = refusal_under(with_guard); !code.empty())
+    if (const std::string code = refusal_under(with_guard); !code.empty()) {
       guard = (guard.rfind("guard it, ", 0) == 0 ? "a guard, " + guard.substr(10) + "," : "guarding " + guard.substr(6)) +
               " would not be enough for this launch (" + code + " with it)";
+    } else if (const std::string dropped = stored_no_longer(launch, site, facts, names); !dropped.empty()) {
+      // The guard the words give covers the whole statement: where that leaves an element of a
+      // buffer unstored that the kernel stored (`out[i] = x[i + 1]` guarded: out's last element),
+      // the program runs and computes less. Which is meant, only the user knows: asked.
+      guard = "should the threads that reach past the end skip the whole statement? " +
+              (guard.rfind("guard it, ", 0) == 0 ? "A guard, " + guard.substr(10) + "," : "Guarding " + guard.substr(6)) +
+              " would leave " + dropped;
+    }
   }
   // More room: "bind x to at least N elements" (a buffer of its own that long) or "give tile at
   // least N rows" (the tile that large). Where N, the first element past the end, is not enough
@@ -196,7 +258,8 @@ inline std::string checked_overrun_fixes(const launch_request& launch, const ove
                         : "more room (" + room.substr(least + 10) + ") would not be enough either (" + code + " with it)";
     }
   }
-  return message.substr(0, guard_at) + "; " + guard + (room.empty() ? std::string() : ", or " + room);
+  const bool asked = guard.rfind("should ", 0) == 0;
+  return message.substr(0, guard_at) + "; " + guard + (room.empty() ? std::string() : (asked ? "; if they should not, " : ", or ") + room);
 }
 
 // E102's fix of a grid of one block, checked on this launch before it is printed (issue 57, item
@@ -261,21 +324,7 @@ inline dsl::kernel_ir with_guard_around(const dsl::kernel_ir& ir, const Conditio
   dsl::kernel_ir out = ir;
   const int condition = condition_of(out, guard);
   std::vector<char> guarded(ir.accesses.size(), 0);
-  for (const int access : {first, second}) {
-    const dsl::ir_access& x = ir.accesses[static_cast<std::size_t>(access)];
-    int lo = -1, hi = 1 << 30;
-    for (const dsl::ir_access& y : ir.accesses)
-      if (y.kind != dsl::access_kind::load && same_context(ir, x, y)) {
-        if (y.position < x.position && y.position > lo) lo = y.position;
-        if (y.position >= x.position && y.position < hi) hi = y.position;
-      }
-    for (const dsl::ir_sync& y : ir.syncs)
-      if (y.position < x.position && y.position > lo) lo = y.position;
-    for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
-      const dsl::ir_access& y = ir.accesses[i];
-      if (y.position > lo && y.position <= hi && same_context(ir, x, y)) guarded[i] = 1;
-    }
-  }
+  for (const int access : {first, second}) mark_statement(ir, access, guarded);
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
     if (guarded[i] == 0) continue;
     add_guard(out, static_cast<int>(i), condition);
@@ -545,7 +594,7 @@ WARDEN_RUNTIME_API void check_launch(const launch_request& launch, std::span<arg
   // E101: every access within its buffer or tile, for this geometry and these values.
   overrun_site site;
   if (!first_overrun(ir, facts, names, kinds, &site).empty())
-    throw bounds_error(launch.kernel, launch_impl::checked_overrun_fixes(launch, site, first_overrun(ir, facts, named(), kinds)));
+    throw bounds_error(launch.kernel, launch_impl::checked_overrun_fixes(launch, site, first_overrun(ir, facts, named(), kinds), facts, named()));
 }
 
 // " (in the program: scratch is bound to y, a view of samples to x)": each parameter the message
