@@ -37,6 +37,13 @@ inline std::string applied(std::string source, const std::string& message) {
     std::smatch m;
     if (std::regex_match(clause, m, std::regex("add sync\\(\\) before the (w::when\\(.*), \\.\\.\\.\\) around `.*`"))) {
       source = insert_at(source, m[1], "w::sync(), ", false);
+    } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) before loop (\\w+), around `.*`"))) {
+      // The loop whose body names its variable so: the w::for_range call that opens that lambda.
+      const std::size_t variable = source.find("auto " + std::string(m[1]) + ")");
+      REQUIRE(variable != std::string::npos);
+      const std::size_t call = source.rfind("w::for_range(", variable);
+      REQUIRE(call != std::string::npos);
+      source.insert(call, "w::sync(), ");
     } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) before `(.*)`"))) {
       source = insert_at(source, m[1], "w::sync(), ", false);
     } else if (std::regex_match(clause, m, std::regex("add sync\\(\\) at the end of the body of loop \\w+, after `(.*)`"))) {

@@ -312,6 +312,44 @@ TEST_CASE("W020's checked sync() goes before a thread-dependent w::when, not int
   CHECK(w::record(half_fixed, w::grid(1), in, out).clean());
 }
 
+// 4b. The load in a loop of thread-dependent trips: a barrier inside the loop would be W030, so the
+// barrier goes before the loop, and the message names the loop by its variable.
+WARDEN_TEST_BODY(uneven_racy, [](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::local(k, 0.f, [&](auto k, auto sum) {
+      return w::seq(tile[t] = in[i], w::for_range(k, 0, t % 4, [&](auto, auto j) { return sum += tile[63 - t] * j; }), out[i] = sum);
+    });
+  });
+});
+WARDEN_KERNEL(uneven_fixed, w::kernel<w::block<64>, w::in<float>, w::out<float>>([](auto k, auto in, auto out) {
+  return w::shared<float, 64>(k, [&](auto k, auto tile) {
+    auto t = k.thread_id();
+    auto i = k.global_id();
+    return w::local(k, 0.f, [&](auto k, auto sum) {
+      return w::seq(tile[t] = in[i], w::sync(), w::for_range(k, 0, t % 4, [&](auto, auto j) { return sum += tile[63 - t] * j; }), out[i] = sum);
+    });
+  });
+}));
+
+TEST_CASE("W020's checked sync() before a loop of thread-dependent trips, named by its variable, followed, sums the mirror", "[fix][W020][checked]") {
+  REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(uneven_racy) == code::W020);
+  const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(uneven_racy);
+  CHECK_THAT(message, Catch::Matchers::EndsWith("; checked fix: add sync() before loop j, around `sum += tile[63 - t] * j`"));
+  CHECK(twin_follows(uneven_fixed, uneven_racy_warden_source::text, message));
+  auto in = w::to_device(iota_floats(64));
+  auto out = w::to_device(std::vector<float>(64, -1.f));
+  w::launch(w::on_cpu, uneven_fixed, w::grid(1), in, out);
+  const auto got = w::to_host(out);
+  for (int t = 0; t < 64; ++t) {
+    float sum = 0.f;
+    for (int j = 0; j < t % 4; ++j) sum += static_cast<float>(63 - t) * static_cast<float>(j);
+    CHECK(got[static_cast<std::size_t>(t)] == sum);
+  }
+  CHECK(w::record(uneven_fixed, w::grid(1), in, out).clean());
+}
+
 TEST_CASE("W020's checked fix with two barriers, both followed, smooths the mirrored pair", "[fix][W020][checked]") {
   REQUIRE(w::testing::code_of<B64, w::in<float>, w::out<float>>(smooth_racy) == code::W020);
   const std::string message = w::testing::message_of<B64, w::in<float>, w::out<float>>(smooth_racy);

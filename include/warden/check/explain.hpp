@@ -519,6 +519,9 @@ struct explainer {
         access(out, f.first);
         if (const auto s = statement(f.first); !s.empty()) quote(out, s);
         out << ": thread " << f.thread1 << " loads element " << f.element << ", which no earlier phase stores";
+        // What it should hold is the user's to say (a halo's value, a pad, an earlier store moved
+        // up): asked. A guard that skips the load is no fix: it changes what the kernel computes.
+        out << "; which thread should store it before this phase? (skipping the load would change what the kernel computes)";
         break;
       default: {
         if (f.code == diagnostic::code::W040 && f.second < 0) {  // one plain access of an atomic<T>
