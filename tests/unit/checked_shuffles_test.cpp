@@ -106,3 +106,50 @@ TEST_CASE("W031 whose rewrite would still race asks which lanes should take part
   };
   CHECK(w::testing::code_of<B, w::in<float>, w::out<float>>(opened) != code::none);
 }
+
+// A block of partial warps: the checker runs again on a block of whole warps (its x rounded up to
+// 32) and offers it where it accepts the kernel; followed, the twin declares that block. (Under a
+// guard on the grid's end, `w::when(i < in.size(), ...)`, the larger block would split a warp
+// there: that kernel is asked, below.)
+WARDEN_TEST_BODY(swap_pairs_racy, [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::shuffle_xor(k, in[i], 1, [&](auto, auto partner) { return out[i] = partner; });
+});
+WARDEN_KERNEL(swap_pairs_fixed, w::kernel<w::block<64>, w::in<int>, w::out<int>>([](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::shuffle_xor(k, in[i], 1, [&](auto, auto partner) { return out[i] = partner; });
+}));
+
+TEST_CASE("W031 in a block of partial warps offers the block of whole warps, checked, and followed swaps the pairs", "[fix][W031][checked]") {
+  using B48 = w::block<48>;
+  REQUIRE(w::testing::code_of<B48, w::in<int>, w::out<int>>(swap_pairs_racy) == code::W031);
+  const std::string message = w::testing::message_of<B48, w::in<int>, w::out<int>>(swap_pairs_racy);
+  INFO(message);
+  std::smatch m;
+  REQUIRE(std::regex_search(message, m, std::regex("; checked fix: a block of whole warps, (w::block<\\d+>)$")));
+  // Followed: the block the message names declares the twin, whose body is the mistaken one's.
+  const std::string twin = squeezed(w::dsl::definition_of(swap_pairs_fixed).source);
+  CHECK(twin.rfind("w::kernel<" + std::string(m[1]) + ", w::in<int>, w::out<int>>(" + squeezed(swap_pairs_racy_warden_source::text), 0) == 0);
+  std::vector<int> values(192);
+  for (int i = 0; i < 192; ++i) values[static_cast<std::size_t>(i)] = i * 3;
+  auto in = w::to_device(values);
+  w::device_buffer<int> out(192);
+  w::launch(w::on_cpu, swap_pairs_fixed, w::grid_for(192), in, out);
+  const auto got = w::to_host(out);
+  for (int i = 0; i < 192; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i ^ 1) * 3);
+  CHECK(w::record(swap_pairs_fixed, w::grid_for(192), in, out).clean());
+}
+
+WARDEN_TEST_BODY(swap_guarded_racy, [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::when(i < in.size(), w::shuffle_xor(k, in[i], 1, [&](auto, auto partner) { return out[i] = partner; }));
+});
+
+TEST_CASE("W031 in a block of partial warps whose whole-warp block would still split a warp asks", "[fix][W031][checked]") {
+  using B48 = w::block<48>;
+  REQUIRE(w::testing::code_of<B48, w::in<int>, w::out<int>>(swap_guarded_racy) == code::W031);
+  const std::string message = w::testing::message_of<B48, w::in<int>, w::out<int>>(swap_guarded_racy);
+  CHECK(message.find("checked fix") == std::string::npos);
+  CHECK_THAT(message, Catch::Matchers::EndsWith("; which lanes should take part? (a block of whole warps, w::block<64>, is not accepted either)"));
+  CHECK(w::testing::code_of<w::block<64>, w::in<int>, w::out<int>>(swap_guarded_racy) == code::W031);
+}

@@ -38,6 +38,9 @@ struct explainer {
   // W031: the shuffle opened outside the w::when that splits a warp, where the checker accepts that
   // (check/suggested_shuffles.hpp); null where it was not looked at.
   const hoisted_shuffle* hoisted = nullptr;
+  // W031 in a block of partial warps: the block of whole warps (its x rounded up to 32) the
+  // checker accepts the kernel with (> 0), or refuses it with (< 0); 0 where it was not looked at.
+  int whole_warps = 0;
 
   constexpr void name(detail::text_buffer& out, int i) const {
     if (i >= 0 && static_cast<std::size_t>(i) < N && !names.params[static_cast<std::size_t>(i)].empty()) {
@@ -461,6 +464,12 @@ struct explainer {
         out << ") ";
         if (f.expr < 0) {
           out << "in a block of " << f.element << " threads: its last warp is partial";
+          if (whole_warps > 0 && ir.tiles.empty()) out << "; checked fix: a block of whole warps, w::block<" << whole_warps << ">";
+          // A tile is sized by the user for the block: whether it holds the larger block's
+          // threads is the launch's to check (E101), not this message's.
+          if (whole_warps > 0 && !ir.tiles.empty())
+            out << "; would a block of whole warps do, w::block<" << whole_warps << ">? (the checker accepts it; its tiles are checked against it at launch)";
+          if (whole_warps < 0) out << "; which lanes should take part? (a block of whole warps, w::block<" << -whole_warps << ">, is not accepted either)";
           break;
         }
         if (f.loop >= 0) {

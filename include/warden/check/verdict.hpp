@@ -99,6 +99,14 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     hoisted = suggest_hoisted_shuffle(ir, shape, f);
     e.hoisted = &hoisted;
   }
+  // A block of partial warps (W031): the kernel analysed again with the block's x rounded up to
+  // whole warps, the rewrite the message offers (a 1-D block; tiles keep their sizes, so a tile the
+  // block outgrows refuses it).
+  if (f.code == diagnostic::code::W031 && f.expr < 0 && shape.y == 1 && shape.z == 1) {
+    block_shape whole = shape;
+    whole.x = (shape.x + 31) / 32 * 32;
+    e.whole_warps = whole.x <= 1024 && analyse(ir, whole).code == diagnostic::code::none ? whole.x : -whole.x;
+  }
   moved_barrier moved;
   if (f.code == diagnostic::code::W030) {
     moved = suggest_moved_barrier(ir, shape, f);
