@@ -98,7 +98,7 @@ constexpr auto swap_guarded_tried = [](auto k, auto in, auto out) {
   });
 };
 
-TEST_CASE("A tuned kernel whose every candidate races gives the first candidate's checked barrier, whole; followed, every candidate is accepted", "[fix][W020][checked][tuned]") {
+TEST_CASE("A tuned kernel whose every candidate races gives the first candidate's checked barrier, whole, and followed every candidate is accepted", "[fix][W020][checked][tuned]") {
   const std::string message = tuned_refusal<swap_racy>();
   INFO(message);
   CHECK_THAT(message, Catch::Matchers::StartsWith("swap_racy, candidate block<64> (every candidate is rejected; the first): "));
@@ -128,7 +128,7 @@ WARDEN_KERNEL(saxpy_k, w::kernel<w::block<64>, w::in<float>, w::inout<float>, w:
   return w::when(i < x.size(), y[i] = a * x[i] + y[i]);
 }));
 
-TEST_CASE("A launch refused while it is captured offers room, checked; the capture with it replays right", "[fix][E101][checked][graph]") {
+TEST_CASE("A launch refused while it is captured offers room, checked, and the capture with it replays right", "[fix][E101][checked][graph]") {
   w::stream s;
   auto x = w::to_device(iota_floats(100));
   auto short_y = w::to_device(std::vector<float>(60, 1.f));
@@ -152,7 +152,7 @@ TEST_CASE("A launch refused while it is captured offers room, checked; the captu
   for (int i = 0; i < 100; ++i) CHECK(got[static_cast<std::size_t>(i)] == 1.f + 4.f * static_cast<float>(i));
 }
 
-TEST_CASE("A view too short for the launch is offered the room, checked; a view that long runs", "[fix][E101][checked][view]") {
+TEST_CASE("A view too short for the launch is offered the room, checked, and a view that long runs", "[fix][E101][checked][view]") {
   auto x = w::to_device(iota_floats(100));
   auto samples = w::to_device(std::vector<float>(300, 1.f));
   const std::string message = w::testing::refusal_of<w::bounds_error>(

@@ -91,7 +91,7 @@ WARDEN_KERNEL(next_two_guarded_once_k, w::kernel<w::block<64>, w::in<float>, w::
   return w::when(i < out.size(), w::when(i + 1 < x.size(), out[i] = x[i + 1] + x[i + 2]));
 }));
 
-TEST_CASE("E101's room is offered and followed runs and matches; its guard, which would store fewer elements, is asked", "[fix][E101][checked]") {
+TEST_CASE("E101's room is offered and followed runs and matches, its guard, which would store fewer elements, is asked", "[fix][E101][checked]") {
   auto x = w::to_device(iota_floats(256));
   auto out = w::to_device(std::vector<float>(256, -1.f));
   const std::string why = e101_of([&] { w::launch(w::on_cpu, next_one_k, w::grid_for(256), x, out); });

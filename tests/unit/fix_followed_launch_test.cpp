@@ -242,7 +242,7 @@ WARDEN_KERNEL(pitched_k, w::kernel<w::block<16, 16>, w::in<int>, w::out<int>, w:
 // The message asks rather than tells (issue 57): a pitch is the data's layout, and a pitch chosen
 // only to meet the fact would copy other elements. Here the data's pitch is 64 and 50 was a slip:
 // the answer "not the values the data has" gives the launch with the data's own pitch.
-TEST_CASE("E107 asks whether the values are the data's; with the data's own, the copy runs", "[fix][E107]") {
+TEST_CASE("E107 asks whether the values are the data's, and with the data's own, the copy runs", "[fix][E107]") {
   auto src = w::to_device(std::vector<int>(64 * 20, 7));
   auto dst = w::to_device(std::vector<int>(64 * 20, 0));
   const std::string why =

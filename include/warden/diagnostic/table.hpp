@@ -120,7 +120,7 @@
   "`loop_error`")
 #define WARDEN_DIAGNOSTIC_E104 (E104, launch, integer_wrap, "integer-wrap", \
   "an operation carried out in an unsigned type (an index, guard, loop bound or lane) may wrap around for this launch, int arithmetic there may overflow, or a loop bound does not fit the loop's int counter", \
-  "compute the index in int within its range, or pass values that keep it there (a loop's bounds in int)", \
+  "compute it in a 64-bit signed type (w::convert<long long>(x)), guard it, or pass values that keep it in range (a loop's bounds in int)", \
   "`wrap_error`")
 #define WARDEN_DIAGNOSTIC_E105 (E105, launch, pool_space, "pool-space", \
   "a buffer the host indexes (pinned, managed, host) from a pool of memory the host cannot reach", \
@@ -132,7 +132,7 @@
   "`obligation_error`")
 #define WARDEN_DIAGNOSTIC_E107 (E107, launch, stated_fact, "stated-fact", \
   "a fact the kernel states with `w::given(...)` is false, or cannot be computed, for this launch's values", \
-  "launch with values for which the fact holds", \
+  "pass the values and data the kernel is meant for, or state a fact that holds of them (the message asks which)", \
   "`fact_error`")
 #define WARDEN_DIAGNOSTIC_E108 (E108, run, uninitialised_shared_read, "uninitialised-shared-read", \
   "a thread loads a shared-tile element that no thread of its block has stored (cpu backend, debug builds, where tiles start poisoned; under trusted(...), where the checker's W022 does not look)", \
