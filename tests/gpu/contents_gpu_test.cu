@@ -64,7 +64,7 @@ TEST_CASE("permutation(perm) measured on the device: runs, measures once per ver
   CHECK(refusal([&] { w::launch(unsort_gpu_k, w::grid_for(n), perm, s, dst); }) ==
         "E107 [stated-fact] unsort_gpu_k: the stated fact distinct(perm) && within(perm, 0, perm.size()) is false for this launch "
         "(perm.size() = " + std::to_string(n) + ", perm[" + std::to_string(n - 5) +
-            "] repeats perm[17]); the checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
+            "] repeats perm[17]); the checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
   CHECK(w::to_host(dst) == got);
   // Distinct, one value n: within fails, naming the greatest where the device found it.
   for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<int>((i * 2654435761u) % n);

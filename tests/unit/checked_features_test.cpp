@@ -113,6 +113,30 @@ TEST_CASE("A tuned kernel whose every candidate races gives the first candidate'
   for (int i = 0; i < 256; ++i) CHECK(got[static_cast<std::size_t>(i)] == static_cast<float>(i ^ 1));
 }
 
+// The same mistake under a name long enough that the opening leaves no room for the fix: the error
+// carries the candidate's diagnostic without its fix rather than the fix cut short.
+WARDEN_TEST_TUNED(swap_racy_under_a_name_long_enough_that_the_opening_of_the_tuned_error_leaves_no_room_for_the_candidates_whole_fix_even_though_it_is_short_and_then_some_more_words_x,
+                  w::tuned<w::in<float>, w::out<float>>(
+                      [](auto k, auto in, auto out) {
+                        return w::shared<float, 256>(k, [&](auto k, auto tile) {
+                          auto t = k.thread_id();
+                          auto i = k.global_id();
+                          return w::seq(tile[t] = in[i], out[i] = tile[t ^ 1]);
+                        });
+                      },
+                      w::candidates<w::block<64>, w::block<128>>));
+
+TEST_CASE("A tuned kernel's error that cannot hold the candidate's checked fix whole leaves it out, never cut", "[fix][W020][checked][tuned]") {
+  const std::string whole = tuned_refusal<swap_racy>();
+  const std::string message =
+      tuned_refusal<swap_racy_under_a_name_long_enough_that_the_opening_of_the_tuned_error_leaves_no_room_for_the_candidates_whole_fix_even_though_it_is_short_and_then_some_more_words_x>();
+  INFO(message);
+  REQUIRE(whole.find("; checked fix: ") != std::string::npos);
+  CHECK(message.find("checked fix") == std::string::npos);
+  CHECK(message.size() < static_cast<std::size_t>(w::detail::text_buffer::capacity));
+  CHECK_THAT(message, Catch::Matchers::EndsWith("threads 0 and 1 meet at element 0 in one phase"));
+}
+
 TEST_CASE("A tuned kernel whose race no barrier inside its guard ends asks, and that barrier is refused", "[fix][W020][checked][tuned]") {
   const std::string message = tuned_refusal<swap_guarded_racy>();
   INFO(message);

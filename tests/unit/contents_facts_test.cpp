@@ -67,7 +67,7 @@ TEST_CASE("permutation(perm): a JDS unsort runs, a repeat or a value outside 0 t
   w::copy(perm, w::to_device(order));
   CHECK(w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, unsort_k, w::grid_for(100), perm, s, dst); }) ==
         "E107 [stated-fact] unsort_k: the stated fact distinct(perm) && within(perm, 0, perm.size()) is false for this launch "
-        "(perm.size() = 100, perm[60] repeats perm[20]); the checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
+        "(perm.size() = 100, perm[60] repeats perm[20]); the checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
   // Distinct, but one value is n: within fails, naming the greatest and where it is.
   for (int i = 0; i < 100; ++i) order[static_cast<std::size_t>(i)] = (i * 37 + 11) % 100;
   order[order.size() - 1] += 100;  // stays distinct
@@ -104,7 +104,7 @@ TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product r
   auto y2 = w::to_device(std::vector<float>(4, -1.f));
   CHECK(w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, csr_k, w::grid_for(4), row_ptr, col, val, x, y2); }) ==
         "E107 [stated-fact] csr_k: the stated fact non_decreasing(row_ptr) && within(col, 0, x.size()) is false for this launch "
-        "(x.size() = 4, row_ptr[2] is below row_ptr[1]); the checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
+        "(x.size() = 4, row_ptr[2] is below row_ptr[1]); the checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
   CHECK(w::detail::contents_measured() > before);
   CHECK(w::to_host(y2) == std::vector<float>(4, -1.f));
 
@@ -115,7 +115,7 @@ TEST_CASE("non_decreasing(row_ptr) and within(col, 0, x.size()): a CSR product r
   w::copy(col, w::to_device(cols));
   const std::string text = w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, csr_k, w::grid_for(4), row_ptr, col, val, x, y2); });
   CHECK_THAT(text, Catch::Matchers::EndsWith("(x.size() = 4, col[4] = 4 (its greatest, first there) is not below x.size()); the "
-                                             "checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)"));
+                                             "checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)"));
   CHECK_THAT(text, !Catch::Matchers::Contains("row_ptr["));
 }
 
@@ -124,7 +124,7 @@ TEST_CASE("sorted(keys): equal neighbours break it where non_decreasing would no
   auto out = w::to_device(std::vector<int>(4, 0));
   CHECK(w::testing::refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, keys_k, w::grid_for(4), keys, out); }) ==
         "E107 [stated-fact] keys_k: the stated fact sorted(keys) is false for this launch (keys[2] is not above keys[1]); "
-        "the checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
+        "the checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
   CHECK(w::to_host(out) == std::vector<int>(4, 0));
   w::copy(keys, w::to_device(std::vector<int>{1, 3, 4, 8}));
   w::launch(w::on_cpu, keys_k, w::grid_for(4), keys, out);

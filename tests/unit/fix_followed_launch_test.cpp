@@ -150,7 +150,7 @@ std::string widened(std::string source, const std::string& message) {
 TEST_CASE("E104's checked fix, a 64-bit signed type, followed as the message spells it", "[fix][E104][checked]") {
   auto out = w::to_device(std::vector<int>(64, 0));
   const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, all_but_last_k, w::grid(1), out, 0u); });
-  CHECK_THAT(why, Contains("; checked fix: compute it in a 64-bit signed type, from w::convert<long long>(cols) (checked: this launch passes its checks with it)"));
+  CHECK_THAT(why, Contains("; checked fix: compute it in a 64-bit signed type, from w::convert<long long>(cols) (this launch passes its checks with it)"));
   const std::string followed = widened(std::string(w::dsl::definition_of(all_but_last_k).source), why);
   INFO("followed: " << followed);
   CHECK(followed == std::string(w::dsl::definition_of(all_but_last_wide_k).source));
@@ -160,6 +160,23 @@ TEST_CASE("E104's checked fix, a 64-bit signed type, followed as the message spe
   w::launch(w::on_cpu, all_but_last_wide_k, w::grid(1), out, 10u);
   const auto got = w::to_host(out);
   for (int i = 0; i < 64; ++i) CHECK(got[static_cast<std::size_t>(i)] == (i < 9 ? 1 : 0));
+}
+
+// A conversion above the wrap: `w::convert<int>(cols - 1u)` keeps int whatever the operand, so the
+// 64-bit type from the first operand would not reach the index as the checker would retype it:
+// offered in words, not as a checked fix.
+WARDEN_KERNEL(converted_wrap_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto cols) {
+  auto t = k.thread_id();
+  return w::when(t < out.size(), out[(w::convert<int>(cols - 1u) + t) % 64] = 1);
+}));
+
+TEST_CASE("E104 whose wrap a conversion takes in is not offered as a checked fix", "[fix][E104][checked]") {
+  auto out = w::to_device(std::vector<int>(64, 0));
+  const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, converted_wrap_k, w::grid(1), out, 0u); });
+  INFO(why);
+  CHECK_THAT(why, Contains("cols - 1 is computed in a 32-bit unsigned type"));
+  CHECK(why.find("checked fix") == std::string::npos);
+  CHECK_THAT(why, Contains("; compute it in a 64-bit signed type, from w::convert<long long>(cols); or should only some threads compute it?"));
 }
 
 TEST_CASE("E104's fix: a guard that keeps the unsigned operation from wrapping", "[fix][E104]") {
@@ -248,7 +265,7 @@ TEST_CASE("E107 asks whether the values are the data's, and with the data's own,
   const std::string why =
       refusal_of<w::fact_error>([&] { w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 50); });
   CHECK_THAT(why, Contains("the stated fact pitch >= width is false for this launch (pitch = 50, width = 60)"));
-  CHECK_THAT(why, Contains("are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong"));
+  CHECK_THAT(why, Contains("are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong"));
   CHECK(why.find("launch with values that meet it") == std::string::npos);
   w::launch(w::on_cpu, pitched_k, w::grid(4, 2), src, dst, 60, 20, 64);  // the data's pitch, 64
   const auto got = w::to_host(dst);

@@ -472,7 +472,7 @@ TEST_CASE("a scatter through a measured permutation runs, a repeat is refused na
   } catch (const w::fact_error& e) {
     CHECK(std::string(e.what()) ==
           "E107 [stated-fact] scatter_k: the stated fact distinct(perm) is false for this launch (perm[60] repeats perm[20]); the "
-          "checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
+          "checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
   }
   CHECK(w::to_host(y) == got);
 

@@ -304,7 +304,7 @@ TEST_CASE("stated facts: the checker uses them, launch checks them first (E107)"
   dst = w::to_device(std::vector<int>(host.size(), -1));
   CHECK(e107_of([&] { w::launch(w::on_cpu, pitched_stated_k, w::grid(2, 1), src, dst, width, height, 16); }) ==
         "E107 [stated-fact] pitched_stated_k: the stated fact pitch >= width is false for this launch (pitch = 16, width = 20); "
-        "the checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
+        "the checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)");
   CHECK(w::to_host(dst) == std::vector<int>(host.size(), -1));
 
   w::device_buffer<int> a(17 * 40);

@@ -39,7 +39,8 @@ struct explainer {
   // (check/suggested_shuffles.hpp); null where it was not looked at.
   const hoisted_shuffle* hoisted = nullptr;
   // W031 in a block of partial warps: the block of whole warps (its x rounded up to 32) the
-  // checker accepts the kernel with (> 0), or refuses it with (< 0); 0 where it was not looked at.
+  // checker accepts the kernel with (> 0), or refuses it with (< 0); 0 where it was not looked at
+  // (a block of two or three dimensions).
   int whole_warps = 0;
 
   constexpr void name(detail::text_buffer& out, int i) const {
@@ -464,12 +465,14 @@ struct explainer {
         out << ") ";
         if (f.expr < 0) {
           out << "in a block of " << f.element << " threads: its last warp is partial";
-          if (whole_warps > 0 && ir.tiles.empty()) out << "; checked fix: a block of whole warps, w::block<" << whole_warps << ">";
-          // A tile is sized by the user for the block: whether it holds the larger block's
-          // threads is the launch's to check (E101), not this message's.
-          if (whole_warps > 0 && !ir.tiles.empty())
-            out << "; would a block of whole warps do, w::block<" << whole_warps << ">? (the checker accepts it; its tiles are checked against it at launch)";
+          // Another block changes which threads make up each block, so what a kernel that reads
+          // its block computes (a sum per block, a tile sized for it): asked, with the checker's
+          // answer on the kernel itself.
+          if (whole_warps > 0)
+            out << "; would a block of whole warps do, w::block<" << whole_warps
+                << ">? (the checker accepts the kernel with it; it changes which threads make up each block)";
           if (whole_warps < 0) out << "; which lanes should take part? (a block of whole warps, w::block<" << -whole_warps << ">, is not accepted either)";
+          if (whole_warps == 0) out << "; which block of whole warps is meant?";
           break;
         }
         if (f.loop >= 0) {

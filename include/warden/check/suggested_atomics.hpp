@@ -46,6 +46,11 @@ constexpr bool atomic_accepted(const kernel_ir& ir, block_shape shape, std::arra
   kernel_ir rewritten = ir;
   dsl::ir_access& a = rewritten.accesses[static_cast<std::size_t>(store)];
   if (a.kind != dsl::access_kind::store || a.vector_bytes != 0) return false;
+  // The GPU's atomics take elements of 4 or 8 bytes (backend/cuda_atomic.hpp): an atomic on a
+  // short or a char would not compile for the device, so it is no fix to offer.
+  int bytes = a.element_bytes;
+  if (a.memory == dsl::memory_kind::shared) bytes = a.target >= 0 && a.target < static_cast<int>(ir.tiles.size()) ? ir.tiles[static_cast<std::size_t>(a.target)].element_bytes : 0;
+  if (bytes != 0 && bytes != 4 && bytes != 8) return false;
   // The compound assignment's own load: the same element (the same index expression), in the
   // same context, with no other access of the buffer between it and the store.
   const context at = context_of(a);

@@ -100,8 +100,8 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
     e.hoisted = &hoisted;
   }
   // A block of partial warps (W031): the kernel analysed again with the block's x rounded up to
-  // whole warps, the rewrite the message offers (a 1-D block; tiles keep their sizes, so a tile the
-  // block outgrows refuses it).
+  // whole warps, which the message asks about with the answer (a 1-D block). Not a checked fix:
+  // another block changes what a kernel that reads its block computes.
   if (f.code == diagnostic::code::W031 && f.expr < 0 && shape.y == 1 && shape.z == 1) {
     block_shape whole = shape;
     whole.x = (shape.x + 31) / 32 * 32;

@@ -76,7 +76,7 @@
   "the checker")
 #define WARDEN_DIAGNOSTIC_W022 (W022, race, uninitialised_shared_load, "uninitialised-shared-load", \
   "a shared element is loaded that no earlier phase stores", \
-  "store it first (and sync()), or load only what is stored", \
+  "store it first, in the thread that should (and sync()); a load skipped instead changes what the kernel computes", \
   "the checker")
 #define WARDEN_DIAGNOSTIC_W030 (W030, race, barrier_divergence, "barrier-divergence", \
   "sync() under a condition or loop bound that differs between threads", \

@@ -323,8 +323,8 @@ inline constexpr bool narrowing_store = std::is_integral_v<To> && std::is_floati
   WARDEN_DIAGNOSTIC_MESSAGE(W008, "warden::local",                                                        \
                             "a floating-point value stored into an integral local would be truncated; "   \
                             "a local takes the type of its initial value: if it is to hold fractions, "   \
-                            "begin it with one (w::local(k, 0.f, ...), not 0); to truncate on purpose, "  \
-                            "write w::convert<T>(value)")
+                            "begin it with a value of the type it should hold (w::local(k, 0.f, ...) for "\
+                            "float, not 0); to truncate on purpose, write w::convert<T>(value)")
 
 // Whether every value of integral type From is a value of integral type To, so that `To x = e`
 // holds e's value unchanged (dsl/local_values.hpp follows it then): the same type, or a wider one

@@ -145,9 +145,8 @@ inline dsl::kernel_ir with_bound_guard(const dsl::kernel_ir& ir, const overrun_s
 // What the guard E101 offers, put around the statement as its words say, would no longer store:
 // "out[255] unstored" (an element of a buffer that a store of the statement reached in this launch
 // and no longer does: isl decides it, elements past either end aside), "elements of out unstored
-// (or may: the checker cannot tell)" where the sets cannot be written, "" where it stores every one.
-// A store into a tile is the block's own scratch and is followed by the loads that read it, which
-// the launch's checks (E101, W022's element of a tile no phase stored) see: left to them.
+// (or may: the checker cannot tell)" where the sets cannot be written or the store is a tile's,
+// "" where it stores every one.
 inline std::string stored_no_longer(const launch_request& launch, const overrun_site& site, const launch_facts& facts,
                                     const launch_names& names) {
   const dsl::kernel_ir& ir = *launch.ir;
@@ -161,13 +160,17 @@ inline std::string stored_no_longer(const launch_request& launch, const overrun_
     if (statement[i] != 0) add_guard(around, static_cast<int>(i), condition);
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
     const dsl::ir_access& a = ir.accesses[i];
-    if (statement[i] == 0 || a.kind == dsl::access_kind::load || a.memory != dsl::memory_kind::global || a.trusted) continue;
+    if (statement[i] == 0 || a.kind == dsl::access_kind::load || a.trusted) continue;
     // The overrunning access itself (and its element's other accesses): the guard is its own index's
     // bound, so it drops only what lies past the buffer's end.
     const dsl::ir_access& o = ir.accesses[static_cast<std::size_t>(site.access)];
     if (static_cast<int>(i) == site.access ||
         (o.memory == a.memory && o.target == a.target && same_tree(ir, o.index, a.index) && same_tree(ir, o.column, a.column)))
       continue;
+    // A tile's stores are not compared (the sets are the grid's, a tile is each block's): a guard
+    // that leaves one of its elements unstored leaves a later load reading what no one stored,
+    // which the launch does not see again. Asked.
+    if (a.memory != dsl::memory_kind::global) return "elements of a tile unstored (or may: the checker does not compare a tile's)";
     const std::optional<long long> dropped = element_dropped(ir, around, facts, static_cast<int>(i));
     const std::string buffer = a.target >= 0 && static_cast<std::size_t>(a.target) < names.params.size() ? names[static_cast<std::size_t>(a.target)] : "a buffer";
     if (!dropped) return "elements of " + buffer + " unstored (or may: the checker cannot tell)";
@@ -278,38 +281,73 @@ inline std::string checked_one_block(const launch_request& launch, int d) {
 
 // E104's fix, checked on this launch before it is printed (issue 57, item 1): the operation that
 // wraps computed in long long, as `w::convert<long long>(x)` of its first operand makes it, and so
-// every operation above it (C++ carries a long long operand's arithmetic and comparisons out in
-// long long). The checker reasoned about the operation as about integers, which long long makes
-// it for any launch's numbers (at most 2^31 threads, int values): the proof stands, and the
-// launch's checks on the retyped kernel decide the rest (an index that now reaches -1: E101). A
-// guard, the other fix, is a choice of which threads should run: asked, not checked.
+// the arithmetic above it that C++ carries out in long long then: through either operand of + - *
+// / % & | ^ min max and the left one of a shift, up to the comparison that ends it (which then
+// compares in long long). The checker reasoned about the operation as about integers, which long
+// long makes it for any launch's numbers (at most 2^31 threads, int values): the proof stands, and
+// the launch's checks on the retyped kernel decide the rest (an index that now reaches -1: E101).
+// Where the words could not be followed to that kernel, it is not called checked: an operation
+// already 64 bits wide, a conversion or a local read on the way up (their type is the user's), a
+// select, or a 64-bit unsigned operand (C++ keeps unsigned long long). A guard, the other fix, is
+// a choice of which threads should run: asked.
 inline std::string checked_wide_type(const launch_request& launch, int wrapped, const launch_names& names) {
+  using dsl::ir_op;
   const dsl::kernel_ir& ir = *launch.ir;
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(wrapped)];
   const std::string operand = e.a >= 0 ? render(ir, e.a, names) : std::string();
+  const std::string spelled = "w::convert<long long>(" + operand + ")";
   const std::string guard = "; or should only some threads compute it? Then guard it so that it cannot";
-  if (checking_a_fix() > 0 || operand.empty()) return "; compute it in a 64-bit signed type" + guard;
+  const std::string unchecked = "; compute it in a 64-bit signed type" + (operand.empty() ? std::string() : ", from " + spelled) + guard;
+  if (e.signed_bits >= 64 || e.unsigned_bits >= 64)  // already as wide as the fix would make it
+    return "; should only some threads compute it? Then guard it so that it cannot";
+  if (checking_a_fix() > 0 || operand.empty()) return unchecked;
+  const auto arithmetic = [](ir_op op) {
+    return op == ir_op::add || op == ir_op::sub || op == ir_op::mul || op == ir_op::div || op == ir_op::mod || op == ir_op::bit_and ||
+           op == ir_op::bit_or || op == ir_op::bit_xor || op == ir_op::min || op == ir_op::max || op == ir_op::negate;
+  };
+  const auto comparison = [](ir_op op) {
+    return op == ir_op::less || op == ir_op::less_equal || op == ir_op::greater || op == ir_op::greater_equal || op == ir_op::equal ||
+           op == ir_op::not_equal;
+  };
+  // A conversion (dsl::integer_convert_e: `x + 0` in the conversion's type) looks like an add of a
+  // constant 0: its type is the user's, so the rewrite stops being followable there.
+  const auto conversion = [&](const dsl::ir_expr& x) {
+    return x.op == ir_op::add && x.b >= 0 && ir.exprs[static_cast<std::size_t>(x.b)].op == ir_op::constant &&
+           ir.exprs[static_cast<std::size_t>(x.b)].value == 0;
+  };
   dsl::kernel_ir wide = ir;
-  std::vector<char> above(wide.exprs.size(), 0);
-  above[static_cast<std::size_t>(wrapped)] = 1;
+  std::vector<char> widened(wide.exprs.size(), 0);  // 1: computed in long long; 2: a comparison that ends it
+  widened[static_cast<std::size_t>(wrapped)] = comparison(e.op) ? 2 : 1;
+  bool followable = true;
   for (std::size_t i = static_cast<std::size_t>(wrapped) + 1; i < wide.exprs.size(); ++i) {
-    const dsl::ir_expr& x = wide.exprs[i];
-    above[i] = (x.a >= 0 && above[static_cast<std::size_t>(x.a)]) || (x.b >= 0 && above[static_cast<std::size_t>(x.b)]);
+    const dsl::ir_expr& x = ir.exprs[i];
+    const bool from_a = x.a >= 0 && widened[static_cast<std::size_t>(x.a)] == 1, from_b = x.b >= 0 && widened[static_cast<std::size_t>(x.b)] == 1;
+    if (!from_a && !from_b) continue;
+    if (x.op == ir_op::shl || x.op == ir_op::shr) {
+      if (from_a) widened[i] = 1;  // a shift has its left operand's type
+    } else if (comparison(x.op)) {
+      widened[i] = 2;
+    } else if (arithmetic(x.op) && !conversion(x) && !x.is_float && x.unsigned_bits < 64) {
+      widened[i] = 1;
+    } else {
+      followable = false;  // a select, a conversion, a call, a 64-bit unsigned operation: not the words' kernel
+    }
   }
+  for (const dsl::ir_expr& x : ir.exprs)
+    if (x.op == ir_op::local_var && ir.held_value(x) >= 0 && widened[static_cast<std::size_t>(ir.held_value(x))] != 0) followable = false;
+  if (!followable) return unchecked;
   for (std::size_t i = 0; i < wide.exprs.size(); ++i) {
+    if (widened[i] == 0) continue;
     dsl::ir_expr& x = wide.exprs[i];
-    if (!above[i] || x.is_float || x.op < dsl::ir_op::add || x.unsigned_bits >= 64) continue;
-    if (x.unsigned_bits == 0 && x.signed_bits == 0) continue;  // bool (&&, ||)
     x.unsigned_bits = 0;
     x.signed_bits = 64;
-    x.is_unsigned = false;
+    if (widened[i] == 1) x.is_unsigned = false;
   }
   launch_request retyped = launch;
   retyped.ir = &wide;
   const std::string code = refusal_under(retyped);
-  const std::string spelled = "w::convert<long long>(" + operand + ")";
-  return code.empty() ? "; checked fix: compute it in a 64-bit signed type, from " + spelled +
-                            " (checked: this launch passes its checks with it)" + guard
+  return code.empty() ? "; checked fix: compute it in a 64-bit signed type, from " + spelled + " (this launch passes its checks with it)" +
+                            guard
                       : "; computing it in a 64-bit signed type, from " + spelled + ", would not be enough for this launch (" +
                             code + " with it)" + guard;
 }

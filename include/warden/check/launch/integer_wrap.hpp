@@ -3,6 +3,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../config.hpp"
@@ -119,9 +120,16 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
                                        const launch_names& names, int* wrapped = nullptr) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
-  // `wrapped`: the operation that leaves its type, where one does (not a loop's int counter).
+  // `wrapped`: the operation of the message returned, where it is one (not a loop's int counter);
+  // set when that message is returned, since a description may be dropped (exactly_in_range).
+  int described = -1;
+  if (wrapped != nullptr) *wrapped = -1;
+  auto found = [&](std::string m) {
+    if (wrapped != nullptr) *wrapped = described;
+    return m;
+  };
   auto describe = [&](int id) {
-    if (wrapped != nullptr) *wrapped = id;
+    described = id;
     const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(id)];
     if (e.signed_bits > 0) {
       const bool unbounded = reached == std::numeric_limits<long long>::min() || reached == std::numeric_limits<long long>::max();
@@ -139,15 +147,15 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
   };
   for (const dsl::ir_access& a : ir.accesses) {
     for (int g = a.guard_begin; g < a.guard_end; ++g)
-      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, a.guard_begin, g); !m.empty()) return m;
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, a.guard_begin, g); !m.empty()) return found(std::move(m));
     // Where the intervals see a wrap, an index that only thread ids, loop counters and the
     // launch's numbers make is decided exactly before the launch is refused.
-    if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.index)) return m;
-    if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.column)) return m;
+    if (auto m = check(a.index, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.index)) return found(std::move(m));
+    if (auto m = check(a.column, a.guard_begin, a.guard_end); !m.empty() && !launch_impl::exactly_in_range(ir, facts, a, a.column)) return found(std::move(m));
   }
   for (const dsl::ir_loop& loop : ir.loops)
     for (int id : {loop.lo, loop.hi, loop.step})
-      if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return m;
+      if (auto m = check(id, loop.guard_begin, loop.guard_end); !m.empty()) return found(std::move(m));
   // A loop runs with its bounds converted to its int counter (a value<unsigned> start of
   // 4294967295, a host's `center - radius` that wrapped, starts at -1), while every check reasons
   // on the bound's own value: the two agree only while that value fits an int. A bound read from
@@ -185,12 +193,12 @@ WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, cons
   }
   for (const dsl::ir_shuffle& s : ir.shuffles) {
     for (int g = s.guard_begin; g < s.guard_end; ++g)
-      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
-    if (auto m = check(s.lane, s.guard_begin, s.guard_end); !m.empty()) return m;
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return found(std::move(m));
+    if (auto m = check(s.lane, s.guard_begin, s.guard_end); !m.empty()) return found(std::move(m));
   }
   for (const dsl::ir_sync& s : ir.syncs)
     for (int g = s.guard_begin; g < s.guard_end; ++g)
-      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return m;
+      if (auto m = check(ir.guard_pool[static_cast<std::size_t>(g)].condition, s.guard_begin, g); !m.empty()) return found(std::move(m));
   return {};
 }
 }  // inline namespace WARDEN_RUNTIME_ABI

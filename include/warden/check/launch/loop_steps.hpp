@@ -24,8 +24,9 @@ WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const la
     return "the loop over " + names.loop(ir, loop) + " from " + render(ir, loop.lo, names) + " to " +
            render(ir, loop.hi, names) + " steps by " + render(ir, loop.step, names) +
            (step.bounded() ? ", which may be " + std::to_string(step.lo) : std::string(", which cannot be bounded")) +
-           ": a step below 1 never ends the loop. Is a step of " + (step.bounded() ? std::to_string(step.lo) : std::string("that")) +
-           " meant? If it means no work, guard the loop, w::when(" + render(ir, loop.step, names) +
+           ": a step below 1 never ends the loop. " +
+           (step.bounded() ? "Is a step of " + std::to_string(step.lo) + " meant?" : std::string("May the step be below 1?")) +
+           " If it means no work, guard the loop, w::when(" + render(ir, loop.step, names) +
            " > 0, ...); if not, pass a step of 1 or more";
   }
   return {};

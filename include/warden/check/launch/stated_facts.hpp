@@ -291,7 +291,7 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
     }
     return "the stated fact " + render(ir, fact, names) + (v ? " is false" : " cannot be computed without overflow or division by zero") +
            " for this launch" + (values.empty() ? std::string() : " (" + values + ")") +
-           "; the checker's proof rests on it: are these the values the data has? If not, pass the ones it has; if they are, the fact is wrong for this data and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)";
+           "; the checker's proof rests on it: are this launch's values and data the ones meant? If not, pass those; if they are, the fact is wrong for them and the kernel needs one that holds (changing a value only to meet this one changes what the kernel computes)";
   }
   return {};
 }
