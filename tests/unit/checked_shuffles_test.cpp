@@ -155,3 +155,24 @@ TEST_CASE("W031 in a block of partial warps whose whole-warp block would still s
   CHECK_THAT(message, Catch::Matchers::EndsWith("; which lanes should take part? (a block of whole warps, w::block<64>, is not accepted either)"));
   CHECK(w::testing::code_of<w::block<64>, w::in<int>, w::out<int>>(swap_guarded_racy) == code::W031);
 }
+
+// A shuffle in a loop whose trips differ within a warp: which trips each lane takes is the
+// kernel's meaning, so the message asks.
+WARDEN_TEST_BODY(uneven_trips_racy, [](auto k, auto in, auto out) {
+  auto i = k.global_id();
+  return w::local(k, 0, [&](auto k, auto sum) {
+    return w::seq(w::for_range(k, 0, i % 4, [&](auto k, auto j) {
+                    return w::shuffle_xor(k, in[i] + j, 1, [&](auto, auto partner) { return sum += partner; });
+                  }),
+                  out[i] = sum);
+  });
+});
+
+TEST_CASE("W031 in a loop whose trips differ within a warp asks which lanes take part", "[fix][W031][checked]") {
+  using B = w::block<64>;
+  REQUIRE(w::testing::code_of<B, w::in<int>, w::out<int>>(uneven_trips_racy) == code::W031);
+  const std::string message = w::testing::message_of<B, w::in<int>, w::out<int>>(uneven_trips_racy);
+  INFO(message);
+  CHECK(message.find("checked fix") == std::string::npos);
+  CHECK_THAT(message, Catch::Matchers::EndsWith("; which lanes should take part on each trip? (every lane of the warp must reach the shuffle)"));
+}

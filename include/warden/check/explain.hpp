@@ -489,6 +489,9 @@ struct explainer {
           out << ": thread " << f.thread1 << " reaches it, thread " << f.thread2 << " of the same warp does not";
         else
           out << ", which may differ within a warp";
+        // Which trips each lane should take is the kernel's meaning, not a rewrite the checker can
+        // choose (a bound the same across the warp, the rest of the body guarded): asked.
+        if (f.loop >= 0) out << "; which lanes should take part on each trip? (every lane of the warp must reach the shuffle)";
         if (hoisted != nullptr && f.loop < 0) {
           detail::text_buffer when;
           when << "w::when(";

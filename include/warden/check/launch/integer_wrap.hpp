@@ -117,7 +117,7 @@ inline bool exactly_in_range(const dsl::kernel_ir& ir, const launch_facts& facts
 // the launch obligation that makes that sound.
 inline namespace WARDEN_RUNTIME_ABI {
 WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                       const launch_names& names, int* wrapped = nullptr) {
+                                       const launch_names& names, int* wrapped) {
   interval_evaluator evaluator(ir, facts);
   long long reached = 0;
   // `wrapped`: the operation of the message returned, where it is one (not a loop's int counter);

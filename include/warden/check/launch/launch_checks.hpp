@@ -33,7 +33,7 @@ WARDEN_RUNTIME_API std::string first_false_fact(const dsl::kernel_ir& ir, const 
 // E104: the first operation deciding an index, guard, loop bound or lane that may wrap or overflow
 // (`*wrapped`, where given: that operation's expression, else -1 for a loop's int counter).
 WARDEN_RUNTIME_API std::string first_integer_wrap(const dsl::kernel_ir& ir, const launch_facts& facts,
-                                                  const launch_names& names, int* wrapped);
+                                                  const launch_names& names, int* wrapped = nullptr);
 // E103: the first run-time loop whose step may be below 1.
 WARDEN_RUNTIME_API std::string first_bad_step(const dsl::kernel_ir& ir, const launch_facts& facts,
                                               const launch_names& names);
