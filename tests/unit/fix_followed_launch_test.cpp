@@ -170,7 +170,21 @@ WARDEN_KERNEL(converted_wrap_k, w::kernel<w::block<64>, w::out<int>, w::value<un
   return w::when(t < out.size(), out[(w::convert<int>(cols - 1u) + t) % 64] = 1);
 }));
 
+// The conversion itself wraps: `w::convert<int>(n)` of an n past INT_MAX. A wider first operand
+// leaves the int the user asked for, so that is not offered as checked either.
+WARDEN_KERNEL(narrowed_count_k, w::kernel<w::block<64>, w::out<int>, w::value<unsigned>>([](auto k, auto out, auto n) {
+  auto t = k.thread_id();
+  return w::when(t < out.size() && t < w::convert<int>(n), out[t] = 1);
+}));
+
 TEST_CASE("E104 whose wrap a conversion takes in is not offered as a checked fix", "[fix][E104][checked]") {
+  {
+    auto out = w::to_device(std::vector<int>(64, 0));
+    const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, narrowed_count_k, w::grid(1), out, 3000000000u); });
+    INFO(why);
+    CHECK(why.find("checked fix") == std::string::npos);
+    CHECK_THAT(why, Contains("or should only some threads compute it?"));
+  }
   auto out = w::to_device(std::vector<int>(64, 0));
   const std::string why = refusal_of<w::wrap_error>([&] { w::launch(w::on_cpu, converted_wrap_k, w::grid(1), out, 0u); });
   INFO(why);

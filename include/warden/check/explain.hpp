@@ -303,9 +303,14 @@ struct explainer {
   // Whether the statement of access `id` is a compound assignment (`+=`, `|=`, ...) as the source
   // writes it.
   constexpr bool compound_statement(int id) const {
-    std::string_view target, value;
-    const char op = split_any_assignment(own_statement(id), target, value);
+    const char op = assignment_operator(id);
     return op != 0 && op != '=';
+  }
+  // The operator of the assignment that is access `id`'s own statement ('=', '+' for +=, ...; 0:
+  // none the source shows).
+  constexpr char assignment_operator(int id) const {
+    std::string_view target, value;
+    return split_any_assignment(own_statement(id), target, value);
   }
   // The atomic that does what an assignment with operator `op` does: += is atomic_add, = is
   // atomic_exchange; null for one no atomic does (*=).
@@ -314,11 +319,7 @@ struct explainer {
          : op == '^' ? "atomic_xor" : op == '=' ? "atomic_exchange" : nullptr;
   }
   // Whether access `id`'s statement is a compound assignment an atomic update does (`+=`, not `*=`).
-  constexpr bool combining_statement(int id) const {
-    std::string_view target, value;
-    const char op = split_any_assignment(own_statement(id), target, value);
-    return op != 0 && op != '=' && atomic_for(op) != nullptr;
-  }
+  constexpr bool combining_statement(int id) const { return compound_statement(id) && atomic_for(assignment_operator(id)) != nullptr; }
   // The atomic update spelt with the statement's own parts, and the declaration a parameter then
   // needs: "write w::atomic_add(hist[in[i]], 1) with hist declared atomic<int>".
   constexpr void atomic_words(detail::text_buffer& out, int id) const {

@@ -87,13 +87,15 @@ constexpr verdict verdict_from(const K& kernel, const analysis& a, std::string_v
   // ends, where no barrier does: the same rewrite as W012's, checked the same way.
   const bool race_pair = f.code == diagnostic::code::W010 || f.code == diagnostic::code::W011 ||
                          ((f.code == diagnostic::code::W020 || f.code == diagnostic::code::W021) && barriers.count == 0);
-  for (const int id : {f.first, f.second}) {
-    if (!race_pair || f.second < 0 || id < 0 || e.combining_store >= 0) break;
-    const auto& a = ir.accesses[static_cast<std::size_t>(id)];
-    if (a.kind == dsl::access_kind::store && a.permuted_by < 0 && e.combining_statement(id) &&
-        atomic_accepted(ir, shape, kinds, id, e.statement_begin(id), true))
-      e.combining_store = id;
-  }
+  if (race_pair && f.first >= 0 && f.second >= 0)
+    for (const int id : {f.first, f.second}) {
+      const auto& a = ir.accesses[static_cast<std::size_t>(id)];
+      if (a.kind == dsl::access_kind::store && a.permuted_by < 0 && e.combining_statement(id) &&
+          atomic_accepted(ir, shape, kinds, id, e.statement_begin(id), true)) {
+        e.combining_store = id;
+        break;
+      }
+    }
   hoisted_shuffle hoisted;
   if (f.code == diagnostic::code::W031 && f.expr >= 0 && f.loop < 0) {
     hoisted = suggest_hoisted_shuffle(ir, shape, f);

@@ -65,22 +65,23 @@ inline void add_guard(dsl::kernel_ir& ir, int access, int condition) {
   a.guard_end = static_cast<int>(ir.guard_pool.size());
 }
 
+// The bound access `access`'s index (or column) leaves in `site`, added to `ir` as a condition
+// (`i + 1 < x.size()`, `i >= 0`): the guard E101's message spells.
+inline int bound_condition(dsl::kernel_ir& ir, const overrun_site& site, int access) {
+  const dsl::ir_access a = ir.accesses[static_cast<std::size_t>(access)];
+  const int index = site.column ? a.column : a.index;
+  if (site.reached < 0) return ir.node(dsl::ir_op::greater_equal, index, ir.constant(0, false));
+  long long extent = 0;
+  if (a.memory == dsl::memory_kind::shared)
+    if (const dsl::ir_tile* t = tile_of(ir, a.target)) extent = site.column ? t->cols : t->rows;
+  const int limit = a.memory == dsl::memory_kind::global ? ir.leaf(dsl::ir_op::param_size, a.target) : ir.constant(extent, false);
+  return ir.node(dsl::ir_op::less, index, limit);
+}
+
 // `ir` with the bound guard of `site` on access `access` (the same element as site's).
 inline dsl::kernel_ir with_bound_guard_on(const dsl::kernel_ir& ir, const overrun_site& site, int access) {
   dsl::kernel_ir out = ir;
-  dsl::ir_access a = out.accesses[static_cast<std::size_t>(access)];
-  const int index = site.column ? a.column : a.index;
-  int condition = -1;
-  if (site.reached < 0) {
-    condition = out.node(dsl::ir_op::greater_equal, index, out.constant(0, false));
-  } else {
-    long long extent = 0;
-    if (a.memory == dsl::memory_kind::shared)
-      if (const dsl::ir_tile* t = tile_of(out, a.target)) extent = site.column ? t->cols : t->rows;
-    const int limit = a.memory == dsl::memory_kind::global ? out.leaf(dsl::ir_op::param_size, a.target) : out.constant(extent, false);
-    condition = out.node(dsl::ir_op::less, index, limit);
-  }
-  add_guard(out, access, condition);
+  add_guard(out, access, bound_condition(out, site, access));
   return out;
 }
 
@@ -153,17 +154,15 @@ inline std::string stored_no_longer(const launch_request& launch, const overrun_
   std::vector<char> statement(ir.accesses.size(), 0);
   mark_statement(ir, site.access, statement);
   dsl::kernel_ir around = ir;
-  const dsl::kernel_ir bound = with_bound_guard_on(ir, site, site.access);
-  const int condition = bound.guard_pool[static_cast<std::size_t>(bound.accesses[static_cast<std::size_t>(site.access)].guard_end - 1)].condition;
-  around.exprs = bound.exprs;  // the condition's nodes (with_bound_guard_on only adds nodes and a guard)
+  const int condition = bound_condition(around, site, site.access);
   for (std::size_t i = 0; i < ir.accesses.size(); ++i)
     if (statement[i] != 0) add_guard(around, static_cast<int>(i), condition);
+  const dsl::ir_access& o = ir.accesses[static_cast<std::size_t>(site.access)];
   for (std::size_t i = 0; i < ir.accesses.size(); ++i) {
     const dsl::ir_access& a = ir.accesses[i];
     if (statement[i] == 0 || a.kind == dsl::access_kind::load || a.trusted) continue;
     // The overrunning access itself (and its element's other accesses): the guard is its own index's
     // bound, so it drops only what lies past the buffer's end.
-    const dsl::ir_access& o = ir.accesses[static_cast<std::size_t>(site.access)];
     if (static_cast<int>(i) == site.access ||
         (o.memory == a.memory && o.target == a.target && same_tree(ir, o.index, a.index) && same_tree(ir, o.column, a.column)))
       continue;
@@ -296,11 +295,10 @@ inline std::string checked_wide_type(const launch_request& launch, int wrapped, 
   const dsl::ir_expr& e = ir.exprs[static_cast<std::size_t>(wrapped)];
   const std::string operand = e.a >= 0 ? render(ir, e.a, names) : std::string();
   const std::string spelled = "w::convert<long long>(" + operand + ")";
-  const std::string guard = "; or should only some threads compute it? Then guard it so that it cannot";
+  const std::string asked = "should only some threads compute it? Then guard it so that it cannot";
+  const std::string guard = "; or " + asked;
   const std::string unchecked = "; compute it in a 64-bit signed type" + (operand.empty() ? std::string() : ", from " + spelled) + guard;
-  if (e.signed_bits >= 64 || e.unsigned_bits >= 64)  // already as wide as the fix would make it
-    return "; should only some threads compute it? Then guard it so that it cannot";
-  if (checking_a_fix() > 0 || operand.empty()) return unchecked;
+  if (e.signed_bits >= 64 || e.unsigned_bits >= 64) return "; " + asked;  // already as wide as the fix would make it
   const auto arithmetic = [](ir_op op) {
     return op == ir_op::add || op == ir_op::sub || op == ir_op::mul || op == ir_op::div || op == ir_op::mod || op == ir_op::bit_and ||
            op == ir_op::bit_or || op == ir_op::bit_xor || op == ir_op::min || op == ir_op::max || op == ir_op::negate;
@@ -315,6 +313,9 @@ inline std::string checked_wide_type(const launch_request& launch, int wrapped, 
     return x.op == ir_op::add && x.b >= 0 && ir.exprs[static_cast<std::size_t>(x.b)].op == ir_op::constant &&
            ir.exprs[static_cast<std::size_t>(x.b)].value == 0;
   };
+  // The wrap a conversion makes (`w::convert<int>(x)` of a value past int) is the type the user
+  // wrote: a wider first operand would not change it.
+  if (checking_a_fix() > 0 || operand.empty() || conversion(e)) return unchecked;
   dsl::kernel_ir wide = ir;
   std::vector<char> widened(wide.exprs.size(), 0);  // 1: computed in long long; 2: a comparison that ends it
   widened[static_cast<std::size_t>(wrapped)] = comparison(e.op) ? 2 : 1;
