@@ -12,6 +12,7 @@
 # expressions on the compile language.
 #
 #   warden_host_precheck(my_cuda_program)
+set(_warden_precheck_script "${CMAKE_CURRENT_LIST_DIR}/warden_precheck.cmake")
 function(warden_host_precheck target)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
@@ -33,18 +34,24 @@ function(warden_host_precheck target)
     string(REPLACE "/" "_" relative "${relative}")
     string(REPLACE ".." "up" relative "${relative}")
     set(stamp "${CMAKE_CURRENT_BINARY_DIR}/warden_host_precheck/${target}/${relative}.checked")
-    add_custom_command(OUTPUT "${stamp}"
-      COMMAND "${CMAKE_CXX_COMPILER}" -std=c++20 -fsyntax-only -x c++ ${budget}
+    set(table "${CMAKE_CURRENT_BINARY_DIR}/warden_host_precheck/${target}/${relative}.table.hpp")
+    add_custom_command(OUTPUT "${stamp}" "${table}"
+      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${name}" "-DTABLE=${table}" "-DSTAMP=${stamp}"
+              -P "${_warden_precheck_script}" --
+              "${CMAKE_CXX_COMPILER}" -std=c++20 -fsyntax-only -x c++ ${budget}
+              -fdiagnostics-color=never -Wdeprecated-declarations -DWARDEN_EMIT_CHECKED_TABLE=1
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
               "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>"
               -MD -MF "${stamp}.d" -MT "${stamp}" "${path}"
-      COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-      DEPENDS "${path}"
+      DEPENDS "${path}" "${_warden_precheck_script}"
       DEPFILE "${stamp}.d"
       COMMENT "warden: checking the kernels of ${name} with the host compiler"
       COMMAND_EXPAND_LISTS
       VERBATIM)
-    # In the target's own folder's scope, wherever this is called from.
-    set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+    # In the target's own folder's scope, wherever this is called from. nvcc's phases read the
+    # table first (WARDEN_CHECKED_TABLE): they build each kernel and its fingerprint without the
+    # checker, and a kernel in no row of the table does not compile (W006).
+    set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY OBJECT_DEPENDS "${stamp}" "${table}")
+    set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS "SHELL:-include \"${table}\"")
   endforeach()
 endfunction()

@@ -86,5 +86,5 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/warden-config.cmake.i
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/warden-config-version.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/warden-config.cmake" "${PROJECT_BINARY_DIR}/warden-config-version.cmake"
-  "${PROJECT_SOURCE_DIR}/cmake/warden_host_precheck.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/warden_host_precheck.cmake" "${PROJECT_SOURCE_DIR}/cmake/warden_precheck.cmake"
   DESTINATION "${WARDEN_CMAKE_DIR}")

@@ -23,11 +23,42 @@
 #include "dsl/registers.hpp"
 #include "dsl/statements.hpp"
 #include "dsl/lint_off.hpp"
+#if defined(WARDEN_CHECKED_TABLE)
+// nvcc's phases of a file the host precheck checked: the precheck's table (included first, by
+// cmake/warden_host_precheck.cmake) stands for the checker, whose headers are not parsed here.
+#include "dsl/checked_table.hpp"
+#include "dsl/fingerprint.hpp"
+#else
 #include "check/diagnostic.hpp"
 #include "check/lints.hpp"
 #include "check/verdict.hpp"
+#if defined(WARDEN_EMIT_CHECKED_TABLE)
+#include "dsl/checked_table.hpp"
+#include "dsl/fingerprint.hpp"
+#endif
+#endif
+
+#if defined(WARDEN_CHECKED_TABLE) && defined(WARDEN_EMIT_CHECKED_TABLE)
+#error "warden: WARDEN_CHECKED_TABLE (nvcc's phases, after the precheck) and WARDEN_EMIT_CHECKED_TABLE (the precheck) exclude each other"
+#endif
 
 namespace warden {
+
+#if defined(WARDEN_EMIT_CHECKED_TABLE)
+namespace detail {
+// The precheck's row for an accepted kernel (dsl/checked_table.hpp): printed by naming
+// warden_checked_table_row with it.
+template <class Block, class F, class... Params>
+constexpr int print_checked_row() {
+  constexpr const dsl::obligation_list& obligations = check::verdict_on_body<Block, F, Params...>::value.finding.obligations;
+  constexpr int length = dsl::encoded_size(obligations);
+  constexpr auto row = dsl::encode_row<length>(dsl::fingerprint_of_body<Block, F, Params...>, obligations);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return dsl::warden_checked_table_row<dsl::checked_row_begin, row[I]..., dsl::checked_row_end>();
+  }(std::make_index_sequence<row.size()>{});
+}
+}  // namespace detail
+#endif
 
 // Defines a kernel and checks it: a program that may race or diverge at a barrier does not
 // compile (W010-W040; see docs/diagnostics.md); an accepted one may warn of bank conflicts and
@@ -54,6 +85,17 @@ constexpr auto kernel(F body) {
                 "from its type); pass values as value<T> parameters");
 #if defined(WARDEN_RECORD_ONLY)
   return dsl::build_kernel<Block, Params...>(body);
+#elif defined(WARDEN_CHECKED_TABLE)
+  constexpr int row = dsl::find_checked_row(::warden_checked_table::rows, ::warden_checked_table::size,
+                                            dsl::fingerprint_of_body<Block, F, Params...>);
+  static_assert(row >= 0,
+                "W006 [unchecked-kernel]: nvcc compiles a kernel that the host precheck did not check: its "
+                "description is in no row of the precheck's table (the body differs under __CUDA_ARCH__ or "
+                "__CUDACC__, or the table is older than the file). Write the body the same way for every "
+                "compiler, and build the file through warden_host_precheck again");
+  auto program = dsl::build_program<Block, Params...>(body);
+  return dsl::kernel_definition<Block, decltype(program), Params...>{
+      program, "kernel", {}, dsl::decode_obligations(::warden_checked_table::rows + row + 2)};
 #else
   using verdict = check::verdict_on_body<Block, F, Params...>;
   using diagnostic_raised [[maybe_unused]] =
@@ -63,6 +105,10 @@ constexpr auto kernel(F body) {
 #if !defined(WARDEN_LINTS) || WARDEN_LINTS
   if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == diagnostic::code::none)
     (void)check::raise_lints<check::verdict_on_body<Block, F, Params...>>();
+#endif
+#if defined(WARDEN_EMIT_CHECKED_TABLE)
+  if constexpr (check::verdict_on_body<Block, F, Params...>::value.finding.code == diagnostic::code::none)
+    (void)detail::print_checked_row<Block, F, Params...>();
 #endif
   auto program = dsl::build_program<Block, Params...>(body);
   return dsl::kernel_definition<Block, decltype(program), Params...>{program, "kernel", {},

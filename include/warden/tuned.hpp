@@ -50,6 +50,9 @@
 
 #include "error.hpp"
 #include "kernel.hpp"
+// The candidates are filtered by their verdicts, so the checker comes too, even where the precheck's
+// table stands for it in w::kernel (WARDEN_CHECKED_TABLE).
+#include "check/verdict.hpp"
 #include "launch.hpp"
 #include "memory/capture_registry.hpp"
 #include "profile/nvtx.hpp"

@@ -22,7 +22,12 @@
 #include "memory/transfer.hpp"
 #include "memory/buffer_view.hpp"
 #include "kernel.hpp"
+// Where the precheck's table stands for the checker (WARDEN_CHECKED_TABLE: nvcc's phases of a file
+// warden_host_precheck checked), w::explain, which runs the checker, comes only with its own
+// header: #include <warden/explain.hpp>.
+#if !defined(WARDEN_CHECKED_TABLE)
 #include "explain.hpp"
+#endif
 #include "dsl/math.hpp"
 #include "launch.hpp"
 #include "graph.hpp"
