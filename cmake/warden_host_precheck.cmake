@@ -12,8 +12,8 @@
 # expressions on the compile language.
 #
 #   warden_host_precheck(my_cuda_program)
-set(_warden_precheck_script "${CMAKE_CURRENT_LIST_DIR}/warden_precheck.cmake")
 function(warden_host_precheck target)
+  set(_warden_precheck_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/warden_precheck.cmake")
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
@@ -52,6 +52,6 @@ function(warden_host_precheck target)
     # table first (WARDEN_CHECKED_TABLE): they build each kernel and its fingerprint without the
     # checker, and a kernel in no row of the table does not compile (W006).
     set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY OBJECT_DEPENDS "${stamp}" "${table}")
-    set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS "SHELL:-include \"${table}\"")
+    set_property(SOURCE "${path}" TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS -include "${table}")
   endforeach()
 endfunction()
