@@ -3,6 +3,7 @@
 // kernel, as text.
 #include <string>
 
+#include "check/launch/launch_checks.hpp"
 #include "check/rules.hpp"
 #include "dsl/program.hpp"
 
