@@ -39,9 +39,9 @@
   "pass the state as arguments, or put the code under trusted(...)", \
   "`w::call`")
 #define WARDEN_DIAGNOSTIC_W006 (W006, type, unchecked_kernel, "unchecked-kernel", \
-  "`w::launch` given a kernel `dsl::build_kernel` built without the checker", \
-  "define it with warden::kernel<...>(body), and mark what the checker cannot prove with trusted(...)", \
-  "`launch`")
+  "`w::launch` given a kernel `dsl::build_kernel` built without the checker; or, in nvcc's phases of a file `warden_host_precheck` checked, a kernel that the precheck's table does not list", \
+  "define it with warden::kernel<...>(body), and mark what the checker cannot prove with trusted(...); for a kernel missing from the precheck's table, write its body the same way for every compiler, then build again", \
+  "`launch`; `w::kernel` under the precheck's table")
 #define WARDEN_DIAGNOSTIC_W007 (W007, type, fact_not_uniform, "fact-not-uniform", \
   "`w::given(fact, ...)` with a fact that reads what the launch does not fix (thread ids, loaded data, locals, loop variables, floating-point values)", \
   "state facts over integral value<T> parameters, sizes, block and grid extents and constants; use when(...) for a condition on threads or data", \
