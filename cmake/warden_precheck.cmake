@@ -25,9 +25,11 @@ execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE output
 # The rows, in the order printed, each once.
 set(rows "")
 set(seen "")
-string(REGEX MATCHALL "warden_checked_table_row[^\n]*271828182845904[^\n]*314159265358979" printed "${output}")
+# Only digits, signs, commas, spaces and clang's LL between the two markers: a match holds no '['
+# (which would keep CMake from splitting a list at ';').
+string(REGEX MATCHALL "271828182845904[-0-9L, ]*314159265358979" printed "${output}")
 foreach(line IN LISTS printed)
-  string(REGEX REPLACE ".*271828182845904(.*)314159265358979.*" "\\1" inside "${line}")
+  string(REGEX REPLACE "^271828182845904(.*)314159265358979$" "\\1" inside "${line}")
   string(REGEX MATCHALL "-?[0-9]+" values "${inside}")
   list(GET values 0 fingerprint)
   if(NOT fingerprint IN_LIST seen)
@@ -39,9 +41,14 @@ endforeach()
 
 # The compiler's output without the rows: a diagnostic naming warden_checked_table_row is dropped
 # with the lines that lead to it (included from, in instantiation of, required from) and those
-# that follow it (its source lines and notes). ';' is held as \x01 while the text is a list.
+# that follow it (its source lines and notes). While the text is a list, ';', '[' and ']' are held
+# as \x01, \x02 and \x03 (CMake does not split a list at a ';' after an unclosed '[').
 string(ASCII 1 held_semicolon)
+string(ASCII 2 held_open)
+string(ASCII 3 held_close)
 string(REPLACE ";" "${held_semicolon}" text "${output}")
+string(REPLACE "[" "${held_open}" text "${text}")
+string(REPLACE "]" "${held_close}" text "${text}")
 string(REPLACE "\n" ";" lines "${text}")
 set(shown "")
 set(pending "")
@@ -66,6 +73,8 @@ foreach(line IN LISTS lines)
 endforeach()
 string(APPEND shown "${pending}")
 string(REPLACE "${held_semicolon}" ";" shown "${shown}")
+string(REPLACE "${held_open}" "[" shown "${shown}")
+string(REPLACE "${held_close}" "]" shown "${shown}")
 string(STRIP "${shown}" shown)
 if(NOT shown STREQUAL "")
   message("${shown}")

@@ -6,7 +6,8 @@
 #  3. builds fixed.cu's precheck: it must pass (the correct kernel is not refused);
 # then checks once per file (issue 58, proposals/0008): nvcc's phases compile against the table the
 # precheck wrote, without the checker, and refuse with W006 a kernel the precheck did not check:
-#  4. fixed.cu's object builds, its table holding one row;
+#  4. fixed.cu's object builds, its table holding one row; several.cu's table holds three rows and
+#     its precheck shows none of them;
 #  5. arch_dependent.cu, whose body differs under __CUDA_ARCH__: its precheck passes (the host's body
 #     is correct) and nvcc's device pass refuses the other body;
 #  6. a stale table: fixed.cu's row changed after the precheck, its object does not build;
@@ -77,6 +78,15 @@ string(REGEX MATCHALL "\n    -?[0-9]+, [0-9]+," rows "${table}")
 list(LENGTH rows row_count)
 if(NOT table MATCHES "#define WARDEN_CHECKED_TABLE 1" OR NOT row_count EQUAL 1)
   message(FATAL_ERROR "fixed.cu's table should hold one row:\n${table}")
+endif()
+
+execute_process(COMMAND ninja -C "${WORKDIR}/build" "warden_host_precheck/several/several.cu.checked"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+file(READ "${WORKDIR}/build/warden_host_precheck/several/several.cu.table.hpp" several_table)
+string(REGEX MATCHALL "\n    -?[0-9]+, [0-9]+," several_rows "${several_table}")
+list(LENGTH several_rows several_count)
+if(NOT rc EQUAL 0 OR NOT several_count EQUAL 3 OR out MATCHES "warden_checked_table_row")
+  message(FATAL_ERROR "several.cu's precheck must pass, show no row and write three rows:\n${out}\n${several_table}")
 endif()
 
 execute_process(COMMAND ninja -C "${WORKDIR}/build" "warden_host_precheck/arch_dependent/arch_dependent.cu.checked"
