@@ -398,6 +398,10 @@ function(warden_add_example name)
     target_compile_options(${name} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:--keep --keep-dir ${keep_dir}>")
     if(name MATCHES "_cuda$")  # a warden program (the twins launch no warden kernel): test entry_pairs
       set_property(GLOBAL APPEND PROPERTY WARDEN_KEEP_DIRS "${keep_dir}")
+      # Built as a user's CUDA target is (README): the host precheck checks its kernels once and
+      # nvcc compiles them against its table (proposals/0008, "Check once per file"), so that
+      # entry_pairs, zero_cost.ptx and the GPU runs see the table's builds.
+      warden_host_precheck(${name})
     endif()
   endif()
   add_dependencies(warden_examples ${name})
