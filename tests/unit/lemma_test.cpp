@@ -32,6 +32,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/integer_set_readers.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -1352,6 +1354,30 @@ TEST_CASE("lemma 2: separation between blocks against brute force", "[lemma][sep
   CHECK(t.unsound == 0);
   CHECK(direct_unsound == 0);
   CHECK(claims > 200);
+}
+
+TEST_CASE("lemma 8: the launch's sets read as constraints are the sets isl's reader builds", "[lemma][integer_set]") {
+  // Every set the launches of 120 kernels of lemma 1's and 120 of lemma 2's generators ask, kept
+  // by one memo scope, read both ways (check/launch/linear_set_text.hpp; the random formulas of
+  // every operator are linear_set_text_test's).
+  generator gen(8080u);
+  tally t{"sets"};
+  int reports = 0;
+  const chk::launch_impl::integer_set_memo memo;
+  for (int i = 0; i < 120; ++i) {
+    judge_w010(build(gen.injective()), gen.random(), t, reports);
+    judge_w010(build(gen.separated()), gen.random(), t, reports);
+  }
+  warden_test::comparison_tally sets;
+  for (const auto& [text, answer] : memo.answers) {
+    if (text.find(" minus ") != std::string::npos) continue;  // decide_set_difference's key, not a set
+    warden_test::compare_readers(text, warden_test::tuple_size(text), sets);
+  }
+  std::printf("lemma 8: %d sets read as constraints, %d left to isl's reader, %d with a point\n", sets.read, sets.not_read,
+              sets.nonempty);
+  CHECK(sets.read > 2000);
+  CHECK(sets.not_read * 100 <= sets.read);  // the reader covers what presburger.hpp writes
+  CHECK(sets.nonempty > 400);
 }
 
 TEST_CASE("lemma 3: launch-time bounds (first_overrun, index_interval) and lemma 4: the footprints tape, against brute force", "[lemma][bounds]") {

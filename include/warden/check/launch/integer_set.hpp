@@ -14,15 +14,20 @@
 #endif
 
 #include <isl/ctx.h>
+#include <isl/mat.h>
 #include <isl/options.h>
 #include <isl/point.h>
 #include <isl/set.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "linear_set_text.hpp"
 
 namespace warden::check::launch_impl {
 
@@ -84,6 +89,62 @@ inline set_decision sample(isl_set* set, std::size_t dims) {
   out.answer = read ? set_answer::has_point : set_answer::unknown;
   return out;
 }
+
+// Case `row` of `s` as isl's basic set: its constraints and the floors' definitions, over
+// s.variables dimensions (the named ones first, as `sample` reads them), handed over as the two
+// matrices of equalities and inequalities (adding them one by one intersects each time).
+inline isl_basic_set* basic_set_of(isl_ctx* ctx, const linear_set& s, const std::vector<linear_constraint>& row) {
+  const unsigned columns = 1 + static_cast<unsigned>(s.variables);  // the constant, then the variables
+  unsigned equalities = 0, inequalities = 0;
+  for (const std::vector<linear_constraint>* part : {&s.definitions, &row})
+    for (const linear_constraint& c : *part) (c.equality ? equalities : inequalities) += 1;
+  isl_mat* eq = isl_mat_alloc(ctx, equalities, columns);
+  isl_mat* ineq = isl_mat_alloc(ctx, inequalities, columns);
+  auto set = [&](isl_mat* m, unsigned r, unsigned c, long long v) {
+    if (v >= -2147483647LL && v <= 2147483647LL) return isl_mat_set_element_si(m, static_cast<int>(r), static_cast<int>(c), static_cast<int>(v));
+    return isl_mat_set_element_val(m, static_cast<int>(r), static_cast<int>(c), isl_val_int_from_si(ctx, v));
+  };
+  unsigned e = 0, i = 0;
+  for (const std::vector<linear_constraint>* part : {&s.definitions, &row})
+    for (const linear_constraint& c : *part) {
+      isl_mat*& m = c.equality ? eq : ineq;
+      const unsigned r = c.equality ? e++ : i++;
+      m = set(m, r, 0, c.constant);
+      for (std::size_t v = 0; v < c.coefficient.size(); ++v) m = set(m, r, 1 + static_cast<unsigned>(v), c.coefficient[v]);
+    }
+  return isl_basic_set_from_constraint_matrices(isl_space_set_alloc(ctx, 0, static_cast<unsigned>(s.variables)), eq, ineq,
+                                                isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div);
+}
+
+// `s` as isl's set: the union of its cases.
+inline isl_set* set_of(isl_ctx* ctx, const linear_set& s) {
+  isl_set* out = isl_set_empty(isl_space_set_alloc(ctx, 0, static_cast<unsigned>(s.variables)));
+  for (const std::vector<linear_constraint>& row : s.cases) out = isl_set_union(out, isl_set_from_basic_set(basic_set_of(ctx, s, row)));
+  return out;
+}
+
+// The set `text`, built from its constraints where linear_set_text.hpp reads it, else by isl's
+// reader (the same set: linear_set_text_test).
+inline isl_set* read_set(isl_ctx* ctx, const std::string& text) {
+  if (const std::optional<linear_set> s = read_linear_set(text)) return set_of(ctx, *s);
+  return isl_set_read_from_str(ctx, text.c_str());
+}
+
+// Decides `text` case by case where linear_set_text.hpp reads it: the first case with a point
+// gives it, and no union is built.
+inline set_decision decide_text(isl_ctx* ctx, const std::string& text, std::size_t dims) {
+  const std::optional<linear_set> s = read_linear_set(text);
+  if (!s) return sample(isl_set_read_from_str(ctx, text.c_str()), dims);
+  set_decision out;
+  out.answer = set_answer::empty;
+  for (const std::vector<linear_constraint>& row : s->cases) {
+    isl_basic_set* b = basic_set_of(ctx, *s, row);
+    if (b == nullptr) return {};
+    set_decision d = sample(isl_set_from_basic_set(b), dims);
+    if (d.answer != set_answer::empty) return d;  // a point, or unknown: isl gave up
+  }
+  return out;
+}
 }  // namespace integer_set_detail
 
 // While one is alive on a thread, a question asked twice there is answered once: one launch's
@@ -130,7 +191,7 @@ inline set_decision decide_integer_set(const std::string& text, std::size_t dims
   return integer_set_detail::remembered(text, [&]() -> set_decision {
     isl_ctx* ctx = integer_set_detail::fresh_context();
     if (ctx == nullptr) return {};
-    return integer_set_detail::sample(isl_set_read_from_str(ctx, text.c_str()), dims);
+    return integer_set_detail::decide_text(ctx, text, dims);
   });
 }
 
@@ -138,10 +199,10 @@ namespace integer_set_detail {
 inline set_decision subtract_and_sample(const std::string& from, const std::vector<std::string>& taken, std::size_t dims) {
   isl_ctx* ctx = fresh_context();
   if (ctx == nullptr) return {};
-  isl_set* rest = isl_set_read_from_str(ctx, from.c_str());
+  isl_set* rest = read_set(ctx, from);
   for (const std::string& t : taken) {
     if (rest == nullptr) break;
-    isl_set* other = isl_set_read_from_str(ctx, t.c_str());
+    isl_set* other = read_set(ctx, t);
     if (other == nullptr) {
       isl_set_free(rest);
       return {};
