@@ -52,14 +52,18 @@ class stream_ref {
   stream_ref(cudaStream_t s) noexcept  // NOLINT: implicit by design
       : handle_(static_cast<void*>(s)), generation_(s == cudaStreamPerThread ? detail::per_thread_stream_generation() : 0) {}
   cudaStream_t native() const noexcept { return static_cast<cudaStream_t>(handle_); }
-  bool per_thread() const noexcept { return handle_ == static_cast<void*>(cudaStreamPerThread); }
+#endif
+  // Written alike with and without the CUDA runtime: warden::runtime's pool, compiled once by the
+  // host compiler, asks these of the streams an nvcc file hands it, and an inline function must
+  // have one definition in a program (with `false` here, a pool on warden::runtime issued to
+  // another thread's per-thread stream unrefused: tests/unit/separate_runtime_standin_test.cpp).
+  bool per_thread() const noexcept { return reinterpret_cast<std::uintptr_t>(handle_) == per_thread_handle; }
   // Whether work issued from this thread to native() goes to the stream this ref names: false
   // only for another thread's per-thread default stream (the handle would name this thread's).
   bool issuable_here() const noexcept { return !per_thread() || generation_ == detail::per_thread_stream_generation(); }
-#else
-  bool per_thread() const noexcept { return false; }
-  bool issuable_here() const noexcept { return true; }
-#endif
+  // cudaStreamPerThread's value (CUDA's driver_types.h: ((cudaStream_t)0x2)), known without CUDA's
+  // headers; on the cpu backend no stream has it.
+  static constexpr std::uintptr_t per_thread_handle = 0x2;
   constexpr void* handle() const noexcept { return handle_; }
   // 0 for the default stream and raw handles; unique per warden::stream (see the header comment).
   constexpr std::uint64_t generation() const noexcept { return generation_; }
