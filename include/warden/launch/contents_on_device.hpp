@@ -140,7 +140,7 @@ bool contents_slots_on_device(const buffer<T, S>& b, bool distinct, const conten
   if (n == 0 || b.in_host_memory()) return false;
   // Under a capture the passes would join the graph (or, allocating, break it): the host's way
   // then refuses the download with E109, as it did before the passes.
-  if (capture_registry::instance().this_thread_captures()) return false;
+  if (this_thread_captures()) return false;
   b.wait_for_host(false);
   const buffer_work_scope picking;  // as download: the passes and the wait on one uncaptured stream
   const stream_ref s = b.stream();

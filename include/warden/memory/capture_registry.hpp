@@ -12,14 +12,16 @@
 // the captured stream would silently join that thread's graph (and touch its recorder, unlocked),
 // so it is refused (E109), as is a second capture of the same stream.
 
-#include <algorithm>
-#include <atomic>
-#include <mutex>
-#include <shared_mutex>
-#include <string_view>
-#include <thread>
-#include <vector>
+//
+// On warden::runtime (WARDEN_SEPARATE_RUNTIME) the registry's state and its locks are compiled once,
+// in the library (capture_registry_state.hpp), so that a file that launches or allocates parses no
+// <thread> or <shared_mutex>; header-only, every file compiles them inline. Nothing here that the
+// library compiles reads WARDEN_CUDA_RUNTIME: the library is built without the CUDA runtime, and
+// the checks that need it (refuse_foreign_capture) stay in the caller's file.
 
+#include <string_view>
+
+#include "../config.hpp"
 #include "../cuda_check.hpp"
 #include "../error.hpp"
 #include "../runtime.hpp"
@@ -31,75 +33,33 @@ namespace warden::detail {
 // issued to the captured stream; it never looks inside.
 class graph_recorder;
 
-class capture_registry {
- public:
-  static capture_registry& instance() {
-    static capture_registry* all = new capture_registry;  // never destroyed, as stream_observers
-    return *all;
-  }
-
-  struct entry {
-    stream_ref stream;
-    std::thread::id thread;
-    graph_recorder* recorder = nullptr;
-  };
-
-  // The capture in progress on `s`; its recorder is null if there is none.
-  entry find(stream_ref s) {
-    if (active_.load(std::memory_order_acquire) == 0) return {};
-    std::lock_guard lock(mutex_);
-    for (const entry& e : entries_)
-      if (e.stream == s) return e;
-    return {};
-  }
-  // Checks and registers in one step, so two threads cannot both start capturing one stream.
-  void add(stream_ref s, graph_recorder* recorder) {
-    std::lock_guard lock(mutex_);
-    const std::thread::id self = std::this_thread::get_id();
-    for (const entry& other : entries_)
-      if (other.stream == s)
-        throw capture_error("warden::capture", other.thread == self
-                                                   ? "this stream is already being captured: captures do not nest"
-                                                   : "this stream is already being captured by another thread");
-    entries_.push_back({s, self, recorder});
-    active_.fetch_add(1, std::memory_order_release);
-  }
-  // Whether this thread runs a capture's body now (on any stream): CUDA's thread-local capture
-  // mode then forbids it calls such as cudaMalloc that the capture could not record.
-  bool this_thread_captures() {
-    if (active_.load(std::memory_order_acquire) == 0) return false;
-    std::lock_guard lock(mutex_);
-    const std::thread::id self = std::this_thread::get_id();
-    for (const entry& e : entries_)
-      if (e.thread == self) return true;
-    return false;
-  }
-  void remove(graph_recorder* recorder) {
-    std::lock_guard lock(mutex_);
-    entries_.erase(std::find_if(entries_.begin(), entries_.end(), [&](const entry& e) { return e.recorder == recorder; }));
-    active_.fetch_sub(1, std::memory_order_release);
-  }
-
- private:
-  std::atomic<int> active_{0};
-  std::mutex mutex_;
-  std::vector<entry> entries_;
-};
-
-// Registers a capture of `s` for the duration of its body, whatever way the body leaves.
-class capture_scope {
- public:
-  capture_scope(stream_ref s, graph_recorder& recorder) : recorder_(recorder) {
-    capture_registry::instance().add(s, &recorder);
-  }
-  ~capture_scope() { capture_registry::instance().remove(&recorder_); }
-  capture_scope(const capture_scope&) = delete;
-  capture_scope& operator=(const capture_scope&) = delete;
-
- private:
-  graph_recorder& recorder_;
-};
-
+// The functions' namespace is named after the mode, as the launch-time checks' are (no function is
+// inline in one mode and compiled once in the other), but apart from theirs: inside warden::detail,
+// `inline namespace separate_runtime` would reopen the pool's, which sits in the pool mode's inline
+// namespace, and the registry must be one for files of both pool modes.
+#if WARDEN_SEPARATE_RUNTIME
+#define WARDEN_CAPTURES_ABI captures_separate_runtime
+#else
+#define WARDEN_CAPTURES_ABI captures_header_only
+#endif
+inline namespace WARDEN_CAPTURES_ABI {
+// Registers `recorder` as capturing `s` on this thread; capture_error (E109) if `s` is already
+// captured, here (captures do not nest) or by another thread. One step, so that two threads cannot
+// both start capturing one stream.
+WARDEN_RUNTIME_API void register_capture(stream_ref s, graph_recorder* recorder);
+WARDEN_RUNTIME_API void unregister_capture(graph_recorder* recorder);
+// Whether this thread runs a capture's body now (on any stream): CUDA's thread-local capture
+// mode then forbids it calls such as cudaMalloc that the capture could not record.
+WARDEN_RUNTIME_API bool this_thread_captures();
+// Whether any thread is capturing `s` (the event clock must not record an event there).
+WARDEN_RUNTIME_API bool being_captured(stream_ref s);
+// Whether a thread other than this one is capturing `s`: work this thread issues there would join
+// that thread's graph. A buffer's own work (a download, a copy into it, its free) then goes to
+// the default stream (buffer::stream()); work the caller issues to `s` by name is refused.
+WARDEN_RUNTIME_API bool captured_by_another_thread(stream_ref s);
+// The capture of `s` that this thread's warden::capture body is running, or null; capture_error
+// (E109) if another thread captures `s` (`who` issues work there).
+WARDEN_RUNTIME_API graph_recorder* capture_of_this_thread(stream_ref s, std::string_view who);
 // The gate between a capture beginning and a buffer's own work: the stream buffer::stream()
 // picks (the buffer's stream, or the default stream while another thread captures it) and the
 // work then issued there. Without it, another thread could find the stream not captured, and
@@ -107,10 +67,23 @@ class capture_scope {
 // break it (cudaErrorStreamCaptureUnsupported), and a download's copy and its wait could go to two
 // streams. A buffer's work holds the gate shared (buffer_work_scope); warden::capture holds it alone
 // from its check of the stream to cudaStreamBeginCapture, never while its body runs.
-inline std::shared_mutex& capture_gate() {
-  static std::shared_mutex* gate = new std::shared_mutex;  // never destroyed, as the registry
-  return *gate;
-}
+WARDEN_RUNTIME_API void lock_capture_gate_shared();
+WARDEN_RUNTIME_API void unlock_capture_gate_shared();
+WARDEN_RUNTIME_API void lock_capture_gate();
+WARDEN_RUNTIME_API void unlock_capture_gate();
+}  // inline namespace WARDEN_CAPTURES_ABI
+
+// Registers a capture of `s` for the duration of its body, whatever way the body leaves.
+class capture_scope {
+ public:
+  capture_scope(stream_ref s, graph_recorder& recorder) : recorder_(recorder) { register_capture(s, &recorder); }
+  ~capture_scope() { unregister_capture(&recorder_); }
+  capture_scope(const capture_scope&) = delete;
+  capture_scope& operator=(const capture_scope&) = delete;
+
+ private:
+  graph_recorder& recorder_;
+};
 
 // How deep this thread is in buffer work: the gate is taken by the outermost scope only (a shared
 // lock taken twice by one thread may deadlock behind a waiting capture).
@@ -122,11 +95,11 @@ inline int& buffer_work_depth() noexcept {
 class buffer_work_scope {
  public:
   buffer_work_scope() {
-    if (buffer_work_depth() == 0) capture_gate().lock_shared();  // counted once taken: a throw leaves no count
+    if (buffer_work_depth() == 0) lock_capture_gate_shared();  // counted once taken: a throw leaves no count
     ++buffer_work_depth();
   }
   ~buffer_work_scope() {
-    if (--buffer_work_depth() == 0) capture_gate().unlock_shared();
+    if (--buffer_work_depth() == 0) unlock_capture_gate_shared();
   }
   buffer_work_scope(const buffer_work_scope&) = delete;
   buffer_work_scope& operator=(const buffer_work_scope&) = delete;
@@ -137,11 +110,11 @@ class buffer_work_scope {
 class capture_beginning_scope {
  public:
   capture_beginning_scope() : held_(buffer_work_depth() == 0) {
-    if (held_) capture_gate().lock();
+    if (held_) lock_capture_gate();
   }
   ~capture_beginning_scope() { open(); }
   void open() noexcept {
-    if (held_) capture_gate().unlock();
+    if (held_) unlock_capture_gate();
     held_ = false;
   }
   capture_beginning_scope(const capture_beginning_scope&) = delete;
@@ -150,9 +123,6 @@ class capture_beginning_scope {
  private:
   bool held_;
 };
-
-// Whether any thread is capturing `s` (the event clock must not record an event there).
-inline bool being_captured(stream_ref s) { return capture_registry::instance().find(s).recorder != nullptr; }
 
 // E111: every launch, allocation, transfer and replay passes here (capture_on) before it issues
 // anything: a ref to another thread's per-thread default stream would issue to this thread's.
@@ -163,23 +133,11 @@ inline void refuse_foreign_stream(stream_ref s, std::string_view who) {
                                     "that issues the work, or share a warden::stream");
 }
 
-// Whether a thread other than this one is capturing `s`: work this thread issues there would join
-// that thread's graph. A buffer's own work (a download, a copy into it, its free) then goes to
-// the default stream (buffer::stream()); work the caller issues to `s` by name is refused.
-inline bool captured_by_another_thread(stream_ref s) {
-  const capture_registry::entry e = capture_registry::instance().find(s);
-  return e.recorder != nullptr && e.thread != std::this_thread::get_id();
-}
-
 // The capture of `s` that this thread's warden::capture body is running, or null; `who` (a
 // kernel's name, "warden::copy", ...) issues work to s, and is refused if another thread captures s.
 inline graph_recorder* capture_on(stream_ref s, std::string_view who) {
   refuse_foreign_stream(s, who);
-  const capture_registry::entry e = capture_registry::instance().find(s);
-  if (e.recorder != nullptr && e.thread != std::this_thread::get_id())
-    throw capture_error(who, "its stream is being captured by warden::capture on another thread, whose graph would take "
-                             "this work instead of running it: issue it from the capturing thread's body, or to another stream");
-  return e.recorder;
+  return capture_of_this_thread(s, who);
 }
 
 #if WARDEN_CUDA_RUNTIME
@@ -205,3 +163,7 @@ inline void refuse_capture(stream_ref s, std::string_view who, const char* why) 
 }
 
 }  // namespace warden::detail
+
+#if !WARDEN_SEPARATE_RUNTIME
+#include "capture_registry_state.hpp"
+#endif
