@@ -32,7 +32,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/integer_set_readers.hpp"
+#include "../support/integer_set_readers.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -7,7 +7,7 @@
 
 #include <warden/check/launch/integer_set.hpp>
 
-#include "support/integer_set_readers.hpp"
+#include "../support/integer_set_readers.hpp"
 
 #include <catch2/catch.hpp>
 
