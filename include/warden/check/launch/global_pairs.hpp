@@ -336,7 +336,15 @@ inline outside_verdict element_outside(const dsl::kernel_ir& ir, const launch_fa
   const std::string element = q.variable("element");
   q.require(element + " = " + *i + " and (" + element + " < 0 or " + element + " >= " + std::to_string(size) + ")");
   const set_decision d = decide_integer_set(q.text(), q.dimensions());
-  if ((v.answer = answer_of(d, v.why)) == pair_answer::meet) v.element = coordinate_at(q, element, d.point);
+  if ((v.answer = answer_of(d, v.why)) == pair_answer::meet) {
+    v.element = coordinate_at(q, element, d.point);
+    // The element farthest out on the side the point found lies: the fix's "at least N elements"
+    // must cover every element reached, not the one a sample happened to give.
+    const int at = q.dimension_of(element);
+    if (at >= 0)
+      if (const std::optional<long long> far = extreme_of_dimension(q.text(), static_cast<std::size_t>(at), v.element >= size))
+        if ((*far >= size) == (v.element >= size)) v.element = *far;
+  }
   v.possible = q.over_approximated();
   return v;
 }

@@ -14,6 +14,7 @@
 #endif
 
 #include <isl/ctx.h>
+#include <isl/ilp.h>
 #include <isl/mat.h>
 #include <isl/options.h>
 #include <isl/point.h>
@@ -193,6 +194,22 @@ inline set_decision decide_integer_set(const std::string& text, std::size_t dims
     if (ctx == nullptr) return {};
     return integer_set_detail::decide_text(ctx, text, dims);
   });
+}
+
+// The largest (`largest`) or smallest value that dimension `d` takes over the set `text`; nullopt
+// where it is unbounded, the set is empty, or isl gave up. For a message that names an extreme (E101's
+// "reaches index 99 ... bind y to at least 100 elements"), which a sampled point need not be.
+inline std::optional<long long> extreme_of_dimension(const std::string& text, std::size_t d, bool largest) {
+  isl_ctx* ctx = integer_set_detail::fresh_context();
+  if (ctx == nullptr) return std::nullopt;
+  isl_set* set = integer_set_detail::read_set(ctx, text);
+  if (set == nullptr) return std::nullopt;
+  isl_val* v = largest ? isl_set_dim_max_val(set, static_cast<int>(d)) : isl_set_dim_min_val(set, static_cast<int>(d));  // takes set
+  if (v == nullptr) return std::nullopt;
+  std::optional<long long> out;
+  if (isl_val_is_int(v) == isl_bool_true) out = isl_val_get_num_si(v);
+  isl_val_free(v);
+  return out;
 }
 
 namespace integer_set_detail {
