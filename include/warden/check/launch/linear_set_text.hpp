@@ -119,12 +119,6 @@ class reader {
     at_ += token.size();
     return true;
   }
-  bool peek(std::string_view token) {
-    const std::size_t keep = at_;
-    const bool is = take(token);
-    at_ = keep;
-    return is;
-  }
   std::string identifier() {
     skip_space();
     const std::size_t from = at_;
@@ -196,7 +190,7 @@ class reader {
     while (x) {
       long long sign = 0;
       if (take("+")) sign = 1;
-      else if (peek("-")) { take("-"); sign = -1; }
+      else if (take("-")) sign = -1;
       else break;
       const std::optional<term> y = product();
       if (!y || !add_into(*x, *y, sign)) return std::nullopt;
@@ -279,17 +273,22 @@ class reader {
     std::optional<std::vector<conjunction>> x = factor();
     while (x && take("and")) {
       const std::optional<std::vector<conjunction>> y = factor();
-      if (!y || x->size() * y->size() > max_conjunctions) return std::nullopt;
-      std::vector<conjunction> both;
-      for (const conjunction& a : *x)
-        for (const conjunction& b : *y) {
-          conjunction c = a;
-          c.insert(c.end(), b.begin(), b.end());
-          both.push_back(std::move(c));
-        }
-      x = std::move(both);
+      if (!y) return std::nullopt;
+      x = both(*x, *y);
     }
     return x;
+  }
+  // x and y: every case of x with every case of y; nullopt past max_conjunctions.
+  static std::optional<std::vector<conjunction>> both(const std::vector<conjunction>& x, const std::vector<conjunction>& y) {
+    if (x.size() * y.size() > max_conjunctions) return std::nullopt;
+    std::vector<conjunction> out;
+    for (const conjunction& a : x)
+      for (const conjunction& b : y) {
+        conjunction c = a;
+        c.insert(c.end(), b.begin(), b.end());
+        out.push_back(std::move(c));
+      }
+    return out;
   }
   // A comparison chain, or a parenthesised formula. "(a - 1) < b" starts like the second: the
   // chain is tried first and the formula where it does not read.
@@ -306,7 +305,7 @@ class reader {
   std::optional<std::vector<conjunction>> chain() {
     std::optional<term> left = expression();
     if (!left) return std::nullopt;
-    std::vector<conjunction> out{conjunction{}};
+    std::optional<std::vector<conjunction>> out = std::vector<conjunction>{conjunction{}};
     bool compared = false;
     while (true) {
       static constexpr std::string_view ops[] = {"<=", ">=", "!=", "<", ">", "="};
@@ -316,17 +315,8 @@ class reader {
       if (op < 0) break;
       const std::optional<term> right = expression();
       if (!right) return std::nullopt;
-      std::optional<std::vector<conjunction>> c = compare(*left, op, *right);
-      if (!c) return std::nullopt;
-      std::vector<conjunction> both;
-      for (const conjunction& a : out)
-        for (const conjunction& b : *c) {
-          conjunction x = a;
-          x.insert(x.end(), b.begin(), b.end());
-          both.push_back(std::move(x));
-        }
-      out = std::move(both);
-      if (out.size() > max_conjunctions) return std::nullopt;
+      const std::optional<std::vector<conjunction>> c = compare(*left, op, *right);
+      if (!c || !(out = both(*out, *c))) return std::nullopt;
       left = right;
       compared = true;
     }
